@@ -1,0 +1,92 @@
+/* Command-line parsing shared by every subcommand: the common options keep one name and one
+ * meaning everywhere; a subcommand adds its own options through `struct cli_option`. */
+#ifndef MPGPU_CLI_H
+#define MPGPU_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    EXIT_MISMATCH = 1,  /* a GPU result differs from GMP */
+    EXIT_BAD_INPUT = 2, /* bad command line or input file */
+    EXIT_GPU_ERROR = 3, /* a CUDA call failed */
+    EXIT_INTERRUPTED = 130,
+};
+
+enum verify_mode { VERIFY_ALL, VERIFY_SAMPLE, VERIFY_NONE };
+
+/* Common options; a subcommand accepts the subset named in its cli_spec.common mask. */
+enum {
+    OPT_COUNT = 1 << 0,
+    OPT_BITS = 1 << 1,
+    OPT_METHOD = 1 << 2,
+    OPT_REPS = 1 << 3,
+    OPT_WARMUP = 1 << 4,
+    OPT_SEED = 1 << 5,
+    OPT_DEVICE = 1 << 6,
+    OPT_THREADS = 1 << 7,
+    OPT_CSV = 1 << 8,
+    OPT_VERIFY = 1 << 9,
+    OPT_INCLUDE_TRANSFERS = 1 << 10,
+    OPT_QUIET = 1 << 11,
+    OPT_ALL_COMMON = (1 << 12) - 1,
+};
+
+#define CLI_MAX_METHODS 64
+
+struct cli_common {
+    uint64_t count;
+    bool count_set;
+    unsigned bits;
+    bool bits_set;
+    const char *methods[CLI_MAX_METHODS]; /* as given; "all" expanded by the subcommand */
+    size_t n_methods;
+    unsigned reps;
+    unsigned warmup;
+    uint64_t seed;
+    int device;
+    int threads;
+    const char *csv_path;
+    enum verify_mode verify;
+    bool include_transfers;
+    bool quiet;
+};
+
+/* A subcommand's own option. id must be >= 1000 so it cannot clash with the common ones. */
+struct cli_option {
+    const char *name;
+    const char *arg_name; /* NULL: takes no argument */
+    int id;
+    const char *help;
+};
+
+struct cli_spec {
+    const char *command;     /* e.g. "mul" */
+    const char *usage;       /* e.g. "mpgpu mul [options]" */
+    const char *description; /* a paragraph printed by --help */
+    unsigned common;         /* OPT_* mask */
+    const struct cli_option *options; /* terminated by a zero entry, or NULL */
+    /* Called for each subcommand option; returns 0, or exits through cli_bad_input. */
+    int (*handle)(int id, const char *arg, void *ctx);
+    void *ctx;
+    const char *methods_help; /* appended to --help: the methods and what they are */
+    const char *examples;     /* appended to --help */
+};
+
+/* Defaults: count 10240, bits 1024, reps 10, warmup 2, seed 1, device 0, threads 1,
+ * verify all. Parses argv (argv[0] is the subcommand name); prints help and exits 0 on --help. */
+void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out);
+
+/* One line "mpgpu: <message>" on stderr, then exit(EXIT_BAD_INPUT). */
+_Noreturn void cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Number parsing: the whole argument must be a number in [min, max], else cli_bad_input naming
+ * the option, the value and the range. Accepts decimal, 0x hex, and 2^N. */
+uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max);
+double cli_parse_double(const char *option, const char *arg, double min, double max);
+
+/* True when stderr is a terminal and --quiet was not given: progress may be drawn. */
+bool cli_progress_enabled(const struct cli_common *c);
+
+#endif

@@ -1,0 +1,34 @@
+#include "gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+bool gpu_open(int device, char *why, size_t why_len)
+{
+    int n = 0;
+    cudaError_t err = cudaGetDeviceCount(&n);
+    if (err != cudaSuccess || n == 0) {
+        snprintf(why, why_len, "no CUDA-capable GPU found (%s)",
+                 err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0");
+        return false;
+    }
+    if (device >= n) {
+        snprintf(why, why_len, "--device %d is out of range; accepted: 0..%d", device, n - 1);
+        return false;
+    }
+    err = cudaSetDevice(device);
+    if (err != cudaSuccess) {
+        snprintf(why, why_len, "CUDA call cudaSetDevice(%d) failed: %s", device,
+                 cudaGetErrorString(err));
+        return false;
+    }
+    return true;
+}
+
+_Noreturn void gpu_fail(const char *call, cudaError_t err)
+{
+    fprintf(stderr, "mpgpu: CUDA call %s failed: %s\n", call, cudaGetErrorString(err));
+    exit(EXIT_GPU_ERROR);
+}

@@ -1,0 +1,56 @@
+/* mpgpu: one binary, one subcommand per paper experiment (README.md). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "mpgpu_version.h"
+
+struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+    {"mul", cmd_mul, "bulk full products A*B: every warp-synchronous method, against GMP (000 ch. 3, 001)"},
+};
+#define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
+
+static void print_help(void)
+{
+    printf("usage: mpgpu <subcommand> [options]\n"
+           "       mpgpu <subcommand> --help\n"
+           "       mpgpu --version\n\n"
+           "Multiple-precision integer arithmetic on NVIDIA GPUs: reproduces the experiments of\n"
+           "five papers and checks every GPU result against GMP.\n\nsubcommands:\n");
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++)
+        printf("  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
+    printf("\nExit status: 0 success, 1 a result differs from GMP, 2 bad input, 3 GPU error,\n"
+           "130 interrupted.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help();
+        return EXIT_BAD_INPUT;
+    }
+    const char *sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+        print_help();
+        return 0;
+    }
+    if (!strcmp(sub, "--version")) {
+        printf("mpgpu %s (commit %s)\n", MPGPU_VERSION, MPGPU_COMMIT);
+        return 0;
+    }
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++)
+        if (!strcmp(sub, subcommands[i].name))
+            return subcommands[i].run(argc - 1, argv + 1);
+    char list[256];
+    size_t len = 0;
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++)
+        len += snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", subcommands[i].name);
+    cli_bad_input("unknown subcommand '%s'; accepted: %s", sub, list);
+}

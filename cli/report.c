@@ -1,0 +1,176 @@
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <cuda_runtime_api.h>
+
+#include "mpgpu_version.h"
+
+static void read_cpu_model(char *out, size_t len)
+{
+    snprintf(out, len, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            char *p = strchr(line, ':');
+            if (p) {
+                p++;
+                while (*p == ' ')
+                    p++;
+                p[strcspn(p, "\n")] = '\0';
+                snprintf(out, len, "%s", p);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+void run_env_collect(struct run_env *env, bool have_gpu, int device)
+{
+    memset(env, 0, sizeof *env);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(env->timestamp, sizeof env->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(env->commit, sizeof env->commit, "%s", MPGPU_COMMIT);
+    if (gethostname(env->host, sizeof env->host) != 0)
+        snprintf(env->host, sizeof env->host, "unknown");
+    env->host[sizeof env->host - 1] = '\0';
+    read_cpu_model(env->cpu, sizeof env->cpu);
+    env->have_gpu = have_gpu;
+    snprintf(env->gpu, sizeof env->gpu, "none");
+    cudaDriverGetVersion(&env->driver_version);
+    cudaRuntimeGetVersion(&env->runtime_version);
+    if (!have_gpu)
+        return;
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
+        snprintf(env->gpu, sizeof env->gpu, "%s", prop.name);
+        env->cc_major = prop.major;
+        env->cc_minor = prop.minor;
+        env->sm_count = prop.multiProcessorCount;
+    }
+    int khz = 0;
+    /* CUDA 13 dropped clockRate and memoryClockRate from cudaDeviceProp (shared/GPU.md). */
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess)
+        env->sm_clock_mhz = khz / 1000;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess)
+        env->mem_clock_mhz = khz / 1000;
+}
+
+static void version_string(char *out, size_t len, int v)
+{
+    if (v <= 0)
+        snprintf(out, len, "none");
+    else
+        snprintf(out, len, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+void run_env_print(FILE *f, const struct run_env *env)
+{
+    char drv[16], rt[16];
+    version_string(drv, sizeof drv, env->driver_version);
+    version_string(rt, sizeof rt, env->runtime_version);
+    fprintf(f, "# mpgpu %s  %s  host %s (%s)\n", env->commit, env->timestamp, env->host, env->cpu);
+    if (env->have_gpu)
+        fprintf(f, "# GPU %s, cc %d.%d, %d SMs, SM clock %d MHz, memory clock %d MHz, "
+                   "driver %s (CUDA API), runtime %s\n",
+                env->gpu, env->cc_major, env->cc_minor, env->sm_count, env->sm_clock_mhz,
+                env->mem_clock_mhz, drv, rt);
+    else
+        fprintf(f, "# GPU none\n");
+}
+
+const char *csv_header(void)
+{
+    return "timestamp,commit,host,cpu,gpu,compute_capability,sm_count,sm_clock_mhz,"
+           "mem_clock_mhz,driver_version,runtime_version,subcommand,method,bits,params,count,"
+           "reps,warmup,seed,cpu_threads,timed_region,median_ms,min_ms,max_ms,throughput_per_s,"
+           "throughput_unit,verify_mode,checked,mismatches";
+}
+
+/* Writes s as one CSV field, quoted when it holds a comma, quote or newline. */
+static void csv_field(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int csv_append(const char *path, const struct run_env *env, const struct result_row *row)
+{
+    struct stat st;
+    bool need_header = stat(path, &st) != 0 || st.st_size == 0;
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "mpgpu: cannot open --csv file '%s' for appending\n", path);
+        return -1;
+    }
+    if (need_header)
+        fprintf(f, "%s\n", csv_header());
+    char drv[16], rt[16], cc[16];
+    version_string(drv, sizeof drv, env->driver_version);
+    version_string(rt, sizeof rt, env->runtime_version);
+    snprintf(cc, sizeof cc, env->have_gpu ? "%d.%d" : "none", env->cc_major, env->cc_minor);
+    const char *fields[] = {env->timestamp, env->commit, env->host, env->cpu, env->gpu, cc};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        csv_field(f, fields[i]);
+        fputc(',', f);
+    }
+    fprintf(f, "%d,%d,%d,%s,%s,", env->sm_count, env->sm_clock_mhz, env->mem_clock_mhz, drv, rt);
+    csv_field(f, row->subcommand);
+    fputc(',', f);
+    csv_field(f, row->method);
+    fprintf(f, ",%u,", row->bits);
+    csv_field(f, row->params);
+    fprintf(f, ",%llu,%u,%u,%llu,%d,%s,%.6f,%.6f,%.6f,%.6e,", (unsigned long long)row->count,
+            row->reps, row->warmup, (unsigned long long)row->seed, row->cpu_threads,
+            row->cpu_threads ? "cpu" : row->include_transfers ? "kernels+transfers" : "kernels",
+            row->median_ms, row->min_ms, row->max_ms, row->throughput);
+    csv_field(f, row->throughput_unit);
+    fprintf(f, ",%s,%llu,%llu\n", row->verify_mode, (unsigned long long)row->checked,
+            (unsigned long long)row->mismatches);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "mpgpu: writing --csv file '%s' failed\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+void table_begin(FILE *f)
+{
+    fprintf(f, "%-30s %6s %10s %11s %11s %11s %12s %-14s %s\n", "method", "bits", "count",
+            "median(ms)", "min(ms)", "max(ms)", "rate(/s)", "verified", "params");
+}
+
+void table_row(FILE *f, const struct result_row *row)
+{
+    char verified[32];
+    if (!strcmp(row->verify_mode, "none"))
+        snprintf(verified, sizeof verified, "not checked");
+    else if (!strcmp(row->verify_mode, "reference"))
+        snprintf(verified, sizeof verified, "reference");
+    else if (row->mismatches)
+        snprintf(verified, sizeof verified, "FAIL %llu/%llu", (unsigned long long)row->mismatches,
+                 (unsigned long long)row->checked);
+    else
+        snprintf(verified, sizeof verified, "ok %llu", (unsigned long long)row->checked);
+    fprintf(f, "%-30s %6u %10llu %11.4f %11.4f %11.4f %12.4g %-14s %s\n", row->method, row->bits,
+            (unsigned long long)row->count, row->median_ms, row->min_ms, row->max_ms,
+            row->throughput, verified, row->params);
+}

@@ -1,0 +1,56 @@
+/* Run metadata, the readable table on stdout, and the one CSV schema all subcommands share. */
+#ifndef MPGPU_REPORT_H
+#define MPGPU_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+struct run_env {
+    char timestamp[32]; /* UTC, ISO 8601 */
+    char commit[64];
+    char host[64];
+    char cpu[96];
+    bool have_gpu;
+    char gpu[256];      /* "none" without a GPU */
+    int cc_major, cc_minor;
+    int sm_count;
+    int sm_clock_mhz, mem_clock_mhz;
+    int driver_version, runtime_version; /* as CUDA encodes them: 1000 * major + 10 * minor */
+};
+
+/* Fills env; the GPU fields come from `device` when have_gpu. */
+void run_env_collect(struct run_env *env, bool have_gpu, int device);
+/* The header every report starts with (device, clocks, driver, commit), as nvbench does. */
+void run_env_print(FILE *f, const struct run_env *env);
+
+struct result_row {
+    const char *subcommand;
+    const char *method;
+    unsigned bits;          /* 0 when the subcommand has no operand size */
+    char params[256];       /* subcommand parameters, "key=value;key=value" */
+    uint64_t count;         /* problem size: products, starting values, ... */
+    unsigned reps, warmup;
+    uint64_t seed;
+    int cpu_threads;        /* 0 for GPU rows */
+    bool include_transfers;
+    double median_ms, min_ms, max_ms;
+    double throughput;      /* per second, of throughput_unit */
+    const char *throughput_unit; /* e.g. "products", "numbers" */
+    const char *verify_mode;     /* "all", "sample", "none" */
+    uint64_t checked, mismatches;
+};
+
+/* The CSV header line, without newline; tests compare against it. */
+const char *csv_header(void);
+/* Appends a row to path, writing the header first when the file is new or empty.
+ * Returns 0, or -1 with a message on stderr. */
+int csv_append(const char *path, const struct run_env *env, const struct result_row *row);
+
+/* Readable table on stdout: table_begin prints the header, table_row one line per result. */
+void table_begin(FILE *f);
+void table_row(FILE *f, const struct result_row *row);
+
+#endif

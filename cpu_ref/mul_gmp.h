@@ -1,0 +1,39 @@
+/* The GMP baseline of `mpgpu mul` (mpn_mul_n per product, as the papers' CPU column) and the
+ * verification of GPU products against it. Operands are arrays of 32-bit words, least
+ * significant first, product-major: operand p is words [p * words, (p + 1) * words). */
+#ifndef MPGPU_MUL_GMP_H
+#define MPGPU_MUL_GMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <gmp.h>
+
+/* Operands converted once to GMP limbs, so the timed region is mpn_mul_n alone. */
+struct gmp_batch {
+    unsigned words;
+    size_t limbs; /* limbs per operand */
+    size_t count;
+    mp_limb_t *a, *b, *c; /* c holds 2 * limbs limbs per product */
+};
+
+/* Returns 0, or -1 when memory runs out. */
+int gmp_batch_init(struct gmp_batch *g, unsigned words, size_t count, const uint32_t *a,
+                   const uint32_t *b);
+void gmp_batch_free(struct gmp_batch *g);
+/* All count products, on `threads` OpenMP threads (1: sequential, as the papers). */
+void gmp_batch_multiply(struct gmp_batch *g, int threads);
+/* Product p as 2 * words 32-bit words. */
+void gmp_batch_product_words(const struct gmp_batch *g, size_t p, uint32_t *out);
+
+/* The full product of one pair: out gets 2 * words words. */
+void gmp_mul_words(uint32_t *out, const uint32_t *a, const uint32_t *b, unsigned words);
+
+/* Checks products c (product-major, 2 * words each) against GMP for the n pairs a, b.
+ * stride 1 checks every product; stride k > 1 checks products 0, k, 2k, ... and the last.
+ * Returns the number of mismatches; *checked gets the number checked and *first_bad the
+ * smallest mismatching index (n when none). */
+uint64_t mul_verify(unsigned words, size_t n, const uint32_t *a, const uint32_t *b,
+                    const uint32_t *c, size_t stride, int threads, uint64_t *checked,
+                    size_t *first_bad);
+
+#endif

@@ -1,0 +1,82 @@
+/* Bulk multiplication on the GPU: the registry of methods and the host-side driver.
+ *
+ * Every method computes `count` independent full products C = A * B of two `words`-word
+ * operands (32-bit words, least significant first); each product has 2 * words words.
+ * A method reads its operands from device memory and writes its products back, in one of two
+ * coalesced layouts:
+ *   MUL_LAYOUT_PRODUCT_MAJOR  A[p * words + i], C[p * 2 * words + i]   (one warp per product)
+ *   MUL_LAYOUT_WORD_MAJOR     A[i * count + p], C[i * count + p]       (one thread per product)
+ */
+#ifndef MPGPU_MUL_H
+#define MPGPU_MUL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MUL_MIN_WORDS 2u
+#define MUL_MAX_WORDS 2048u
+
+enum mul_layout { MUL_LAYOUT_PRODUCT_MAJOR, MUL_LAYOUT_WORD_MAJOR };
+
+/* Launches the method's kernel(s) on `stream`; returns cudaGetLastError() after the launches.
+ * `scratch` holds scratch_bytes(words, count) bytes of device memory, or is NULL when the
+ * method needs none. */
+typedef cudaError_t (*mul_launch_fn)(const uint32_t *a, const uint32_t *b, uint32_t *c,
+                                     unsigned words, size_t count, void *scratch,
+                                     cudaStream_t stream);
+typedef size_t (*mul_scratch_fn)(unsigned words, size_t count);
+
+struct mul_method {
+    const char *name;        /* the --method name */
+    const char *summary;     /* one line for --help: what it is and where it comes from */
+    unsigned min_words;      /* smallest supported operand size in words */
+    unsigned max_words;      /* largest supported operand size in words */
+    unsigned words_multiple; /* words must be a multiple of this (1: any) */
+    enum mul_layout layout;
+    mul_launch_fn launch;
+    mul_scratch_fn scratch_bytes; /* NULL: no scratch */
+};
+
+/* All GPU methods, in the order --help and `--method all` list them. */
+const struct mul_method *mul_methods(size_t *n);
+const struct mul_method *mul_method_find(const char *name);
+/* 1 if the method supports operands of `words` words. */
+int mul_method_supports(const struct mul_method *m, unsigned words);
+
+/* Device buffers for one method at one size, holding up to `batch` products. */
+struct mul_device {
+    const struct mul_method *method;
+    unsigned words;
+    size_t batch;
+    uint32_t *d_a, *d_b, *d_c;
+    void *d_scratch;
+    uint32_t *d_stage; /* product-major staging for word-major methods */
+    cudaStream_t stream;
+    const char *failed_call; /* name of the CUDA call that failed, for the error message */
+};
+
+/* Bytes of device memory one product needs with this method (operands, product, scratch). */
+size_t mul_device_bytes_per_product(const struct mul_method *m, unsigned words, size_t batch);
+cudaError_t mul_device_open(struct mul_device *d, const struct mul_method *m, unsigned words,
+                            size_t batch);
+void mul_device_close(struct mul_device *d);
+/* Copies n <= batch operand pairs (product-major host arrays) to the device, in the method's
+ * layout. */
+cudaError_t mul_device_upload(struct mul_device *d, const uint32_t *a, const uint32_t *b,
+                              size_t n);
+/* Runs the method on the n products uploaded last. Asynchronous on d->stream. */
+cudaError_t mul_device_launch(struct mul_device *d, size_t n);
+/* Copies the n products back to host memory, product-major (2 * words words each). */
+cudaError_t mul_device_download(struct mul_device *d, uint32_t *c, size_t n);
+/* Fills the product buffer with a poison pattern, so a product a kernel never wrote is caught. */
+cudaError_t mul_device_poison(struct mul_device *d, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,92 @@
+/* PTX carry-chain primitives: the one place mpgpu writes inline assembly for multiple-precision
+ * carries (000 section 3.3.3: C has no access to the carry flag, PTX does).
+ *
+ * A chain starts with a *_cc primitive (sets the carry flag), continues with *c_cc primitives
+ * (consume and set it) and ends with a *c primitive (consumes it). No other instruction that
+ * touches the carry flag may stand between two links of one chain; these wrappers are
+ * `volatile` so the compiler keeps them in order. */
+#ifndef MPGPU_PTX_CARRY_CUH
+#define MPGPU_PTX_CARRY_CUH
+
+#include <stdint.h>
+
+namespace ptx {
+
+__device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+__device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+__device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+__device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+__device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+__device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b) {
+    uint32_t r;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+/* lo(a * b) + c, sets the carry flag. */
+__device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+/* lo(a * b) + c + carry, sets the carry flag. */
+__device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+/* hi(a * b) + c, sets the carry flag. */
+__device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+/* hi(a * b) + c + carry, sets the carry flag. */
+__device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+/* hi(a * b) + c + carry, ends the chain (cannot overflow when the caller knows the bound). */
+__device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+/* lo(a * b) + c + carry, ends the chain. */
+__device__ __forceinline__ uint32_t madc_lo(uint32_t a, uint32_t b, uint32_t c) {
+    uint32_t r;
+    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+
+/* {t, u, v} += a * b: the three-word column accumulator of the Comba method (000 Algorithm 2,
+ * line 4). */
+__device__ __forceinline__ void mac3(uint32_t &t, uint32_t &u, uint32_t &v, uint32_t a, uint32_t b) {
+    v = mad_lo_cc(a, b, v);
+    u = madc_hi_cc(a, b, u);
+    t = addc(t, 0);
+}
+
+} // namespace ptx
+
+#endif

@@ -1,0 +1,57 @@
+/* Operand patterns for multiplication tests: random words plus the worst cases (all-ones words
+ * for maximal carries, zero, one, and operands of unequal length). */
+#ifndef MPGPU_MUL_OPERANDS_H
+#define MPGPU_MUL_OPERANDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "random_words.h"
+
+enum operand_pattern {
+    PATTERN_RANDOM,
+    PATTERN_ALL_ONES,
+    PATTERN_ZERO,    /* A = 0, B random */
+    PATTERN_ONE,     /* A = 1, B all ones */
+    PATTERN_UNEQUAL, /* A has its low quarter of words only, B its high half only */
+    PATTERN_MAX_A_RANDOM_B,
+    N_PATTERNS
+};
+
+static const char *const pattern_names[N_PATTERNS] = {
+    "random", "all-ones", "zero", "one", "unequal-lengths", "all-ones-times-random"};
+
+/* Fills operand pair p of `words` words; the pattern is p % N_PATTERNS. */
+static inline void operands_fill(uint32_t *a, uint32_t *b, unsigned words, size_t p, uint64_t seed)
+{
+    random_words(seed, 2 * p, a, words);
+    random_words(seed, 2 * p + 1, b, words);
+    switch ((enum operand_pattern)(p % N_PATTERNS)) {
+    case PATTERN_RANDOM:
+        break;
+    case PATTERN_ALL_ONES:
+        memset(a, 0xff, words * sizeof *a);
+        memset(b, 0xff, words * sizeof *b);
+        break;
+    case PATTERN_ZERO:
+        memset(a, 0, words * sizeof *a);
+        break;
+    case PATTERN_ONE:
+        memset(a, 0, words * sizeof *a);
+        a[0] = 1;
+        memset(b, 0xff, words * sizeof *b);
+        break;
+    case PATTERN_UNEQUAL:
+        memset(a + (words + 3) / 4, 0, (words - (words + 3) / 4) * sizeof *a);
+        memset(b, 0, words / 2 * sizeof *b);
+        break;
+    case PATTERN_MAX_A_RANDOM_B:
+        memset(a, 0xff, words * sizeof *a);
+        break;
+    default:
+        break;
+    }
+}
+
+#endif

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# cpu suite: the command line. Every bad input gets exit status 2 and exactly one line on stderr
+# naming the offending value; help, version and the CSV schema are checked too. Runs without a
+# GPU (the GMP baseline and the GPU-less message are part of what it checks).
+set -u
+MPGPU=${1:?usage: test_cli.sh path/to/mpgpu}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checks=0
+
+# expect_fail STATUS SUBSTRING -- ARGS...: exit STATUS, one stderr line containing SUBSTRING.
+expect_fail() {
+    local want=$1 needle=$2
+    shift 3
+    checks=$((checks + 1))
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" -ne "$want" ] || ! grep -qF -- "$needle" "$tmp/err" || [ "$lines" -ne 1 ]; then
+        echo "FAIL: mpgpu $* -> status $got (want $want), $lines stderr line(s) (want 1 with '$needle'):"
+        sed 's/^/    /' "$tmp/err"
+        fails=$((fails + 1))
+    fi
+}
+
+# expect_ok SUBSTRING -- ARGS...: exit 0 and stdout containing SUBSTRING.
+expect_ok() {
+    local needle=$1
+    shift 2
+    checks=$((checks + 1))
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    if [ "$got" -ne 0 ] || ! grep -qF -- "$needle" "$tmp/out"; then
+        echo "FAIL: mpgpu $* -> status $got, stdout lacks '$needle'"
+        sed 's/^/    /' "$tmp/err" "$tmp/out" | head -20
+        fails=$((fails + 1))
+    fi
+}
+
+# --- top level
+expect_ok "subcommands:" -- --help
+expect_ok "mul" -- --help
+expect_ok "commit" -- --version
+expect_fail 2 "unknown subcommand 'frobnicate'" -- frobnicate
+expect_fail 2 "accepted: mul" -- frobnicate
+
+# --- mul: help documents every option
+expect_ok "--include-transfers" -- mul --help
+for opt in --count --bits --method --reps --warmup --seed --device --threads --csv --verify \
+           --quiet --input --output; do
+    expect_ok "$opt" -- mul --help
+done
+
+# --- mul: bad input
+expect_fail 2 "--bits 1000 is not accepted; accepted: a multiple of 32 in 64..65536" -- mul --bits 1000
+expect_fail 2 "--bits 32 is not accepted" -- mul --bits 32
+expect_fail 2 "--bits 65568 is not accepted" -- mul --bits 65568
+expect_fail 2 "--bits 'x12' is not a number" -- mul --bits x12
+expect_fail 2 "--count 0 is out of range; accepted: 1.." -- mul --count 0
+expect_fail 2 "--count 'ten' is not a number" -- mul --count ten
+expect_fail 2 "--count '-5' is not a number" -- mul --count -5
+expect_fail 2 "--count '12abc' is not a number" -- mul --count 12abc
+expect_fail 2 "--reps 0 is out of range" -- mul --reps 0
+expect_fail 2 "--seed 'abc' is not a number" -- mul --seed abc
+expect_fail 2 "--threads 'many' is not a number" -- mul --threads many
+expect_fail 2 "--device '-1' is not a number" -- mul --device -1
+expect_fail 2 "unknown method 'nosuch'; accepted:" -- mul --method nosuch
+expect_fail 2 "unknown method 'nosuch'" -- mul --method gmp,nosuch
+expect_fail 2 "--verify 'some' is not a mode; accepted: all, sample, none" -- mul --verify some
+expect_fail 2 "unknown option '--frob'" -- mul --frob
+expect_fail 2 "needs a value" -- mul --bits
+expect_fail 2 "unexpected argument 'extra'" -- mul extra
+expect_fail 2 "--input '$tmp/missing.txt' cannot be opened" -- mul --input "$tmp/missing.txt"
+
+printf '1234 5678\nnot-hex ff\n' >"$tmp/bad.txt"
+expect_fail 2 "line 2 is not two hexadecimal operands" -- mul --input "$tmp/bad.txt" --method gmp
+printf '1234\n' >"$tmp/one.txt"
+expect_fail 2 "line 1 is not two hexadecimal operands" -- mul --input "$tmp/one.txt" --method gmp
+printf 'ff ff ff\n' >"$tmp/three.txt"
+expect_fail 2 "line 1 is not two hexadecimal operands" -- mul --input "$tmp/three.txt" --method gmp
+printf '# only a comment\n\n' >"$tmp/empty.txt"
+expect_fail 2 "holds no operand pairs" -- mul --input "$tmp/empty.txt" --method gmp
+printf '1%0100d 2\n' 0 >"$tmp/wide.txt"
+expect_fail 2 "does not fit --bits 64" -- mul --input "$tmp/wide.txt" --bits 64 --method gmp
+expect_fail 2 "--count 3 differs from the 1 pairs" -- mul --input "$tmp/wide.txt" --count 3 --method gmp
+
+# --- mul: the GMP baseline runs everywhere; I/O mode gives exact products
+printf '# comment\nffffffffffffffffffff 0x2\n0 123456789abcdef\n\n1 1\nFFFFFFFF FFFFFFFF\n' >"$tmp/pairs.txt"
+expect_ok "gmp" -- mul --input "$tmp/pairs.txt" --output "$tmp/prod.txt" --method gmp --reps 2
+checks=$((checks + 1))
+printf '1fffffffffffffffffffe\n0\n1\nfffffffe00000001\n' >"$tmp/want.txt"
+if ! cmp -s "$tmp/prod.txt" "$tmp/want.txt"; then
+    echo "FAIL: --output products differ:"; diff "$tmp/want.txt" "$tmp/prod.txt" | sed 's/^/    /'
+    fails=$((fails + 1))
+fi
+
+# Without a GPU, GPU methods are skipped with one clear line, and the baseline still prints.
+if ! nvidia-smi >/dev/null 2>&1; then
+    checks=$((checks + 1))
+    "$MPGPU" mul --bits 4096 --count 64 --reps 2 >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ $st -ne 0 ] || ! grep -q "no CUDA-capable GPU" "$tmp/err" || ! grep -q '^gmp ' "$tmp/out"; then
+        echo "FAIL: default mul without a GPU: status $st"; cat "$tmp/err" "$tmp/out" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+    expect_fail 3 "no CUDA-capable GPU" -- mul --method thread-comba --count 4
+fi
+
+# --- CSV: header once, then one row per method, every row with the header's column count
+checks=$((checks + 1))
+csv="$tmp/r.csv"
+"$MPGPU" mul --method gmp --bits 128 --count 100 --reps 3 --csv "$csv" --quiet &&
+"$MPGPU" mul --method gmp --bits 256 --count 50 --reps 3 --threads 2 --csv "$csv" --quiet
+header=$(head -1 "$csv")
+want="timestamp,commit,host,cpu,gpu,compute_capability,sm_count,sm_clock_mhz,mem_clock_mhz,driver_version,runtime_version,subcommand,method,bits,params,count,reps,warmup,seed,cpu_threads,timed_region,median_ms,min_ms,max_ms,throughput_per_s,throughput_unit,verify_mode,checked,mismatches"
+ncols=$(echo "$want" | awk -F, '{print NF}')
+if [ "$header" != "$want" ] || [ "$(grep -c '^timestamp,' "$csv")" -ne 1 ] || [ "$(wc -l <"$csv")" -ne 3 ] ||
+   awk -F, -v n="$ncols" 'NR > 1 && NF != n { bad = 1 } END { exit !bad }' "$csv" ||
+   ! awk -F, 'NR == 3 { exit !($12 == "mul" && $13 == "gmp" && $14 == 256 && $16 == 50 && $17 == 3 && $20 == 2 && $22 > 0 && $22 >= $23 && $22 <= $24) }' "$csv"; then
+    echo "FAIL: CSV schema:"; sed 's/^/    /' "$csv"
+    fails=$((fails + 1))
+fi
+# The quiet flag prints nothing on stdout.
+checks=$((checks + 1))
+if [ -n "$("$MPGPU" mul --method gmp --bits 64 --count 10 --reps 1 --quiet 2>/dev/null)" ]; then
+    echo "FAIL: --quiet printed to stdout"; fails=$((fails + 1))
+fi
+# An unwritable CSV path is an error, not silence.
+expect_fail 2 "cannot open --csv file" -- mul --method gmp --bits 64 --count 10 --reps 1 --quiet --csv /nonexistent/dir/r.csv
+
+echo "cli: $((checks - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]
