@@ -78,7 +78,7 @@ struct common_def {
 
 static const struct common_def common_defs[] = {
     {OPT_COUNT, "count", "N", "number of independent problems (default 10240)"},
-    {OPT_BITS, "bits", "B", "operand size in bits"},
+    {OPT_BITS, "bits", "B", "operand size in bits (default 1024)"},
     {OPT_METHOD, "method", "M[,M...]", "method(s) to run; repeatable or a comma list; 'all' runs every method"},
     {OPT_REPS, "reps", "R", "timed repetitions; the median, min and max are reported (default 10, as the papers)"},
     {OPT_WARMUP, "warmup", "W", "untimed warm-up runs before timing (default 2)"},

@@ -39,7 +39,7 @@ static int mul_handle(int id, const char *arg, void *ctx)
 
 static const struct cli_option mul_options[] = {
     {"input", "FILE", OPT_INPUT, "read operand pairs from FILE, one 'HEX_A HEX_B' line each, instead of random operands"},
-    {"output", "FILE", OPT_OUTPUT, "write the products of the first method to FILE, one hex line each, in input order"},
+    {"output", "FILE", OPT_OUTPUT, "write the products to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
     {0},
 };
 

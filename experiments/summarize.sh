@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Prints a Markdown table of one results CSV: method, bits, count, median/min/max ms, rate,
+# verification, device. Used to paste measured numbers into README.md unchanged.
+#   experiments/summarize.sh results/mul_table2.csv
+set -euo pipefail
+csv=${1:?usage: summarize.sh RESULTS.csv}
+awk -F, 'NR == 1 { next }
+    {
+        threads = ($20 > 0) ? sprintf(" (%d thr)", $20) : ""
+        verified = ($27 == "reference") ? "reference" : ($27 == "none") ? "not checked" : \
+                   ($29 == 0 ? "ok " $28 : "FAIL " $29 "/" $28)
+        printf "| %s%s | %s | %s | %.4g | %.4g | %.4g | %.4g | %s | %s |\n", $13, threads, $14, $16, $22, $23, $24, $25, verified, $5
+    }
+    BEGIN {
+        print "| method | bits | count | median ms | min ms | max ms | per s | verified | device |"
+        print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+    }' "$csv"
