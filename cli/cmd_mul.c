@@ -49,8 +49,10 @@ static char *methods_help(void)
     const struct mul_method *all = mul_methods(&n);
     char *s = malloc(cap);
     for (size_t i = 0; i < n; i++) {
-        char range[64];
-        snprintf(range, sizeof range, "%u..%u bits", all[i].min_words * 32, all[i].max_words * 32);
+        char range[80];
+        int k = snprintf(range, sizeof range, "%u..%u bits", all[i].min_words * 32, all[i].max_words * 32);
+        if (all[i].words_multiple > 1)
+            snprintf(range + k, sizeof range - k, ", multiples of %u", all[i].words_multiple * 32);
         len += snprintf(s + len, cap - len, "  %-30s %s [%s]\n", all[i].name, all[i].summary, range);
     }
     len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp",

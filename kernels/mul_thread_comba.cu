@@ -4,7 +4,7 @@
 // warp; the column sum {t, u, v} lives in registers and each product word is written once
 // (000 Table 3.1: 2w^2 - 2 reads, 2w writes).
 #include "mul.h"
-#include "ptx_carry.cuh"
+#include "comba_thread.cuh"
 
 namespace {
 
@@ -16,17 +16,7 @@ __global__ void __launch_bounds__(128) thread_comba_kernel(const uint32_t *__res
     size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= count)
         return;
-    uint32_t t = 0, u = 0, v = 0;
-    for (unsigned i = 0; i < 2 * w - 1; i++) {
-        unsigned j_lo = i < w ? 0 : i - w + 1, j_hi = i < w ? i : w - 1;
-        for (unsigned j = j_lo; j <= j_hi; j++)
-            ptx::mac3(t, u, v, a[j * count + p], b[(i - j) * count + p]);
-        c[i * count + p] = v;
-        v = u;
-        u = t;
-        t = 0;
-    }
-    c[(size_t)(2 * w - 1) * count + p] = v;
+    comba_thread_mul(a + p, b + p, c + p, w, count);
 }
 
 } // namespace
