@@ -5,11 +5,69 @@
     cudaError_t fn(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned words,       \
                    size_t count, void *scratch, cudaStream_t stream)
 
+LAUNCH(mul_thread_school_launch);
 LAUNCH(mul_thread_comba_launch);
+LAUNCH(mul_thread_karatsuba_launch);
+LAUNCH(mul_thread_karatsuba2_launch);
+LAUNCH(mul_sumrotate_shuffle_launch);
+LAUNCH(mul_sumrotate_shared_launch);
+LAUNCH(mul_sumrotate_shuffle_karatsuba_launch);
+LAUNCH(mul_sumrotate_shared_karatsuba_launch);
+LAUNCH(mul_sumrotate_shuffle_karatsuba2_launch);
+LAUNCH(mul_sumrotate_shared_karatsuba2_launch);
+size_t mul_sumrotate_karatsuba_scratch_bytes(unsigned words, size_t count);
+size_t mul_sumrotate_karatsuba2_scratch_bytes(unsigned words, size_t count);
+size_t mul_thread_karatsuba_scratch_bytes(unsigned words, size_t count);
+size_t mul_thread_karatsuba2_scratch_bytes(unsigned words, size_t count);
+LAUNCH(mul_warp_column_shared_launch);
+LAUNCH(mul_warp_column_shuffle_launch);
 
 static const struct mul_method methods[] = {
+    {"thread-school",
+     "one thread per product, School row order, partial products in memory (000 Table 3.3)",
+     MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_WORD_MAJOR, mul_thread_school_launch, NULL},
     {"thread-comba", "one thread per product, Comba column order (000 Table 3.3, 001 Table II)",
      MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_WORD_MAJOR, mul_thread_comba_launch, NULL},
+    /* Karatsuba halves the operands once (twice), so words is a multiple of 2 (4); the
+     * smallest size is the one with one-word Comba leaves. */
+    {"thread-karatsuba", "one thread per product, Karatsuba once, then Comba (001 Table II)",
+     MUL_MIN_WORDS, MUL_MAX_WORDS, 2, MUL_LAYOUT_WORD_MAJOR, mul_thread_karatsuba_launch,
+     mul_thread_karatsuba_scratch_bytes},
+    {"thread-karatsuba2", "one thread per product, Karatsuba twice, then Comba (001 Table II)",
+     4, MUL_MAX_WORDS, 4, MUL_LAYOUT_WORD_MAJOR, mul_thread_karatsuba2_launch,
+     mul_thread_karatsuba2_scratch_bytes},
+    {"sumrotate-shuffle",
+     "one warp per product, sum-rotate, exchange by warp shuffles (000 Algorithm 3, Table 3.3)",
+     MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_sumrotate_shuffle_launch, NULL},
+    {"sumrotate-shared",
+     "one warp per product, sum-rotate, exchange through shared memory (000 Table 3.3)",
+     MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_sumrotate_shared_launch, NULL},
+    /* Karatsuba from 2048 bits, Karatsuba^2 from 4096 (001 Table II); halves are whole
+     * 1024-bit blocks, other sizes pad the high half with zero words. */
+    {"sumrotate-shuffle-karatsuba",
+     "one warp per product, Karatsuba once over sum-rotate Comba, shuffles (001 Table II)",
+     64, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_sumrotate_shuffle_karatsuba_launch,
+     mul_sumrotate_karatsuba_scratch_bytes},
+    {"sumrotate-shared-karatsuba",
+     "one warp per product, Karatsuba once over sum-rotate Comba, shared memory (001 Table II)",
+     64, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_sumrotate_shared_karatsuba_launch,
+     mul_sumrotate_karatsuba_scratch_bytes},
+    {"sumrotate-shuffle-karatsuba2",
+     "one warp per product, Karatsuba twice over sum-rotate Comba, shuffles (001 Table II)",
+     128, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_sumrotate_shuffle_karatsuba2_launch,
+     mul_sumrotate_karatsuba2_scratch_bytes},
+    {"sumrotate-shared-karatsuba2",
+     "one warp per product, Karatsuba twice over sum-rotate Comba, shared memory (001 Table II)",
+     128, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_sumrotate_shared_karatsuba2_launch,
+     mul_sumrotate_karatsuba2_scratch_bytes},
+    {"warp-column-shared",
+     "one warp per product, lane k sums columns k and k+w, operands in shared memory "
+     "(000 Fig. 3.3, Table 3.3)",
+     MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_warp_column_shared_launch, NULL},
+    {"warp-column-shuffle",
+     "one warp per product, lane k sums columns k and k+w, operands by warp shuffles "
+     "(000 Fig. 3.3, Table 3.3)",
+     MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_warp_column_shuffle_launch, NULL},
 };
 
 const struct mul_method *mul_methods(size_t *n)
