@@ -16,11 +16,12 @@ enum operand_pattern {
     PATTERN_ONE,     /* A = 1, B all ones */
     PATTERN_UNEQUAL, /* A has its low quarter of words only, B its high half only */
     PATTERN_MAX_A_RANDOM_B,
+    PATTERN_CARRY_RIPPLE, /* the sum-rotate carry loop's worst case (tests/test_sumrotate_model.c) */
     N_PATTERNS
 };
 
 static const char *const pattern_names[N_PATTERNS] = {
-    "random", "all-ones", "zero", "one", "unequal-lengths", "all-ones-times-random"};
+    "random", "all-ones", "zero", "one", "unequal-lengths", "all-ones-times-random", "carry-ripple"};
 
 /* Fills operand pair p of `words` words; the pattern is p % N_PATTERNS. */
 static inline void operands_fill(uint32_t *a, uint32_t *b, unsigned words, size_t p, uint64_t seed)
@@ -49,6 +50,17 @@ static inline void operands_fill(uint32_t *a, uint32_t *b, unsigned words, size_
     case PATTERN_MAX_A_RANDOM_B:
         memset(a, 0xff, words * sizeof *a);
         break;
+    case PATTERN_CARRY_RIPPLE: {
+        /* B = (2^32 - 1) beta^(w-1) and A = (1, ..., 1, 2) in the top 32 words: a carry that
+         * crosses a run of all-ones product words one word at a time. */
+        unsigned lanes = words < 32 ? words : 32;
+        memset(a, 0, words * sizeof *a);
+        memset(b, 0, words * sizeof *b);
+        for (unsigned i = 0; i < lanes; i++)
+            a[words - lanes + i] = i == 0 ? 2 : 1;
+        b[words - 1] = 0xffffffffu;
+        break;
+    }
     default:
         break;
     }
