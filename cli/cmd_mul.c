@@ -21,10 +21,11 @@
 /* What runs when no --method is given: the fastest GPU method and the papers' CPU baseline. */
 static const char *const default_methods[] = {"thread-comba", "gmp"};
 
-enum { OPT_INPUT = 1000, OPT_OUTPUT };
+enum { OPT_INPUT = 1000, OPT_OUTPUT, OPT_BATCH };
 
 struct mul_args {
     const char *input, *output;
+    uint64_t batch; /* 0: as many products per device batch as fit */
 };
 
 static int mul_handle(int id, const char *arg, void *ctx)
@@ -34,12 +35,15 @@ static int mul_handle(int id, const char *arg, void *ctx)
         m->input = arg;
     else if (id == OPT_OUTPUT)
         m->output = arg;
+    else if (id == OPT_BATCH)
+        m->batch = cli_parse_u64("--batch", arg, 1, UINT64_C(1) << 40);
     return 0;
 }
 
 static const struct cli_option mul_options[] = {
     {"input", "FILE", OPT_INPUT, "read operand pairs from FILE, one 'HEX_A HEX_B' line each, instead of random operands"},
     {"output", "FILE", OPT_OUTPUT, "write the products to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
+    {"batch", "N", OPT_BATCH, "at most N products per device batch (default: all that fit in 90% of free device memory)"},
     {0},
 };
 
@@ -171,12 +175,13 @@ static cudaError_t timed_region(void *p, const char **failed_call)
     } while (0)
 
 /* Products per device batch: all of them when they fit in 90 % of free device memory. */
-static size_t choose_batch(const struct mul_method *m, unsigned words, size_t count)
+static size_t choose_batch(const struct mul_method *m, unsigned words, size_t count,
+                           uint64_t limit)
 {
     size_t free_b = 0, total_b = 0;
     GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
     size_t usable = free_b / 10 * 9;
-    size_t batch = count;
+    size_t batch = limit && limit < count ? (size_t)limit : count;
     while (batch > 0 && mul_device_bytes_per_product(m, words, batch) * batch > usable)
         batch = batch > 1 ? batch / 2 : 0;
     if (batch == 0)
@@ -188,7 +193,7 @@ static size_t choose_batch(const struct mul_method *m, unsigned words, size_t co
 
 static void run_gpu(struct mul_run *r, const struct mul_method *m)
 {
-    size_t batch = choose_batch(m, r->words, r->count);
+    size_t batch = choose_batch(m, r->words, r->count, r->io.batch);
     size_t n_batches = (r->count + batch - 1) / batch;
     struct mul_device dev;
     DEV_CHECK(&dev, mul_device_open(&dev, m, r->words, batch));
