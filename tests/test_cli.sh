@@ -63,6 +63,7 @@ expect_fail 2 "--count 'ten' is not a number" -- mul --count ten
 expect_fail 2 "--count '-5' is not a number" -- mul --count -5
 expect_fail 2 "--count '12abc' is not a number" -- mul --count 12abc
 expect_fail 2 "--reps 0 is out of range" -- mul --reps 0
+expect_fail 2 "--batch 0 is out of range" -- mul --batch 0
 expect_fail 2 "--seed 'abc' is not a number" -- mul --seed abc
 expect_fail 2 "--threads 'many' is not a number" -- mul --threads many
 expect_fail 2 "--device '-1' is not a number" -- mul --device -1
