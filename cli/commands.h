@@ -3,5 +3,9 @@
 #define MPGPU_COMMANDS_H
 
 int cmd_mul(int argc, char **argv);
+int cmd_toom(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_collatz(int argc, char **argv);
+int cmd_delay(int argc, char **argv);
 
 #endif

@@ -14,6 +14,10 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
     {"mul", cmd_mul, "bulk full products A*B: every warp-synchronous method, against GMP (000 ch. 3, 001)"},
+    {"toom", cmd_toom, "bulk Toom-k products (k = 2..9) on sum-rotate, and Table 3.2 op counts (000 3.3.2)"},
+    {"tune", cmd_tune, "measure the fastest multiplication method per size; writes the table --method auto reads"},
+    {"collatz", cmd_collatz, "Collatz convergence of a range of 64-bit starting values, GPU and CPU twin (000 ch. 4)"},
+    {"delay", cmd_delay, "Collatz delays and delay records of a range, GPU and CPU twin (000 ch. 4)"},
 };
 #define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
 

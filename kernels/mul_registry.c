@@ -21,6 +21,29 @@ size_t mul_thread_karatsuba_scratch_bytes(unsigned words, size_t count);
 size_t mul_thread_karatsuba2_scratch_bytes(unsigned words, size_t count);
 LAUNCH(mul_warp_column_shared_launch);
 LAUNCH(mul_warp_column_shuffle_launch);
+LAUNCH(mul_rowchain_karatsuba_launch);
+size_t mul_rowchain_karatsuba_scratch(unsigned words, size_t count);
+
+/* Toom-k over sum-rotate warp products, k = 2..9 (kernels/mul_toom.cu). */
+#define TOOM_DECLARE(K)                                                                     \
+    LAUNCH(mul_toom##K##_launch);                                                           \
+    size_t mul_toom##K##_scratch_bytes(unsigned words, size_t count);
+TOOM_DECLARE(2)
+TOOM_DECLARE(3)
+TOOM_DECLARE(4)
+TOOM_DECLARE(5)
+TOOM_DECLARE(6)
+TOOM_DECLARE(7)
+TOOM_DECLARE(8)
+TOOM_DECLARE(9)
+/* k pieces need at least k words; trailing pieces are shorter or empty when k does not divide
+ * the size (cpu_ref/toom_ref.h). */
+#define TOOM_METHOD(K, POINTS)                                                              \
+    {"toom-" #K,                                                                            \
+     "Toom-" #K ": " #POINTS " point products by sum-rotate warps, one thread interpolates "  \
+     "(000 section 3.3.2, Fig. 3.5)",                                                       \
+     K, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_toom##K##_launch,                   \
+     mul_toom##K##_scratch_bytes}
 
 static const struct mul_method methods[] = {
     {"thread-school",
@@ -68,6 +91,13 @@ static const struct mul_method methods[] = {
      "one warp per product, lane k sums columns k and k+w, operands by warp shuffles "
      "(000 Fig. 3.3, Table 3.3)",
      MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_warp_column_shuffle_launch, NULL},
+    {"thread-rowchain-karatsuba",
+     "subtractive Karatsuba in shared memory down to 1024-bit one-thread products, each three "
+     "IMAD.WIDE row chains (001 section III, Table I)",
+     MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_WORD_MAJOR, mul_rowchain_karatsuba_launch,
+     mul_rowchain_karatsuba_scratch},
+    TOOM_METHOD(2, 3), TOOM_METHOD(3, 5), TOOM_METHOD(4, 7), TOOM_METHOD(5, 9),
+    TOOM_METHOD(6, 11), TOOM_METHOD(7, 13), TOOM_METHOD(8, 15), TOOM_METHOD(9, 17),
 };
 
 const struct mul_method *mul_methods(size_t *n)

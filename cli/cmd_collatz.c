@@ -1,0 +1,586 @@
+/* mpgpu collatz: exhaustive verification of the convergence of the Collatz conjecture for a range
+ * of 64-bit starting values on the GPU (000 Algorithm 5, section 4.4), its CPU twin, and the
+ * tables of 000 section 4.3 as our generator computes them (--tables). */
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "collatz.h"
+#include "collatz_checkpoint.h"
+#include "collatz_cli.h"
+#include "collatz_convergence.h"
+#include "collatz_plain.h"
+#include "collatz_tables.h"
+#include "commands.h"
+#include "gpu.h"
+#include "interrupt.h"
+#include "progress.h"
+#include "report.h"
+#include "timing.h"
+
+enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES, OPT_INTERLEAVE };
+
+/* Defaults: the fastest settings measured on the H100 (README, results/collatz_*.csv). */
+#define DEFAULT_BC_BITS 16u
+#define DEFAULT_S_BITS 35u
+#define DEFAULT_GPU_COUNT (UINT64_C(1) << 40)
+#define DEFAULT_CPU_COUNT (UINT64_C(1) << 32)
+/* Segments: the unit of progress, Ctrl-C and checkpoints; about a second of work, and whole
+ * multiples of 2^k so that each S entry gets full runs (and no S scan is needed to count). */
+#define GPU_SEGMENT_BITS 44u
+#define CPU_SEGMENT_BITS 32u
+/* Overflowed starting values one launch can report (000 section 4.5.1 met 22932 in 2^50). */
+#define OVERFLOW_CAP (1u << 20)
+/* --verify sample: the CPU twin redoes at least 2^33 starting values (or one m_H). */
+#define VERIFY_SAMPLE_BITS 33u
+
+struct collatz_args {
+    struct collatz_range_args range;
+    unsigned bc_bits, s_bits;
+    bool s_bits_set;
+    enum collatz_table_memory memory;
+    enum collatz_first_step first_step;
+    unsigned interleave;
+    const char *checkpoint;
+    bool tables;
+};
+
+static int collatz_handle(int id, const char *arg, void *ctx)
+{
+    struct collatz_args *a = ctx;
+    if (collatz_range_option(&a->range, id, arg))
+        return 0;
+    switch (id) {
+    case OPT_COLLATZ_BC_BITS:
+        a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, COLLATZ_BC_MIN_BITS, COLLATZ_BC_MAX_BITS);
+        break;
+    case OPT_S_BITS:
+        a->s_bits = (unsigned)cli_parse_u64("--s-bits", arg, 0, COLLATZ_PREFIX_MAX_BITS);
+        a->s_bits_set = true;
+        break;
+    case OPT_COLLATZ_TABLE_MEMORY:
+        if (!strcmp(arg, "shared"))
+            a->memory = COLLATZ_TABLES_SHARED;
+        else if (!strcmp(arg, "global"))
+            a->memory = COLLATZ_TABLES_GLOBAL;
+        else
+            cli_bad_input("--table-memory '%s' is not a place; accepted: shared, global", arg);
+        break;
+    case OPT_FIRST_STEP:
+        if (!strcmp(arg, "jump"))
+            a->first_step = COLLATZ_FIRST_JUMP;
+        else if (!strcmp(arg, "table"))
+            a->first_step = COLLATZ_FIRST_TABLE;
+        else
+            cli_bad_input("--first-step '%s' is not a first step; accepted: jump, table", arg);
+        break;
+    case OPT_INTERLEAVE:
+        a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
+        break;
+    case OPT_COLLATZ_CHECKPOINT:
+        a->checkpoint = arg;
+        break;
+    case OPT_TABLES:
+        a->tables = true;
+        break;
+    }
+    return 0;
+}
+
+static const struct cli_option collatz_options[] = {
+    {"start", "N", OPT_COLLATZ_START, "first starting value (default: from --seed, 2^40-aligned in [2^62, 2^63), as the paper's random M)"},
+    {"count", "N", OPT_COLLATZ_COUNT, "starting values to verify, all counted as the paper counts, skipped ones included (default 2^40; 2^32 with --method cpu)"},
+    {"end", "N", OPT_COLLATZ_END, "end of the range, exclusive, up to 2^64 (instead of --count)"},
+    {"bc-bits", "D", OPT_COLLATZ_BC_BITS, "base bits of tables B and C, 1..20 (default 16)"},
+    {"s-bits", "K", OPT_S_BITS, "base bits of table S, 0..40 (default 35; 37: 7.7 GB, as the paper)"},
+    {"table-memory", "shared|global", OPT_COLLATZ_TABLE_MEMORY, "where B and C live on the GPU (default global; shared needs 2^D * 8 bytes per block)"},
+    {"first-step", "jump|table", OPT_FIRST_STEP, "jump: the table operations over the low bits of S are shared by a thread's 256 values (default); table: Algorithm 5 as published"},
+    {"interleave", "I", OPT_INTERLEAVE, "starting values each GPU thread keeps in flight, 1..2: independent table loads hide each other's latency (default 2)"},
+    {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists, and keep it up to date; one pass (--reps and --warmup are ignored)"},
+    {"tables", NULL, OPT_TABLES, "print Tables 4.1, 4.2 and 4.3 as computed here next to the paper's, and exit (--s-bits K: Table 4.3 up to K)"},
+    {0},
+};
+
+/* ---------------------------------------------------------------- --tables */
+
+/* 000 Tables 4.1-4.3, as printed in the paper. */
+static const uint32_t paper41_b[16] = {1, 9, 9, 9, 3, 3, 9, 27, 3, 27, 3, 27, 9, 9, 27, 81};
+static const uint32_t paper41_c[16] = {0, 1, 2, 2, 1, 1, 4, 13, 2, 17, 2, 20, 8, 8, 26, 80};
+static const uint64_t paper41_s[3] = {7, 11, 15};
+static const char *const paper42_words[] = {"16", "32", "64", "128", "256", "512", "1k", "2k",
+                                            "4k", "8k", "16k", "32k", "64k", "128k", "256k"};
+static const double paper42_ops[] = {6.0, 7.5, 9.0, 10.5, 12.0, 13.5, 15.0, 16.5, 18.0, 19.5,
+                                     21.0, 22.5, 24.0, 25.5, 27.0};
+static const uint64_t paper43_words[] = {
+    2, 3, 4, 8, 13, 19, 38, 64, 128, 226, 367, 734, 1295, 2114, 4228, 7495, 14990, 27328, 46611,
+    93222, 168807, 286581, 573162, 1037374, 1762293, 3524586, 6385637, 12771274, 23642078,
+    41347483, 82694966, 151917639, 263841377, 527682754, 967378591};
+static const char *const paper43_ratio[] = {
+    "0.2500", "0.1875", "0.1250", "0.1250", "0.1016", "0.0742", "0.0742", "0.0625", "0.0625",
+    "0.0552", "0.0448", "0.0448", "0.0395", "0.0323", "0.0323", "0.0286", "0.0286", "0.0261",
+    "0.0222", "0.0222", "0.0201", "0.0171", "0.0171", "0.0155", "0.0131", "0.0131", "0.0119",
+    "0.0119", "0.0110", "0.0096", "0.0096", "0.0088", "0.0077", "0.0077", "0.0070"};
+
+static void bits_string(char *out, uint64_t v, unsigned bits)
+{
+    for (unsigned i = 0; i < bits; i++)
+        out[i] = (v >> (bits - 1 - i)) & 1 ? '1' : '0';
+    out[bits] = '\0';
+}
+
+static int print_tables(unsigned max_s_bits, int threads)
+{
+    int differ = 0;
+    struct collatz_bc_table t;
+    struct collatz_s_table s;
+    if (collatz_bc_build(&t, 4) != 0 || collatz_s_build(&s, 4, collatz_s_count(4, threads), threads) != 0)
+        cli_bad_input("--tables: out of memory");
+    struct collatz_list sl = {s.residues, s.count, s.count};
+    collatz_list_sort(&sl);
+    printf("Table 4.1: tables B, C and S for base bits 4 (ours | paper)\n");
+    printf("%-8s %5s %5s %-8s | %5s %5s %-8s\n", "n_L", "B", "C", "S", "B", "C", "S");
+    for (unsigned i = 0; i < 16; i++) {
+        char nl[8], so[8] = "-", sp[8] = "-";
+        bits_string(nl, i, 4);
+        if (i < s.count)
+            bits_string(so, s.residues[i], 4);
+        if (i < 3)
+            bits_string(sp, paper41_s[i], 4);
+        int same = t.bc[2 * i] == paper41_b[i] && t.bc[2 * i + 1] == paper41_c[i] && !strcmp(so, sp);
+        differ |= !same;
+        printf("(%s)_2 %5u %5u %-8s | %5u %5u %-8s%s\n", nl, t.bc[2 * i], t.bc[2 * i + 1], so,
+               paper41_b[i], paper41_c[i], sp, same ? "" : " DIFFERS");
+    }
+    collatz_bc_free(&t);
+    collatz_s_free(&s);
+
+    printf("\nTable 4.2: tables B and C (ours | paper); operations = odd/even operations one table "
+           "operation stands for, on average over n_L\n");
+    printf("%-9s %10s %12s %12s | %8s %10s\n", "base bits", "entries", "B+C bytes", "operations", "words", "operation");
+    for (unsigned d = 4; d <= 18; d++) {
+        if (collatz_bc_build(&t, d) != 0)
+            cli_bad_input("--tables: out of memory");
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < (1u << d); i++)
+            sum += t.ops[i];
+        double mean = (double)sum / (double)(1u << d);
+        char ours[16], paper[16];
+        snprintf(ours, sizeof ours, "%.1f", mean);
+        snprintf(paper, sizeof paper, "%.1f", paper42_ops[d - 4]);
+        int same = !strcmp(ours, paper);
+        differ |= !same;
+        printf("%-9u %10u %12zu %12s | %8s %10s%s\n", d, 1u << d, collatz_bc_bytes(d), ours,
+               paper42_words[d - 4], paper, same ? "" : " DIFFERS");
+        collatz_bc_free(&t);
+    }
+
+    printf("\nTable 4.3: table S, the mandatory residues (ours | paper); bytes = 8 per residue\n");
+    printf("%-9s %12s %8s %12s | %12s %8s\n", "base bits", "words", "ratio", "bytes", "words", "ratio");
+    for (unsigned k = 3; k <= max_s_bits; k++) {
+        uint64_t n = collatz_s_count(k, threads);
+        char ratio[16], bytes[32];
+        snprintf(ratio, sizeof ratio, "%.4f", (double)n / (double)((uint64_t)1 << k));
+        collatz_format_bytes(bytes, sizeof bytes, collatz_s_bytes(n));
+        if (k <= 37) {
+            int same = n == paper43_words[k - 3] && !strcmp(ratio, paper43_ratio[k - 3]);
+            differ |= !same;
+            printf("%-9u %12" PRIu64 " %8s %12s | %12" PRIu64 " %8s%s\n", k, n, ratio, bytes,
+                   paper43_words[k - 3], paper43_ratio[k - 3], same ? "" : " DIFFERS");
+        } else {
+            printf("%-9u %12" PRIu64 " %8s %12s | %12s %8s\n", k, n, ratio, bytes, "-", "-");
+        }
+        fflush(stdout);
+    }
+    if (differ)
+        printf("\nRows marked DIFFERS disagree with the paper; README.md gives the evidence.\n");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- verification runs */
+
+struct collatz_run {
+    struct cli_common opt;
+    struct collatz_args a;
+    struct run_env env;
+    enum verify_mode verify;
+    uint64_t first, count;
+    char params[128];
+    struct collatz_bc_table bc;
+    struct collatz_s_table s;
+    struct collatz_device dev;
+    bool have_dev;
+    struct checkpoint ck;
+    bool resumed;
+    int cpu_threads;
+    int exit_status;
+    bool interrupted;
+};
+
+struct pass_result {
+    struct collatz_conv_totals t;
+    struct collatz_list overflows;
+    double ms, overflow_ms;
+    uint64_t done;
+    bool interrupted;
+};
+
+static void die_gpu(struct collatz_run *r, cudaError_t err)
+{
+    gpu_fail(r->dev.failed_call ? r->dev.failed_call : "collatz kernel", err);
+}
+
+static void conv_segment(struct collatz_run *r, bool gpu, uint64_t first, uint64_t last,
+                         struct collatz_conv_totals *t, struct collatz_list *ov)
+{
+    if (gpu) {
+        cudaError_t err = collatz_device_convergence(&r->dev, r->a.memory, r->a.first_step, r->a.interleave,
+                                                     first, last, t, ov);
+        if (err != cudaSuccess)
+            die_gpu(r, err);
+    } else if (collatz_conv_cpu(&r->s, &r->bc, r->a.first_step, first, last, r->cpu_threads, t, ov) != 0) {
+        cli_bad_input("collatz: out of host memory for the overflow list");
+    }
+}
+
+static void save_checkpoint(const struct collatz_run *r, uint64_t done_before,
+                            const struct collatz_conv_totals *base, const struct pass_result *p)
+{
+    struct checkpoint c = r->ck;
+    c.done = done_before + p->done;
+    checkpoint_set(&c, "mandatory", base->mandatory + p->t.mandatory);
+    checkpoint_set(&c, "steps", base->steps + p->t.steps);
+    checkpoint_set(&c, "overflows", base->overflows + p->t.overflows);
+    collatz_checkpoint_save(r->a.checkpoint, &c);
+}
+
+/* One pass over [from, from + n): segments, each checked for completeness (the iterated count
+ * equals the count S implies) and its overflows settled by plain iteration with GMP. */
+static void run_pass(struct collatz_run *r, bool gpu, uint64_t from, uint64_t n, const char *label,
+                     uint64_t done_before, const struct collatz_conv_totals *ck_base, struct pass_result *p)
+{
+    memset(p, 0, sizeof *p);
+    const unsigned seg_bits_min = gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
+    const unsigned seg_bits = r->s.bits > seg_bits_min ? r->s.bits : seg_bits_min;
+    struct progress pg;
+    progress_begin(&pg, cli_progress_enabled(&r->opt), label, "numbers", n);
+    const double t0 = time_now_ms();
+    uint64_t pos = from;
+    while (p->done < n) {
+        if (interrupt_requested()) {
+            p->interrupted = true;
+            break;
+        }
+        /* Up to the next multiple of 2^seg_bits (modulo 2^64, which is right at the top end), or
+         * the end of the range. */
+        const uint64_t to_boundary = (((pos >> seg_bits) + 1) << seg_bits) - pos;
+        const uint64_t seg = n - p->done < to_boundary ? n - p->done : to_boundary;
+        const uint64_t last = pos + (seg - 1);
+        struct collatz_conv_totals t = {0, 0, 0};
+        struct collatz_list ov = {0};
+        conv_segment(r, gpu, pos, last, &t, &ov);
+        const double o0 = time_now_ms();
+        size_t bad = collatz_plain_verify_descents(ov.v, ov.n, 0);
+        p->overflow_ms += time_now_ms() - o0;
+        if (bad < ov.n) {
+            progress_end(&pg);
+            fprintf(stderr, "mpgpu: collatz: starting value %" PRIu64 " did not fall below itself "
+                            "within %llu operations at any length: NOT verified\n",
+                    ov.v[bad], (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
+            exit(EXIT_MISMATCH);
+        }
+        const uint64_t expected = collatz_conv_expected(&r->s, pos, last, 0);
+        if (t.mandatory != expected) {
+            progress_end(&pg);
+            fprintf(stderr, "mpgpu: collatz %s: [%" PRIu64 ", %" PRIu64 "] iterated %" PRIu64
+                            " starting values where S implies %" PRIu64 ": work was skipped\n",
+                    gpu ? "gpu" : "cpu", pos, last, t.mandatory, expected);
+            exit(EXIT_MISMATCH);
+        }
+        collatz_conv_add(&p->t, &t);
+        collatz_list_append(&p->overflows, ov.v, ov.n);
+        collatz_list_free(&ov);
+        p->done += seg;
+        pos = last + 1;
+        progress_update(&pg, p->done);
+        if (r->a.checkpoint)
+            save_checkpoint(r, done_before, ck_base, p);
+    }
+    p->ms = time_now_ms() - t0;
+    progress_end(&pg);
+    collatz_list_sort(&p->overflows);
+}
+
+static bool same_result(const struct pass_result *x, const struct pass_result *y)
+{
+    return x->t.mandatory == y->t.mandatory && x->t.steps == y->t.steps &&
+           x->t.overflows == y->t.overflows && x->overflows.n == y->overflows.n &&
+           (x->overflows.n == 0 || !memcmp(x->overflows.v, y->overflows.v, x->overflows.n * 8));
+}
+
+/* --verify: the CPU twin redoes a sample (or all) of the range, compared exactly. */
+static void verify_gpu(struct collatz_run *r, uint64_t from, uint64_t n, const struct pass_result *all,
+                       uint64_t *checked, uint64_t *mismatches)
+{
+    *checked = *mismatches = 0;
+    if (r->verify == VERIFY_NONE || n == 0)
+        return;
+    uint64_t sample = n;
+    if (r->verify == VERIFY_SAMPLE) {
+        unsigned bits = r->s.bits > VERIFY_SAMPLE_BITS ? r->s.bits : VERIFY_SAMPLE_BITS;
+        sample = n < ((uint64_t)1 << bits) ? n : (uint64_t)1 << bits;
+    }
+    struct pass_result gpu_part, cpu_part;
+    memset(&gpu_part, 0, sizeof gpu_part);
+    memset(&cpu_part, 0, sizeof cpu_part);
+    const uint64_t last = from + (sample - 1);
+    if (sample == n) {
+        gpu_part.t = all->t;
+        collatz_list_append(&gpu_part.overflows, all->overflows.v, all->overflows.n);
+    } else {
+        conv_segment(r, true, from, last, &gpu_part.t, &gpu_part.overflows);
+    }
+    int saved = r->cpu_threads;
+    r->cpu_threads = 0;
+    conv_segment(r, false, from, last, &cpu_part.t, &cpu_part.overflows);
+    r->cpu_threads = saved;
+    collatz_list_sort(&gpu_part.overflows);
+    collatz_list_sort(&cpu_part.overflows);
+    *checked = sample;
+    *mismatches = !same_result(&gpu_part, &cpu_part);
+    if (*mismatches)
+        fprintf(stderr, "mpgpu: collatz: on [%" PRIu64 ", %" PRIu64 "] the GPU gives %" PRIu64 " iterated, %" PRIu64
+                        " table operations, %" PRIu64 " overflows; the CPU twin %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n",
+                from, last, gpu_part.t.mandatory, gpu_part.t.steps, gpu_part.t.overflows,
+                cpu_part.t.mandatory, cpu_part.t.steps, cpu_part.t.overflows);
+    collatz_list_free(&gpu_part.overflows);
+    collatz_list_free(&cpu_part.overflows);
+}
+
+static void run_method(struct collatz_run *r, bool gpu)
+{
+    const char *name = gpu ? "gpu" : "cpu";
+    struct collatz_conv_totals base = {0, 0, 0};
+    uint64_t done_before = 0;
+    if (r->resumed) {
+        checkpoint_get(&r->ck, "mandatory", &base.mandatory);
+        checkpoint_get(&r->ck, "steps", &base.steps);
+        checkpoint_get(&r->ck, "overflows", &base.overflows);
+        done_before = r->ck.done;
+    }
+    const uint64_t from = r->first + done_before, n = r->count - done_before;
+    const unsigned warmup = r->a.checkpoint ? 0 : r->opt.warmup;
+    const unsigned reps = r->a.checkpoint ? 1 : r->opt.reps;
+    double *samples = malloc(reps * sizeof *samples), overflow_ms = 0;
+    struct pass_result ref;
+    memset(&ref, 0, sizeof ref);
+    for (unsigned i = 0; i < warmup + reps && n > 0; i++) {
+        char label[64];
+        snprintf(label, sizeof label, "collatz %s %s %u/%u", name, i < warmup ? "warm-up" : "pass",
+                 i < warmup ? i + 1 : i - warmup + 1, i < warmup ? warmup : reps);
+        struct pass_result p;
+        run_pass(r, gpu, from, n, label, done_before, &base, &p);
+        if (p.interrupted) {
+            collatz_report_interrupted("collatz", r->first, done_before + p.done, r->a.checkpoint);
+            r->interrupted = true;
+            collatz_list_free(&p.overflows);
+            break;
+        }
+        if (i == 0) {
+            ref = p;
+        } else {
+            if (!same_result(&ref, &p)) {
+                fprintf(stderr, "mpgpu: collatz %s: pass %u gives other totals than pass 1\n", name, i + 1);
+                r->exit_status = EXIT_MISMATCH;
+            }
+            collatz_list_free(&p.overflows);
+        }
+        if (i >= warmup) {
+            samples[i - warmup] = p.ms;
+            overflow_ms += p.overflow_ms;
+        }
+    }
+    if (r->interrupted) {
+        collatz_list_free(&ref.overflows);
+        free(samples);
+        return;
+    }
+    struct collatz_conv_totals total = base;
+    collatz_conv_add(&total, &ref.t);
+    if (n > 0) {
+        struct timing_stats st;
+        timing_stats_from(samples, reps, &st);
+        struct result_row row = {.subcommand = "collatz", .method = name, .count = n, .reps = reps,
+                                 .warmup = warmup, .seed = r->opt.seed, .cpu_threads = gpu ? 0 : r->cpu_threads,
+                                 .include_transfers = gpu, .median_ms = st.median_ms, .min_ms = st.min_ms,
+                                 .max_ms = st.max_ms, .throughput_unit = "numbers"};
+        row.throughput = st.median_ms > 0 ? (double)n / (st.median_ms * 1e-3) : 0;
+        if (gpu) {
+            verify_gpu(r, from, n, &ref, &row.checked, &row.mismatches);
+            row.verify_mode = r->verify == VERIFY_ALL ? "all" : r->verify == VERIFY_SAMPLE ? "sample" : "none";
+            if (row.mismatches)
+                r->exit_status = EXIT_MISMATCH;
+        } else {
+            row.verify_mode = "reference";
+        }
+        snprintf(row.params, sizeof row.params,
+                 "start=%" PRIu64 ";bc_bits=%u;s_bits=%u;memory=%s;first_step=%s;interleave=%u;mandatory=%" PRIu64
+                 ";steps=%" PRIu64 ";overflows=%" PRIu64 ";overflow_ms=%.3f",
+                 from, r->a.bc_bits, r->a.s_bits,
+                 !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global",
+                 r->a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table", gpu ? r->a.interleave : 1,
+                 ref.t.mandatory, ref.t.steps,
+                 ref.t.overflows, overflow_ms / reps);
+        if (!r->opt.quiet)
+            table_row(stdout, &row);
+        if (r->opt.csv_path && csv_append(r->opt.csv_path, &r->env, &row) != 0)
+            r->exit_status = EXIT_BAD_INPUT;
+    }
+    if (!r->opt.quiet) {
+        const uint64_t last = r->first + (r->count - 1);
+        printf("# %s: every starting value in [%" PRIu64 ", %" PRIu64 "] falls below itself: %" PRIu64
+               " verified, counted as the paper counts%s\n",
+               name, r->first, last, r->count, r->resumed ? " (resumed from --checkpoint)" : "");
+        printf("#   %" PRIu64 " iterated (the rest skipped by S, %u bits), %" PRIu64
+               " table operations; %" PRIu64 " overflowed 96 bits and were settled with GMP in %.3f ms per pass\n",
+               total.mandatory, r->s.bits, total.steps, total.overflows, reps ? overflow_ms / reps : 0);
+    }
+    collatz_list_free(&ref.overflows);
+    free(samples);
+}
+
+static void build_tables(struct collatz_run *r, bool gpu)
+{
+    const int threads = 0;
+    const double t0 = time_now_ms();
+    const uint64_t s_count = collatz_s_count(r->a.s_bits, threads);
+    char what[160], bytes[32];
+    collatz_format_bytes(bytes, sizeof bytes, collatz_s_bytes(s_count));
+    snprintf(what, sizeof what, "--s-bits %u: table S (%" PRIu64 " residues, %s)", r->a.s_bits, s_count, bytes);
+    collatz_require_host(collatz_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), what);
+    if (gpu) {
+        size_t free_b = 0, total_b = 0;
+        GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        uint64_t need = collatz_device_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits);
+        if (need > free_b / 20 * 19) {
+            char have[32];
+            collatz_format_bytes(have, sizeof have, free_b);
+            cli_bad_input("%s with B and C needs %" PRIu64 " bytes of GPU memory; %s are free", what, need, have);
+        }
+    }
+    if (collatz_bc_build(&r->bc, r->a.bc_bits) != 0 || collatz_s_build(&r->s, r->a.s_bits, s_count, threads) != 0)
+        cli_bad_input("%s: out of host memory while building", what);
+    if (gpu) {
+        cudaError_t err = collatz_device_set_bc(&r->dev, &r->bc, false);
+        if (err == cudaSuccess)
+            err = collatz_device_set_s(&r->dev, &r->s);
+        if (err != cudaSuccess)
+            die_gpu(r, err);
+    }
+    if (!r->opt.quiet)
+        fprintf(stderr, "mpgpu: tables B, C (%u bits) and S (%u bits, %" PRIu64 " residues, %s) ready in %.2f s\n",
+                r->a.bc_bits, r->a.s_bits, s_count, bytes, (time_now_ms() - t0) * 1e-3);
+}
+
+int cmd_collatz(int argc, char **argv)
+{
+    struct collatz_run r;
+    memset(&r, 0, sizeof r);
+    r.a.bc_bits = DEFAULT_BC_BITS;
+    r.a.s_bits = DEFAULT_S_BITS;
+    r.a.memory = COLLATZ_TABLES_GLOBAL;
+    r.a.first_step = COLLATZ_FIRST_JUMP;
+    r.a.interleave = 2;
+    const struct cli_spec spec = {
+        .command = "collatz",
+        .usage = "mpgpu collatz [--start N] [--count N | --end N] [options]\n       mpgpu collatz --tables",
+        .description =
+            "Verifies that every starting value in the range falls below itself under the Collatz\n"
+            "operations (000 Algorithm 5), so that with all smaller values the conjecture holds up\n"
+            "to the end of the range. Starting values whose low bits are not in table S are\n"
+            "skipped (they provably fall); the others run table operations n <- B[n_L] * n_H +\n"
+            "C[n_L] on 96-bit values in registers. A value that passes 2^96 is settled on the host\n"
+            "by plain iteration with GMP at any length, so nothing is assumed. Reports starting\n"
+            "values per second counted as the paper counts (the whole range), the overflows and\n"
+            "their time. --method cpu runs the CPU twin with the same tables.",
+        .common = OPT_METHOD | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE | OPT_THREADS | OPT_CSV |
+                  OPT_VERIFY | OPT_QUIET,
+        .options = collatz_options,
+        .handle = collatz_handle,
+        .ctx = &r.a,
+        .methods_help = "  gpu    the GPU kernel (default)\n"
+                        "  cpu    the CPU twin, on --threads threads (default 1, as the paper)\n"
+                        "  all    both, compared\n"
+                        "--verify for gpu: all = the CPU twin redoes the whole range; sample (default) =\n"
+                        "it redoes the first 2^33 starting values (or 2^K); none. Overflows are always\n"
+                        "settled by GMP.\n",
+        .examples = "  mpgpu collatz --start 2^62 --count 2^44\n"
+                    "  mpgpu collatz --start 1 --end 2^40 --checkpoint run.ckpt\n"
+                    "  mpgpu collatz --bc-bits 12 --table-memory shared --s-bits 32 --csv r.csv\n"
+                    "  mpgpu collatz --tables\n",
+    };
+    cli_parse(argc, argv, &spec, &r.opt);
+    if (r.a.tables)
+        return print_tables(r.a.s_bits_set ? r.a.s_bits : COLLATZ_PREFIX_MAX_BITS,
+                            collatz_option_given(argc, argv, "threads") ? r.opt.threads : 0);
+
+    struct collatz_methods m;
+    collatz_parse_methods(&r.opt, "collatz", &m);
+    r.verify = collatz_option_given(argc, argv, "verify") ? r.opt.verify : VERIFY_SAMPLE;
+    r.cpu_threads = r.opt.threads ? r.opt.threads : omp_get_num_procs();
+    if (r.a.checkpoint && m.gpu && m.cpu)
+        cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
+    snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
+             r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
+
+    char why[256];
+    r.have_dev = m.gpu && gpu_open(r.opt.device, why, sizeof why);
+    if (m.gpu && !r.have_dev) {
+        fprintf(stderr, "mpgpu: %s; %s\n", why, m.explicit_ ? "the gpu method cannot run" : "running the CPU twin instead");
+        if (m.explicit_)
+            return EXIT_GPU_ERROR;
+        m.gpu = false;
+        m.cpu = true;
+    }
+    if (r.a.checkpoint)
+        r.resumed = collatz_checkpoint_load(r.a.checkpoint, "collatz", r.params, &r.a.range, &r.ck);
+    collatz_resolve_range(&r.a.range, r.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT, &r.first, &r.count);
+    if (r.resumed)
+        collatz_checkpoint_check(r.a.checkpoint, &r.ck, r.count);
+    else if (r.a.checkpoint) {
+        snprintf(r.ck.command, sizeof r.ck.command, "collatz");
+        snprintf(r.ck.params, sizeof r.ck.params, "%s", r.params);
+        r.ck.start = r.first;
+    }
+
+    if (m.gpu) {
+        cudaError_t err = collatz_device_open(&r.dev, OVERFLOW_CAP, 1);
+        if (err != cudaSuccess)
+            die_gpu(&r, err);
+        if (r.a.memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(&r.dev, r.a.bc_bits, false))
+            cli_bad_input("--table-memory shared --bc-bits %u: B and C need %zu bytes of shared memory "
+                          "per block; this GPU gives a block at most %zu (use --table-memory global or fewer bits)",
+                          r.a.bc_bits, collatz_device_shared_bytes(r.a.bc_bits, false), r.dev.shared_limit);
+    }
+    build_tables(&r, m.gpu);
+    run_env_collect(&r.env, r.have_dev, r.opt.device);
+    interrupt_install();
+    if (!r.opt.quiet) {
+        run_env_print(stdout, &r.env);
+        table_begin(stdout);
+    }
+    if (m.gpu)
+        run_method(&r, true);
+    if (m.cpu && !r.interrupted)
+        run_method(&r, false);
+    if (m.gpu)
+        collatz_device_close(&r.dev);
+    collatz_bc_free(&r.bc);
+    collatz_s_free(&r.s);
+    checkpoint_free(&r.ck);
+    if (r.interrupted)
+        return EXIT_INTERRUPTED;
+    return r.exit_status;
+}

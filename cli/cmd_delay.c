@@ -1,0 +1,508 @@
+/* mpgpu delay: the delays D(n) of a range of 64-bit numbers on the GPU (000 Algorithm 6, section
+ * 4.4.4), their sum, maximum and delay records, and the CPU twin. */
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "collatz.h"
+#include "collatz_checkpoint.h"
+#include "collatz_cli.h"
+#include "collatz_delay.h"
+#include "collatz_plain.h"
+#include "collatz_tables.h"
+#include "commands.h"
+#include "gpu.h"
+#include "interrupt.h"
+#include "progress.h"
+#include "report.h"
+#include "timing.h"
+
+enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_INTERLEAVE };
+
+/* Defaults: the fastest settings measured on the H100 (README, results/collatz_*.csv). */
+#define DEFAULT_BC_BITS 9u
+#define DEFAULT_A_BITS 12u
+#define DEFAULT_GPU_COUNT (UINT64_C(1) << 34)
+#define DEFAULT_CPU_COUNT (UINT64_C(1) << 24)
+/* Segments (progress, Ctrl-C, checkpoints, record floors): about a second of work. */
+#define GPU_SEGMENT_BITS 34u
+#define CPU_SEGMENT_BITS 24u
+#define OVERFLOW_CAP (1u << 20)
+/* Record candidates one launch reports; more make it redo the launch on halves. */
+#define CANDIDATE_CAP (1u << 16)
+/* --verify sample: the CPU twin redoes the first 2^24 numbers. */
+#define VERIFY_SAMPLE_BITS 24u
+
+struct delay_args {
+    struct collatz_range_args range;
+    unsigned bc_bits, a_bits;
+    enum collatz_table_memory memory;
+    unsigned interleave;
+    const char *checkpoint;
+    bool records;
+    bool floor_set;
+    int64_t floor;
+};
+
+static int delay_handle(int id, const char *arg, void *ctx)
+{
+    struct delay_args *a = ctx;
+    if (collatz_range_option(&a->range, id, arg))
+        return 0;
+    switch (id) {
+    case OPT_COLLATZ_BC_BITS:
+        a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, COLLATZ_BC_MIN_BITS, COLLATZ_BC_MAX_BITS);
+        break;
+    case OPT_A_BITS:
+        a->a_bits = (unsigned)cli_parse_u64("--a-bits", arg, COLLATZ_A_MIN_BITS, COLLATZ_A_MAX_BITS);
+        break;
+    case OPT_COLLATZ_TABLE_MEMORY:
+        if (!strcmp(arg, "shared"))
+            a->memory = COLLATZ_TABLES_SHARED;
+        else if (!strcmp(arg, "global"))
+            a->memory = COLLATZ_TABLES_GLOBAL;
+        else
+            cli_bad_input("--table-memory '%s' is not a place; accepted: shared, global", arg);
+        break;
+    case OPT_INTERLEAVE:
+        a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
+        break;
+    case OPT_COLLATZ_CHECKPOINT:
+        a->checkpoint = arg;
+        break;
+    case OPT_RECORDS:
+        a->records = true;
+        break;
+    case OPT_RECORD_FLOOR:
+        a->floor = (int64_t)cli_parse_u64("--record-floor", arg, 0, UINT32_MAX - 1);
+        a->floor_set = true;
+        break;
+    }
+    return 0;
+}
+
+static const struct cli_option delay_options[] = {
+    {"start", "N", OPT_COLLATZ_START, "first number (default: from --seed, 2^40-aligned in [2^62, 2^63), as the paper's random M)"},
+    {"count", "N", OPT_COLLATZ_COUNT, "numbers (default 2^34; 2^24 with --method cpu)"},
+    {"end", "N", OPT_COLLATZ_END, "end of the range, exclusive, up to 2^64 (instead of --count)"},
+    {"bc-bits", "D", OPT_COLLATZ_BC_BITS, "base bits of tables B, C and J, 1..20 (default 9)"},
+    {"a-bits", "A", OPT_A_BITS, "table A holds the delays of all n < 2^A, A in D+1..32 (default 12)"},
+    {"table-memory", "shared|global", OPT_COLLATZ_TABLE_MEMORY, "where B, C and J live on the GPU (default shared; it needs 2^D * 9 bytes per block)"},
+    {"interleave", "I", OPT_INTERLEAVE, "numbers each GPU thread keeps in flight, 1..2: independent table loads hide each other's latency (default 2)"},
+    {"records", NULL, OPT_RECORDS, "report the delay records of the range: n whose delay exceeds that of every smaller n"},
+    {"record-floor", "D", OPT_RECORD_FLOOR, "the largest delay below --start, so that records of a later range are true records (default: 0 below 1, else relative to the range)"},
+    {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists (also with a later --end: the record search goes on), and keep it up to date; one pass"},
+    {0},
+};
+
+struct delay_run {
+    struct cli_common opt;
+    struct delay_args a;
+    struct run_env env;
+    enum verify_mode verify;
+    uint64_t first, count;
+    char params[96];
+    struct collatz_bc_table bc;
+    uint16_t *table_a;
+    struct collatz_device dev;
+    bool have_dev;
+    struct checkpoint ck;
+    bool resumed;
+    int cpu_threads;
+    int exit_status;
+    bool interrupted;
+};
+
+struct pass_result {
+    struct collatz_delay_totals t;
+    struct collatz_pairs records;
+    struct collatz_list overflows;
+    int64_t floor; /* the running maximum after the pass */
+    double ms, overflow_ms;
+    uint64_t done;
+    bool interrupted;
+};
+
+static void pass_free(struct pass_result *p)
+{
+    collatz_pairs_free(&p->records);
+    collatz_list_free(&p->overflows);
+}
+
+/* One segment on the GPU or the CPU twin, with its overflows resolved by plain iteration and its
+ * records extracted; floor is raised to the segment's running maximum. */
+static void delay_segment(struct delay_run *r, bool gpu, uint64_t first, uint64_t last, int64_t *floor,
+                          struct pass_result *p)
+{
+    struct collatz_delay_totals t = {0, 0, 0, 0, 0};
+    struct collatz_pairs cand = {0};
+    struct collatz_list ov = {0};
+    struct collatz_pairs *want = r->a.records ? &cand : NULL;
+    if (gpu) {
+        cudaError_t err = collatz_device_delay(&r->dev, r->a.memory, r->a.interleave, first, last, *floor, &t, want, &ov);
+        if (err != cudaSuccess)
+            gpu_fail(r->dev.failed_call ? r->dev.failed_call : "delay kernel", err);
+    } else if (collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, *floor, r->cpu_threads, &t, want, &ov) != 0) {
+        cli_bad_input("delay: out of host memory for the overflow and candidate lists");
+    }
+    const double o0 = time_now_ms();
+    uint64_t runaway = 0;
+    if (collatz_delay_resolve(&ov, *floor, 0, &t, want, &runaway) != 0) {
+        fprintf(stderr, "mpgpu: delay: %" PRIu64 " did not reach 1 within %llu operations at any length\n",
+                runaway, (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
+        exit(EXIT_MISMATCH);
+    }
+    p->overflow_ms += time_now_ms() - o0;
+    if (r->a.records)
+        collatz_records_extract(&cand, floor, &p->records);
+    collatz_delay_add(&p->t, &t);
+    collatz_list_append(&p->overflows, ov.v, ov.n);
+    collatz_pairs_free(&cand);
+    collatz_list_free(&ov);
+}
+
+static void save_checkpoint(const struct delay_run *r, uint64_t done_before,
+                            const struct collatz_delay_totals *base, const struct pass_result *p)
+{
+    struct checkpoint c = r->ck;
+    struct collatz_delay_totals t = *base;
+    collatz_delay_add(&t, &p->t);
+    c.done = done_before + p->done;
+    checkpoint_set(&c, "numbers", t.numbers);
+    checkpoint_set(&c, "sum", t.sum);
+    checkpoint_set(&c, "max", t.max);
+    checkpoint_set(&c, "argmax", t.argmax);
+    checkpoint_set(&c, "overflows", t.overflows);
+    checkpoint_set(&c, "floor_plus_one", (uint64_t)(p->floor + 1));
+    struct collatz_pairs all = {0};
+    for (size_t i = 0; i < r->ck.records.n; i++)
+        collatz_pairs_push(&all, r->ck.records.v[i].n, r->ck.records.v[i].delay);
+    for (size_t i = 0; i < p->records.n; i++)
+        collatz_pairs_push(&all, p->records.v[i].n, p->records.v[i].delay);
+    c.records = all;
+    collatz_checkpoint_save(r->a.checkpoint, &c);
+    collatz_pairs_free(&all);
+}
+
+static void run_pass(struct delay_run *r, bool gpu, uint64_t from, uint64_t n, int64_t floor, const char *label,
+                     uint64_t done_before, const struct collatz_delay_totals *base, struct pass_result *p)
+{
+    memset(p, 0, sizeof *p);
+    p->floor = floor;
+    const unsigned seg_bits = gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
+    struct progress pg;
+    progress_begin(&pg, cli_progress_enabled(&r->opt), label, "numbers", n);
+    const double t0 = time_now_ms();
+    uint64_t pos = from;
+    while (p->done < n) {
+        if (interrupt_requested()) {
+            p->interrupted = true;
+            break;
+        }
+        const uint64_t to_boundary = (((pos >> seg_bits) + 1) << seg_bits) - pos;
+        const uint64_t seg = n - p->done < to_boundary ? n - p->done : to_boundary;
+        const uint64_t last = pos + (seg - 1);
+        delay_segment(r, gpu, pos, last, &p->floor, p);
+        p->done += seg;
+        pos = last + 1;
+        progress_update(&pg, p->done);
+        if (r->a.checkpoint)
+            save_checkpoint(r, done_before, base, p);
+    }
+    p->ms = time_now_ms() - t0;
+    progress_end(&pg);
+    collatz_list_sort(&p->overflows);
+}
+
+static bool same_result(const struct pass_result *x, const struct pass_result *y)
+{
+    bool same = x->t.numbers == y->t.numbers && x->t.sum == y->t.sum && x->t.max == y->t.max &&
+                x->t.argmax == y->t.argmax && x->t.overflows == y->t.overflows &&
+                x->overflows.n == y->overflows.n && x->records.n == y->records.n;
+    for (size_t i = 0; same && i < x->overflows.n; i++)
+        same = x->overflows.v[i] == y->overflows.v[i];
+    for (size_t i = 0; same && i < x->records.n; i++)
+        same = x->records.v[i].n == y->records.v[i].n && x->records.v[i].delay == y->records.v[i].delay;
+    return same;
+}
+
+static void verify_gpu(struct delay_run *r, uint64_t from, uint64_t n, int64_t floor, const struct pass_result *all,
+                       uint64_t *checked, uint64_t *mismatches)
+{
+    *checked = *mismatches = 0;
+    if (r->verify == VERIFY_NONE || n == 0)
+        return;
+    const uint64_t sample = r->verify == VERIFY_ALL || n < ((uint64_t)1 << VERIFY_SAMPLE_BITS)
+                                ? n : (uint64_t)1 << VERIFY_SAMPLE_BITS;
+    const uint64_t last = from + (sample - 1);
+    struct pass_result g, c;
+    memset(&g, 0, sizeof g);
+    memset(&c, 0, sizeof c);
+    g.floor = c.floor = floor;
+    if (sample == n) {
+        g.t = all->t;
+        collatz_list_append(&g.overflows, all->overflows.v, all->overflows.n);
+        for (size_t i = 0; i < all->records.n; i++)
+            collatz_pairs_push(&g.records, all->records.v[i].n, all->records.v[i].delay);
+    } else {
+        delay_segment(r, true, from, last, &g.floor, &g);
+    }
+    int saved = r->cpu_threads;
+    r->cpu_threads = 0;
+    delay_segment(r, false, from, last, &c.floor, &c);
+    r->cpu_threads = saved;
+    collatz_list_sort(&g.overflows);
+    collatz_list_sort(&c.overflows);
+    *checked = sample;
+    *mismatches = !same_result(&g, &c);
+    if (*mismatches)
+        fprintf(stderr, "mpgpu: delay: on [%" PRIu64 ", %" PRIu64 "] the GPU gives sum %" PRIu64 ", max %u at %" PRIu64
+                        ", %" PRIu64 " overflows, %zu records; the CPU twin %" PRIu64 ", %u at %" PRIu64 ", %" PRIu64 ", %zu\n",
+                from, last, g.t.sum, g.t.max, g.t.argmax, g.t.overflows, g.records.n, c.t.sum, c.t.max,
+                c.t.argmax, c.t.overflows, c.records.n);
+    pass_free(&g);
+    pass_free(&c);
+}
+
+static void run_method(struct delay_run *r, bool gpu, int64_t floor)
+{
+    const char *name = gpu ? "gpu" : "cpu";
+    struct collatz_delay_totals base = {0, 0, 0, 0, 0};
+    uint64_t done_before = 0;
+    if (r->resumed) {
+        uint64_t v = 0;
+        checkpoint_get(&r->ck, "numbers", &base.numbers);
+        checkpoint_get(&r->ck, "sum", &base.sum);
+        checkpoint_get(&r->ck, "max", &v);
+        base.max = (uint32_t)v;
+        checkpoint_get(&r->ck, "argmax", &base.argmax);
+        checkpoint_get(&r->ck, "overflows", &base.overflows);
+        done_before = r->ck.done;
+    }
+    const uint64_t from = r->first + done_before, n = r->count - done_before;
+    const unsigned warmup = r->a.checkpoint ? 0 : r->opt.warmup;
+    const unsigned reps = r->a.checkpoint ? 1 : r->opt.reps;
+    double *samples = malloc(reps * sizeof *samples), overflow_ms = 0;
+    struct pass_result ref;
+    memset(&ref, 0, sizeof ref);
+    ref.floor = floor;
+    for (unsigned i = 0; i < warmup + reps && n > 0; i++) {
+        char label[64];
+        snprintf(label, sizeof label, "delay %s %s %u/%u", name, i < warmup ? "warm-up" : "pass",
+                 i < warmup ? i + 1 : i - warmup + 1, i < warmup ? warmup : reps);
+        struct pass_result p;
+        run_pass(r, gpu, from, n, floor, label, done_before, &base, &p);
+        if (p.interrupted) {
+            collatz_report_interrupted("delay", r->first, done_before + p.done, r->a.checkpoint);
+            r->interrupted = true;
+            pass_free(&p);
+            break;
+        }
+        if (i == 0) {
+            ref = p;
+        } else {
+            if (!same_result(&ref, &p)) {
+                fprintf(stderr, "mpgpu: delay %s: pass %u gives other totals than pass 1\n", name, i + 1);
+                r->exit_status = EXIT_MISMATCH;
+            }
+            pass_free(&p);
+        }
+        if (i >= warmup) {
+            samples[i - warmup] = p.ms;
+            overflow_ms += p.overflow_ms;
+        }
+    }
+    if (r->interrupted) {
+        pass_free(&ref);
+        free(samples);
+        return;
+    }
+    struct collatz_delay_totals total = base;
+    collatz_delay_add(&total, &ref.t);
+    if (n > 0) {
+        struct timing_stats st;
+        timing_stats_from(samples, reps, &st);
+        struct result_row row = {.subcommand = "delay", .method = name, .count = n, .reps = reps,
+                                 .warmup = warmup, .seed = r->opt.seed, .cpu_threads = gpu ? 0 : r->cpu_threads,
+                                 .include_transfers = gpu, .median_ms = st.median_ms, .min_ms = st.min_ms,
+                                 .max_ms = st.max_ms, .throughput_unit = "numbers"};
+        row.throughput = st.median_ms > 0 ? (double)n / (st.median_ms * 1e-3) : 0;
+        if (gpu) {
+            verify_gpu(r, from, n, floor, &ref, &row.checked, &row.mismatches);
+            row.verify_mode = r->verify == VERIFY_ALL ? "all" : r->verify == VERIFY_SAMPLE ? "sample" : "none";
+            if (row.mismatches)
+                r->exit_status = EXIT_MISMATCH;
+        } else {
+            row.verify_mode = "reference";
+        }
+        snprintf(row.params, sizeof row.params,
+                 "start=%" PRIu64 ";bc_bits=%u;a_bits=%u;memory=%s;interleave=%u;sum=%" PRIu64 ";max=%u;argmax=%" PRIu64
+                 ";overflows=%" PRIu64 ";overflow_ms=%.3f;records=%zu",
+                 from, r->a.bc_bits, r->a.a_bits,
+                 !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global", gpu ? r->a.interleave : 1,
+                 ref.t.sum, ref.t.max, ref.t.argmax, ref.t.overflows, overflow_ms / reps, ref.records.n);
+        if (!r->opt.quiet)
+            table_row(stdout, &row);
+        if (r->opt.csv_path && csv_append(r->opt.csv_path, &r->env, &row) != 0)
+            r->exit_status = EXIT_BAD_INPUT;
+    }
+    if (!r->opt.quiet) {
+        const uint64_t last = r->first + (r->count - 1);
+        printf("# %s: delays of [%" PRIu64 ", %" PRIu64 "]: %" PRIu64 " numbers, sum %" PRIu64
+               ", largest %u at n = %" PRIu64 "%s\n",
+               name, r->first, last, total.numbers, total.sum, total.max, total.argmax,
+               r->resumed ? " (resumed from --checkpoint)" : "");
+        printf("#   %" PRIu64 " overflowed 96 bits and were resolved by plain iteration with GMP in %.3f ms per pass\n",
+               total.overflows, reps ? overflow_ms / reps : 0);
+        if (r->a.records) {
+            for (size_t i = 0; r->resumed && i < r->ck.records.n; i++)
+                printf("# record: n = %" PRIu64 ", D(n) = %u (before this run)\n", r->ck.records.v[i].n, r->ck.records.v[i].delay);
+            for (size_t i = 0; i < ref.records.n; i++)
+                printf("# record: n = %" PRIu64 ", D(n) = %u\n", ref.records.v[i].n, ref.records.v[i].delay);
+            printf("#   running maximum after %" PRIu64 ": %" PRId64 " (pass --record-floor %" PRId64
+                   " to continue from %" PRIu64 ")\n", last, ref.floor, ref.floor, last + 1);
+        }
+    }
+    pass_free(&ref);
+    free(samples);
+}
+
+static void build_tables(struct delay_run *r, bool gpu)
+{
+    const double t0 = time_now_ms();
+    char what[128];
+    snprintf(what, sizeof what, "--a-bits %u: table A (2^%u delays)", r->a.a_bits, r->a.a_bits);
+    uint64_t need = collatz_a_bytes(r->a.a_bits) + collatz_bcj_bytes(r->a.bc_bits);
+    collatz_require_host(need, what);
+    if (gpu) {
+        size_t free_b = 0, total_b = 0;
+        GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (need > free_b / 20 * 19) {
+            char have[32];
+            collatz_format_bytes(have, sizeof have, free_b);
+            cli_bad_input("%s with B, C and J needs %" PRIu64 " bytes of GPU memory; %s are free", what, need, have);
+        }
+    }
+    r->table_a = collatz_a_build(r->a.a_bits, 0);
+    if (!r->table_a || collatz_bc_build(&r->bc, r->a.bc_bits) != 0)
+        cli_bad_input("%s: out of host memory while building", what);
+    if (gpu) {
+        cudaError_t err = collatz_device_set_bc(&r->dev, &r->bc, true);
+        if (err == cudaSuccess)
+            err = collatz_device_set_a(&r->dev, r->table_a, r->a.a_bits);
+        if (err != cudaSuccess)
+            gpu_fail(r->dev.failed_call ? r->dev.failed_call : "table upload", err);
+    }
+    if (!r->opt.quiet)
+        fprintf(stderr, "mpgpu: tables B, C, J (%u bits) and A (%u bits) ready in %.2f s\n", r->a.bc_bits,
+                r->a.a_bits, (time_now_ms() - t0) * 1e-3);
+}
+
+int cmd_delay(int argc, char **argv)
+{
+    struct delay_run r;
+    memset(&r, 0, sizeof r);
+    r.a.bc_bits = DEFAULT_BC_BITS;
+    r.a.a_bits = DEFAULT_A_BITS;
+    r.a.memory = COLLATZ_TABLES_SHARED;
+    r.a.interleave = 2;
+    const struct cli_spec spec = {
+        .command = "delay",
+        .usage = "mpgpu delay [--start N] [--count N | --end N] [--records] [options]",
+        .description =
+            "Computes the delay D(n) (odd plus even operations until 1) of every n in the range\n"
+            "(000 Algorithm 6): table operations n <- B[n_L] * n_H + C[n_L] adding J[n_L] on 96-bit\n"
+            "values in registers until n < 2^A, then A[n]. A value that passes 2^96 is resolved on\n"
+            "the host by plain iteration with GMP at any length. Reports numbers per second, the\n"
+            "sum of all delays (a checksum), the largest delay, overflows and their time, and with\n"
+            "--records the delay records. --method cpu runs the CPU twin with the same tables.",
+        .common = OPT_METHOD | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE | OPT_THREADS | OPT_CSV |
+                  OPT_VERIFY | OPT_QUIET,
+        .options = delay_options,
+        .handle = delay_handle,
+        .ctx = &r.a,
+        .methods_help = "  gpu    the GPU kernel (default)\n"
+                        "  cpu    the CPU twin, on --threads threads (default 1, as the paper)\n"
+                        "  all    both, compared\n"
+                        "--verify for gpu: all = the CPU twin redoes the whole range; sample (default) =\n"
+                        "it redoes the first 2^24 numbers; none.\n",
+        .examples = "  mpgpu delay --start 2^62 --count 2^34\n"
+                    "  mpgpu delay --start 1 --end 2^34 --records\n"
+                    "  mpgpu delay --start 1 --end 2^40 --records --checkpoint rec.ckpt\n"
+                    "  mpgpu delay --bc-bits 11 --a-bits 23 --method cpu --threads 0\n",
+    };
+    cli_parse(argc, argv, &spec, &r.opt);
+    if (r.a.a_bits <= r.a.bc_bits)
+        cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
+                      "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
+                      r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
+    struct collatz_methods m;
+    collatz_parse_methods(&r.opt, "delay", &m);
+    r.verify = collatz_option_given(argc, argv, "verify") ? r.opt.verify : VERIFY_SAMPLE;
+    r.cpu_threads = r.opt.threads ? r.opt.threads : omp_get_num_procs();
+    if (r.a.checkpoint && m.gpu && m.cpu)
+        cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
+    snprintf(r.params, sizeof r.params, "bc_bits=%u;records=%s", r.a.bc_bits, r.a.records ? "on" : "off");
+
+    char why[256];
+    r.have_dev = m.gpu && gpu_open(r.opt.device, why, sizeof why);
+    if (m.gpu && !r.have_dev) {
+        fprintf(stderr, "mpgpu: %s; %s\n", why, m.explicit_ ? "the gpu method cannot run" : "running the CPU twin instead");
+        if (m.explicit_)
+            return EXIT_GPU_ERROR;
+        m.gpu = false;
+        m.cpu = true;
+    }
+    if (r.a.checkpoint)
+        r.resumed = collatz_checkpoint_load(r.a.checkpoint, "delay", r.params, &r.a.range, &r.ck);
+    collatz_resolve_range(&r.a.range, r.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT, &r.first, &r.count);
+    int64_t floor = r.a.floor_set ? r.a.floor : -1;
+    if (r.resumed) {
+        collatz_checkpoint_check(r.a.checkpoint, &r.ck, r.count);
+        uint64_t fp1 = 0;
+        if (checkpoint_get(&r.ck, "floor_plus_one", &fp1) != 0)
+            cli_bad_input("--checkpoint %s lacks its record floor; remove it to start afresh", r.a.checkpoint);
+        if (r.a.floor_set)
+            cli_bad_input("--record-floor and a resumed --checkpoint both give the record floor; give one");
+        floor = (int64_t)fp1 - 1;
+    } else if (r.a.checkpoint) {
+        snprintf(r.ck.command, sizeof r.ck.command, "delay");
+        snprintf(r.ck.params, sizeof r.ck.params, "%s", r.params);
+        r.ck.start = r.first;
+    }
+    if (r.a.records && !r.a.floor_set && !r.resumed && r.first > 1 && !r.opt.quiet)
+        fprintf(stderr, "mpgpu: note: records are relative to the range, as no --record-floor gives the "
+                        "largest delay below %" PRIu64 "\n", r.first);
+
+    if (m.gpu) {
+        cudaError_t err = collatz_device_open(&r.dev, OVERFLOW_CAP, CANDIDATE_CAP);
+        if (err != cudaSuccess)
+            gpu_fail(r.dev.failed_call ? r.dev.failed_call : "collatz_device_open", err);
+        if (r.a.memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(&r.dev, r.a.bc_bits, true))
+            cli_bad_input("--table-memory shared --bc-bits %u: B, C and J need %zu bytes of shared memory "
+                          "per block; this GPU gives a block at most %zu (use --table-memory global or fewer bits)",
+                          r.a.bc_bits, collatz_device_shared_bytes(r.a.bc_bits, true), r.dev.shared_limit);
+    }
+    build_tables(&r, m.gpu);
+    run_env_collect(&r.env, r.have_dev, r.opt.device);
+    interrupt_install();
+    if (!r.opt.quiet) {
+        run_env_print(stdout, &r.env);
+        table_begin(stdout);
+    }
+    if (m.gpu)
+        run_method(&r, true, floor);
+    if (m.cpu && !r.interrupted)
+        run_method(&r, false, floor);
+    if (m.gpu)
+        collatz_device_close(&r.dev);
+    collatz_bc_free(&r.bc);
+    free(r.table_a);
+    checkpoint_free(&r.ck);
+    if (r.interrupted)
+        return EXIT_INTERRUPTED;
+    return r.exit_status;
+}

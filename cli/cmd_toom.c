@@ -1,0 +1,209 @@
+/* mpgpu toom: bulk Toom-k multiplication on sum-rotate, k = 2..9, against Comba and GMP
+ * (000 section 3.3.2, Fig. 3.5), and 000 Table 3.2's operation counts on a CPU model. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "gpu.h"
+#include "interrupt.h"
+#include "mul.h"
+#include "mul_bench.h"
+#include "report.h"
+#include "toom_opcount.h"
+#include "toom_ref.h"
+
+#define TOOM_MAX_BITS 65536u
+/* The Comba line of 000 Fig. 3.5: Comba over 1024-bit sum-rotate blocks, exchange by shuffles. */
+#define COMBA_METHOD "sumrotate-shuffle"
+
+enum { OPT_K = 1000, OPT_COUNT_OPS, OPT_NO_COMBA, OPT_GMP };
+
+struct toom_args {
+    bool k_selected[TOOM_REF_K_MAX + 1];
+    bool k_given;
+    bool count_ops, no_comba, gmp;
+};
+
+static void parse_k_list(struct toom_args *t, const char *arg)
+{
+    char *copy = strdup(arg);
+    unsigned tokens = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        tokens++;
+        if (!strcmp(tok, "all")) {
+            for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++)
+                t->k_selected[k] = true;
+            continue;
+        }
+        char *end;
+        long k = strtol(tok, &end, 10);
+        if (*end || end == tok || k < (long)TOOM_REF_K_MIN || k > (long)TOOM_REF_K_MAX)
+            cli_bad_input("--k '%s' is not accepted; accepted: %u..%u, a comma list of them, or all",
+                          tok, TOOM_REF_K_MIN, TOOM_REF_K_MAX);
+        t->k_selected[k] = true;
+    }
+    free(copy);
+    if (tokens == 0)
+        cli_bad_input("--k '%s' is not accepted; accepted: %u..%u, a comma list of them, or all",
+                      arg, TOOM_REF_K_MIN, TOOM_REF_K_MAX);
+    t->k_given = true;
+}
+
+static int toom_handle(int id, const char *arg, void *ctx)
+{
+    struct toom_args *t = ctx;
+    if (id == OPT_K)
+        parse_k_list(t, arg);
+    else if (id == OPT_COUNT_OPS)
+        t->count_ops = true;
+    else if (id == OPT_NO_COMBA)
+        t->no_comba = true;
+    else if (id == OPT_GMP)
+        t->gmp = true;
+    return 0;
+}
+
+static const struct cli_option toom_options[] = {
+    {"k", "K[,K...]|all", OPT_K, "Toom-k to run: 2..9, a comma list, or all (default all)"},
+    {"no-comba", NULL, OPT_NO_COMBA, "leave out the Comba line (" COMBA_METHOD ", 000 Fig. 3.5)"},
+    {"gmp", NULL, OPT_GMP, "also time GMP mpn_mul_n on --threads threads (the papers' baseline)"},
+    {"count-ops", NULL, OPT_COUNT_OPS, "print 000 Table 3.2: word multiplications, memory reads and writes of School, Comba and Toom-2..9 at --bits on a CPU model, next to the paper's formulas; runs no GPU"},
+    {0},
+};
+
+static void print_count_ops(unsigned words, uint64_t seed)
+{
+    struct opcount_row rows[OPCOUNT_ROWS];
+    if (opcount_table(words, seed, rows) != 0)
+        cli_bad_input("--count-ops at %u bits: the model needs more host memory than is free",
+                      words * 32);
+    printf("# 000 Table 3.2 at w = %u words (%u bits): one product of seeded random operands on "
+           "the CPU model\n# (cpu_ref/toom_ref.c follows the GPU steps; sub-products are counted "
+           "as Comba, as the paper does).\n", words, words * 32);
+    printf("%-8s %12s %12s %12s %12s | %12s %12s | %10s %10s | %10s %10s | %s\n", "method",
+           "word-mults", "const-mults", "mults", "paper", "reads", "paper", "writes", "paper",
+           "transp-rd", "transp-wr", "product");
+    bool all_ok = true;
+    for (unsigned r = 0; r < OPCOUNT_ROWS; r++) {
+        const struct opcount_row *x = &rows[r];
+        const struct toom_op_counts *o = &x->ours;
+        printf("%-8s %12llu %12llu %12llu %12.0f | %12llu %12.0f | %10llu %10.0f | %10llu %10llu | %s\n",
+               x->method, (unsigned long long)o->word_mults, (unsigned long long)o->const_mults,
+               (unsigned long long)(o->word_mults + o->const_mults), x->paper_mults,
+               (unsigned long long)o->reads, x->paper_reads, (unsigned long long)o->writes,
+               x->paper_writes, (unsigned long long)o->transpose_reads,
+               (unsigned long long)o->transpose_writes, x->product_ok ? "= GMP" : "DIFFERS FROM GMP");
+        all_ok = all_ok && x->product_ok;
+    }
+    printf("\npaper formulas (000 Table 3.2, as printed):\n");
+    for (unsigned r = 0; r < OPCOUNT_ROWS; r++)
+        printf("  %-8s mults %-28s reads %-30s writes %s\n", rows[r].method,
+               opcount_paper_formula(r, 0), opcount_paper_formula(r, 1), opcount_paper_formula(r, 2));
+    if (!all_ok) {
+        fprintf(stderr, "mpgpu: toom --count-ops: a model product differs from GMP\n");
+        exit(EXIT_MISMATCH);
+    }
+}
+
+int cmd_toom(int argc, char **argv)
+{
+    struct mul_bench r;
+    struct toom_args t = {0};
+    memset(&r, 0, sizeof r);
+    r.subcommand = "toom";
+    const struct cli_spec spec = {
+        .command = "toom",
+        .usage = "mpgpu toom [--k K,...|all] [--bits B] [--count N] [options]\n"
+                 "       mpgpu toom --count-ops [--bits B]",
+        .description =
+            "Computes --count independent full products of two --bits-bit operands with Toom-k\n"
+            "on the GPU (000 section 3.3.2: 2k-1 warps per product each compute one point\n"
+            "product with sum-rotate, then one thread per product interpolates and recombines),\n"
+            "next to the Comba line of 000 Fig. 3.5, checks every product against GMP (see\n"
+            "--verify), and reports kernel time and products per second. B is a multiple of 32\n"
+            "up to 65536, with at least one 32-bit word per piece: B >= 32 k.\n"
+            "With --count-ops: 000 Table 3.2 on a CPU model instead (no GPU needed).",
+        .common = OPT_ALL_COMMON & ~OPT_METHOD,
+        .options = toom_options,
+        .handle = toom_handle,
+        .ctx = &t,
+        .examples = "  mpgpu toom --bits 65536 --count 10240\n"
+                    "  mpgpu toom --k 2,4,8 --bits 32768 --count 2^14 --gmp --threads 0\n"
+                    "  mpgpu toom --count-ops --bits 4096\n",
+    };
+    cli_parse(argc, argv, &spec, &r.opt);
+    if (!t.k_given)
+        for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++)
+            t.k_selected[k] = true;
+    unsigned k_max = 0;
+    for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++)
+        if (t.k_selected[k])
+            k_max = k;
+    const unsigned bits = r.opt.bits;
+    if (bits % 32 || bits > TOOM_MAX_BITS)
+        cli_bad_input("--bits %u is not accepted; accepted: a multiple of 32 in %u..%u", bits,
+                      32 * (t.count_ops ? TOOM_REF_K_MAX : k_max), TOOM_MAX_BITS);
+    if (t.count_ops) {
+        if (bits < 32 * TOOM_REF_K_MAX)
+            cli_bad_input("--bits %u is too small for --count-ops, which runs Toom-%u: %u pieces of "
+                          "at least one word need %u bits; accepted: a multiple of 32 in %u..%u",
+                          bits, TOOM_REF_K_MAX, TOOM_REF_K_MAX, 32 * TOOM_REF_K_MAX,
+                          32 * TOOM_REF_K_MAX, TOOM_MAX_BITS);
+        if (r.opt.csv_path)
+            cli_bad_input("--csv is not accepted with --count-ops, which prints a table of counts");
+        print_count_ops(bits / 32, r.opt.seed);
+        return 0;
+    }
+    if (bits < 32 * k_max)
+        cli_bad_input("--bits %u is too small for Toom-%u: %u pieces of at least one word need %u "
+                      "bits; accepted: a multiple of 32 in %u..%u", bits, k_max, k_max, 32 * k_max,
+                      32 * k_max, TOOM_MAX_BITS);
+    r.words = bits / 32;
+    r.count = r.opt.count;
+
+    const struct mul_method *chosen[TOOM_REF_K_MAX + 2];
+    size_t n_chosen = 0;
+    if (!t.no_comba) {
+        const struct mul_method *m = mul_method_find(COMBA_METHOD);
+        if (m && mul_method_supports(m, r.words))
+            chosen[n_chosen++] = m;
+    }
+    for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++) {
+        if (!t.k_selected[k])
+            continue;
+        char name[16];
+        snprintf(name, sizeof name, "toom-%u", k);
+        const struct mul_method *m = mul_method_find(name);
+        if (!m || !mul_method_supports(m, r.words)) /* the registry and --bits check agree */
+            cli_bad_input("toom: method %s is not available at %u bits", name, bits);
+        chosen[n_chosen++] = m;
+    }
+
+    char why[256];
+    if (!gpu_open(r.opt.device, why, sizeof why)) {
+        fprintf(stderr, "mpgpu: %s; toom runs on the GPU (--count-ops runs without one)\n", why);
+        return EXIT_GPU_ERROR;
+    }
+    run_env_collect(&r.env, true, r.opt.device);
+    interrupt_install();
+    mul_bench_prepare(&r);
+    if (!r.opt.quiet) {
+        run_env_print(stdout, &r.env);
+        table_begin(stdout);
+    }
+    for (size_t i = 0; i < n_chosen && !interrupt_requested(); i++) {
+        if (cli_progress_enabled(&r.opt))
+            fprintf(stderr, "[%zu/%zu] %s\n", i + 1, n_chosen + t.gmp, chosen[i]->name);
+        mul_bench_run_gpu(&r, chosen[i]);
+    }
+    if (t.gmp && !interrupt_requested())
+        mul_bench_run_gmp(&r);
+    mul_bench_free(&r);
+    if (interrupt_requested()) {
+        fprintf(stderr, "mpgpu: interrupted; the rows above are complete, later methods did not run\n");
+        return EXIT_INTERRUPTED;
+    }
+    return r.exit_status;
+}

@@ -1,0 +1,71 @@
+/* What `mpgpu collatz` and `mpgpu delay` share on the command line: the range of starting values
+ * (--start, --count or --end), the methods (gpu, cpu), memory checks, and the checkpoint and
+ * interruption messages. */
+#ifndef MPGPU_COLLATZ_CLI_H
+#define MPGPU_COLLATZ_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "collatz_checkpoint.h"
+
+/* Option ids both subcommands use (cli_option ids start at 1000). */
+enum {
+    OPT_COLLATZ_START = 1000,
+    OPT_COLLATZ_COUNT,
+    OPT_COLLATZ_END,
+    OPT_COLLATZ_BC_BITS,
+    OPT_COLLATZ_TABLE_MEMORY,
+    OPT_COLLATZ_CHECKPOINT,
+    OPT_COLLATZ_FIRST_OWN, /* the first id a subcommand may use for its own options */
+};
+
+struct collatz_range_args {
+    bool start_set, count_set, end_set;
+    uint64_t start, count;
+    uint64_t last; /* --end minus one, so that --end 2^64 fits */
+};
+
+/* Handles --start, --count and --end; returns false for any other id. */
+bool collatz_range_option(struct collatz_range_args *r, int id, const char *arg);
+
+/* The range [*first, *first + *count): --start (default: a value from --seed, 2^40-aligned in
+ * [2^62, 2^63), as 000 section 4.5 draws its constant M at random) and --count or --end
+ * (default: default_count). Exits through cli_bad_input for an empty range or one that runs
+ * past 2^64. */
+void collatz_resolve_range(const struct collatz_range_args *r, uint64_t seed, uint64_t default_count,
+                           uint64_t *first, uint64_t *count);
+
+struct collatz_methods {
+    bool gpu, cpu, explicit_;
+};
+/* --method: gpu, cpu, all (both); default gpu. */
+void collatz_parse_methods(const struct cli_common *c, const char *command, struct collatz_methods *m);
+
+/* True when --NAME was given on the command line (to tell a default from a choice). */
+bool collatz_option_given(int argc, char **argv, const char *name);
+
+/* Bytes of memory the host can still give (MemAvailable). */
+uint64_t collatz_host_available(void);
+/* cli_bad_input when `bytes` exceed what the host can give, naming what needs them. */
+void collatz_require_host(uint64_t bytes, const char *what);
+
+/* "1.50 GiB" */
+void collatz_format_bytes(char *out, size_t len, uint64_t bytes);
+
+/* Reads --checkpoint FILE: returns true when it holds a state of `command` with these
+ * parameters, and then sets the range's start to the checkpoint's (a --start that differs is an
+ * error). Exits 2 with the reason when the file is corrupt or belongs to another run. After the
+ * range is resolved, collatz_checkpoint_check tells whether its finished prefix fits it. */
+bool collatz_checkpoint_load(const char *path, const char *command, const char *params,
+                             struct collatz_range_args *r, struct checkpoint *ck);
+void collatz_checkpoint_check(const char *path, const struct checkpoint *ck, uint64_t count);
+
+/* Writes the checkpoint or says on stderr why it could not (the run goes on). */
+void collatz_checkpoint_save(const char *path, const struct checkpoint *ck);
+
+/* The message of an interrupted run: the exact finished prefix. */
+void collatz_report_interrupted(const char *command, uint64_t first, uint64_t done, const char *checkpoint);
+
+#endif

@@ -1,0 +1,99 @@
+/* Growable lists the Collatz passes hand back: starting values that overflowed the fixed-width
+ * path, and (n, delay) pairs that may be delay records. */
+#ifndef MPGPU_COLLATZ_LIST_H
+#define MPGPU_COLLATZ_LIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct collatz_list {
+    uint64_t *v;
+    size_t n, cap;
+};
+
+/* Returns 0, or -1 when memory is short. */
+static inline int collatz_list_push(struct collatz_list *l, uint64_t x)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        uint64_t *v = (uint64_t *)realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+    return 0;
+}
+
+static inline int collatz_list_append(struct collatz_list *l, const uint64_t *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (collatz_list_push(l, x[i]) != 0)
+            return -1;
+    return 0;
+}
+
+static inline int collatz_u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static inline void collatz_list_sort(struct collatz_list *l)
+{
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, collatz_u64_cmp);
+}
+
+static inline void collatz_list_free(struct collatz_list *l)
+{
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+struct collatz_pair {
+    uint64_t n;
+    uint32_t delay;
+};
+
+struct collatz_pairs {
+    struct collatz_pair *v;
+    size_t n, cap;
+};
+
+static inline int collatz_pairs_push(struct collatz_pairs *l, uint64_t n, uint32_t delay)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        struct collatz_pair *v = (struct collatz_pair *)realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = (struct collatz_pair){n, delay};
+    return 0;
+}
+
+static inline int collatz_pair_cmp(const void *a, const void *b)
+{
+    const struct collatz_pair *x = (const struct collatz_pair *)a, *y = (const struct collatz_pair *)b;
+    return (x->n > y->n) - (x->n < y->n);
+}
+
+static inline void collatz_pairs_sort(struct collatz_pairs *l)
+{
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, collatz_pair_cmp);
+}
+
+static inline void collatz_pairs_free(struct collatz_pairs *l)
+{
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+#endif

@@ -1,0 +1,720 @@
+// thread-rowchain-karatsuba: subtractive Karatsuba (001 section III, Table I) inside one
+// thread block, over 32-word leaf products that each thread computes in registers, itself by
+// one more Karatsuba level over three 16x16-word operand-scanning row chains (000 Algorithm 1).
+//
+// Why this shape (GPU.md gives the Hopper ceilings; 001 Table II measured the papers' GPUs):
+// - A row-chain word product is one IMAD.WIDE.U32 t = a_j * b_i + (r + hi(t_prev)) plus one
+//   add of two words; the sum never exceeds (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1, so no
+//   carry flag crosses the rows and the unrolled rows overlap freely. Measured on an H200 at
+//   1024 bits, this ran 21% faster than mad.lo.cc / madc.hi.cc chains (4.5e9 against 3.7e9).
+// - The schoolbook IMAD limit (GPU.md: 8.4e12 / w^2 products/s) is 5.1e8 at 4096 bits, near the
+//   4e8 target, so every size above 1024 bits runs 1-3 Karatsuba levels; |a_lo - a_hi| and
+//   |b_lo - b_hi| with a sign keep every sub-product exactly half size. 001 section III found
+//   Karatsuba's extra memory traffic the obstacle; here every level stays in shared memory.
+// - Above 8192 bits the problems split in device memory, one Karatsuba level per kernel pair,
+//   until the sub-problems are 256 words (8192 bits).
+// - Operands and products are word-major (A[i * count + p]): lanes are products, so loads and
+//   stores move whole 128-byte rows.
+#include "mul.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptx_carry.cuh"
+
+namespace {
+
+constexpr unsigned LEAF = 32;           // words per leaf operand
+constexpr unsigned FUSED_MAX_LEVELS = 3; // 3^3 leaves x 256 B per product fit in shared memory
+
+constexpr unsigned pow3(unsigned e) { return e == 0 ? 1 : 3 * pow3(e - 1); }
+
+// c[0 .. 2N) = a * b by operand scanning: row i adds a * b_i into the window r of words
+// i .. i + N; word i is final after row i and leaves at once.
+template <int N, class LoadB, class StoreC>
+__device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB load_b,
+                                                 StoreC store_c)
+{
+    uint32_t r[N];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        r[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        uint32_t b = load_b(i);
+        uint64_t t = (uint64_t)a[0] * b + r[0];
+        store_c(i, (uint32_t)t);
+#pragma unroll
+        for (int j = 1; j < N; j++) {
+            uint64_t x = (uint64_t)r[j] + (uint32_t)(t >> 32);
+            t = (uint64_t)a[j] * b + x;
+            r[j - 1] = (uint32_t)t;
+        }
+        r[N - 1] = (uint32_t)(t >> 32);
+    }
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        store_c(N + j, r[j]);
+}
+
+// ---- Karatsuba inside one thread block ----------------------------------------------------
+//
+// A problem of LEAF << K words has 3^K leaves, one per path of K digits (0: low halves,
+// 1: high halves, 2: |low - high|). Each operand owns 3^K slots of LEAF words in shared memory.
+// Slots are grouped by which digits of the path are 2 (a bit mask, groups in mask order), and
+// ordered within a group by the remaining 0/1 digits read as a binary number. Then every node
+// of the tree has its value in consecutive slots: the root (mask 0) is the operand itself, a
+// node's low and high halves are its children 0 and 1, and its child 2 lies in the group with
+// one more bit. A leaf's product replaces its operands (low half in the a slot, high half in
+// the b slot), and each level of recombination does the same one level up, so nothing else is
+// stored: 256 B per leaf, which is what bounds the products per SM.
+
+// Products per block, threads per block and registers per thread. Each of the SM's 4
+// schedulers holds 16384 registers for the warps it is given (round robin), which caps the
+// registers: 18 warps put 5 on one scheduler (96 registers), 16 or fewer put 4 (128).
+// K = 2: two blocks (147 KB of shared memory) share an SM, so one block's formation and
+// recombination overlap the other's leaves. K = 3: one block of 32 products fills shared
+// memory (221 KB); 14 warps take its 864 leaves in two rounds. Measured on an H200, 8192
+// bits: one block of 32 products ran 34% faster than two blocks of 16 (which also thrash the
+// instruction cache with two phases' code at once).
+template <unsigned K> struct fused_shape;
+template <> struct fused_shape<0> {
+    static constexpr unsigned P = 128, THREADS = 128, REGS = 128;
+};
+template <> struct fused_shape<1> {
+    static constexpr unsigned P = 32, THREADS = 96, REGS = 128;
+};
+template <> struct fused_shape<2> {
+    static constexpr unsigned P = 32, THREADS = 288, REGS = 96;
+};
+template <> struct fused_shape<3> {
+    static constexpr unsigned P = 32, THREADS = 448, REGS = 128;
+};
+
+// Shared-memory word index of word i (slot i / LEAF) of product p: a warp's lanes are
+// consecutive products of one word, so they hit distinct banks.
+template <unsigned P> __device__ __forceinline__ unsigned sidx(unsigned i, unsigned p)
+{
+    return i * P + p;
+}
+
+// First slot of the group of leaves whose paths have 2s exactly where `mask` has bits: the
+// group sizes 2^(K - popcount(m)) of the smaller masks m, summed at compile time and packed
+// one byte per mask (3^3 < 256).
+template <unsigned K> constexpr uint64_t group_slot_table()
+{
+    uint64_t table = 0, slot = 0;
+    for (unsigned m = 0; m < (1u << K); m++) {
+        table |= slot << (8 * m);
+        slot += 1u << (K - __builtin_popcount(m));
+    }
+    return table;
+}
+
+template <unsigned K> __device__ __forceinline__ unsigned group_slot(unsigned mask)
+{
+    return (unsigned)(group_slot_table<K>() >> (8 * mask)) & 0xff;
+}
+
+// First slot of the value of node `node` (base-3 digits of the path, most significant first)
+// at depth LEVEL; the value spans 2^(K - LEVEL) slots.
+template <unsigned K, unsigned LEVEL> __device__ __forceinline__ unsigned node_slot(unsigned node)
+{
+    unsigned mask = 0, bin = 0;
+#pragma unroll
+    for (unsigned d = 0; d + 1 <= LEVEL; d++) {
+        unsigned digit = node / pow3(LEVEL - 1 - d) % 3;
+        if (digit == 2)
+            mask |= 1u << d;
+        else
+            bin = 2 * bin + digit;
+    }
+    return group_slot<K>(mask) + (bin << (K - LEVEL));
+}
+
+// d = x - y - borrow over N words; returns the borrow out (000 section 3.3.3: carry chains).
+template <int N>
+__device__ __forceinline__ uint32_t sub_words(uint32_t (&d)[N], const uint32_t (&x)[N],
+                                              const uint32_t (&y)[N], uint32_t borrow)
+{
+    ptx::sub_cc(0u, borrow);
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        d[j] = ptx::subc_cc(x[j], y[j]);
+    return ptx::subc(0u, 0u) & 1;
+}
+
+// d = |X - Y| for the h-word values at shared words x and y of product p (h a multiple of
+// LEAF), written LEAF words at a time through `put`. The top words decide which is larger, so
+// the difference is one borrow chain and never negated. Returns 1 if X < Y.
+template <unsigned P, class Put>
+__device__ __forceinline__ unsigned abs_diff(const uint32_t *sh, unsigned x, unsigned y,
+                                             unsigned h, unsigned p, Put put)
+{
+    unsigned j = h - 1;
+    while (j > 0 && sh[sidx<P>(x + j, p)] == sh[sidx<P>(y + j, p)])
+        j--;
+    const unsigned x_smaller = sh[sidx<P>(x + j, p)] < sh[sidx<P>(y + j, p)];
+    const unsigned big = x_smaller ? y : x, small = x_smaller ? x : y;
+    uint32_t borrow = 0;
+    for (unsigned blk = 0; blk < h; blk += LEAF) {
+        uint32_t u[LEAF], v[LEAF];
+#pragma unroll
+        for (unsigned i = 0; i < LEAF; i++) {
+            u[i] = sh[sidx<P>(big + blk + i, p)];
+            v[i] = sh[sidx<P>(small + blk + i, p)];
+        }
+        borrow = sub_words<LEAF>(u, u, v, borrow);
+        put(blk, u);
+    }
+    return x_smaller;
+}
+
+// Formation of the children 2 at depth LEVEL + 1, one thread per node and operand.
+// sign[operand][slot][p] records which half was larger, at the first slot of the child's
+// value. The last level cannot be left to the leaf threads: their products overwrite the
+// halves it reads.
+template <unsigned K, unsigned LEVEL>
+__device__ __forceinline__ void form_level(uint32_t *sh, unsigned char *sign)
+{
+    constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
+    constexpr unsigned LEAVES = pow3(K), REGION = LEAVES * LEAF;
+    constexpr unsigned NODES = pow3(LEVEL), H = LEAF << (K - LEVEL - 1);
+    for (unsigned task = threadIdx.x; task < 2 * NODES * P; task += T) {
+        unsigned p = task % P, node = task / P % NODES, operand = task / P / NODES;
+        unsigned lo = operand * REGION + node_slot<K, LEVEL>(node) * LEAF;
+        unsigned child = node_slot<K, LEVEL + 1>(3 * node + 2);
+        unsigned dst = operand * REGION + child * LEAF;
+        sign[(operand * LEAVES + child) * P + p] =
+            abs_diff<P>(sh, lo, lo + H, H, p, [&](unsigned blk, const uint32_t (&d)[LEAF]) {
+#pragma unroll
+                for (unsigned i = 0; i < LEAF; i++)
+                    sh[sidx<P>(dst + blk + i, p)] = d[i];
+            });
+    }
+}
+
+template <unsigned K, unsigned LEVEL>
+__device__ __forceinline__ void form_levels(uint32_t *sh, unsigned char *sign)
+{
+    if constexpr (LEVEL < K) {
+        form_level<K, LEVEL>(sh, sign);
+        __syncthreads();
+        form_levels<K, LEVEL + 1>(sh, sign);
+    }
+}
+
+// d = |x - y| over N words in registers; returns 1 if x < y. The difference is negated in
+// two's complement when it borrowed.
+template <int N>
+__device__ __forceinline__ uint32_t abs_diff_words(uint32_t (&d)[N], const uint32_t (&x)[N],
+                                                   const uint32_t (&y)[N])
+{
+    const uint32_t borrow = sub_words<N>(d, x, y, 0);
+    const uint32_t flip = 0u - borrow;
+    d[0] = ptx::add_cc(d[0] ^ flip, borrow);
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        d[j] = ptx::addc_cc(d[j] ^ flip, 0u);
+    return borrow;
+}
+
+// A leaf's 32x32-word product, in place, by one more Karatsuba level inside the thread: three
+// 16x16-word row-chain products M = |a0 - a1| |b0 - b1|, L = a0 b0, H = a1 b1 take a quarter
+// fewer IMAD.WIDE than the 32x32 row chain, and the fused multiply pipe is what the leaves
+// wait on (GPU.md: IMAD issue limit). The leaf's own slots hold what does not fit in
+// registers: M in the a slot once a is in registers, then P = L + X^16 (L -+ M) (X = 2^32)
+// across both slots once b0 is used, and finally Z = P + X^16 H + X^32 H.
+template <unsigned P>
+__device__ __forceinline__ void karatsuba_leaf(uint32_t *sh, unsigned ra, unsigned rb, unsigned p)
+{
+    constexpr int N = LEAF / 2;
+    // Slot positions: product word q lives at a slot word q (q < 2N), else b slot word q - 2N.
+    auto at = [&](unsigned q) { return sidx<P>(q < 2 * N ? ra + q : rb + q - 2 * N, p); };
+    uint32_t db[N], sb;
+    {
+        uint32_t b0[N], b1[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            b0[j] = sh[sidx<P>(rb + j, p)];
+            b1[j] = sh[sidx<P>(rb + N + j, p)];
+        }
+        sb = abs_diff_words<N>(db, b0, b1);
+    }
+    uint32_t a0[N], a1[N], da[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        a0[j] = sh[sidx<P>(ra + j, p)];
+        a1[j] = sh[sidx<P>(ra + N + j, p)];
+    }
+    const bool subtract = abs_diff_words<N>(da, a0, a1) == sb;
+    rowchain_product<N>(
+        da, [&](unsigned i) { return db[i]; },
+        [&](unsigned q, uint32_t v) { sh[sidx<P>(ra + q, p)] = v; });
+
+    int64_t carry = 0; // P's signed top, at column 3N
+    {
+        uint32_t l[2 * N], m[2 * N];
+        rowchain_product<N>(
+            a0, [&](unsigned i) { return sh[sidx<P>(rb + i, p)]; },
+            [&](unsigned q, uint32_t v) { l[q] = v; });
+#pragma unroll
+        for (int q = 0; q < 2 * N; q++)
+            m[q] = sh[sidx<P>(ra + q, p)];
+#pragma unroll
+        for (int q = 0; q < 3 * N; q++) {
+            if (q >= N) {
+                int64_t mq = m[q - N];
+                carry += (int64_t)l[q - N] + (q < 2 * N ? l[q] : 0u) + (subtract ? -mq : mq);
+            } else {
+                carry = l[q];
+            }
+            sh[at(q)] = (uint32_t)carry;
+            carry = q >= N ? carry >> 32 : 0;
+        }
+    }
+    uint32_t h[2 * N];
+    rowchain_product<N>(
+        a1, [&](unsigned i) { return sh[sidx<P>(rb + N + i, p)]; },
+        [&](unsigned q, uint32_t v) { h[q] = v; });
+    int64_t z = 0;
+#pragma unroll
+    for (int q = N; q < 4 * N; q++) {
+        z += q < 3 * N ? (int64_t)sh[at(q)] + h[q - N] : (q == 3 * N ? carry : 0);
+        if (q >= 2 * N)
+            z += h[q - 2 * N];
+        sh[at(q)] = (uint32_t)z;
+        z >>= 32;
+    }
+}
+
+// One thread per leaf product, in place.
+template <unsigned K> __device__ __forceinline__ void leaf_products(uint32_t *sh)
+{
+    constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
+    constexpr unsigned LEAVES = pow3(K), REGION = LEAVES * LEAF;
+    for (unsigned task = threadIdx.x; task < LEAVES * P; task += T) {
+        const unsigned p = task % P, slot = task / P;
+        karatsuba_leaf<P>(sh, slot * LEAF, REGION + slot * LEAF, p);
+    }
+}
+
+// Recombination of the nodes at depth LEVEL: with L, H, M the products of children 0, 1, 2
+// (2h words each) and s = +1 when a_lo - a_hi and b_lo - b_hi have the same sign,
+//   Z = L + (L + H - s M) X^h + H X^2h,  X = 2^32.
+// Z's words [h, 2h) and [2h, 3h) take the places of H's and L's words [0, h), so both column
+// sums run in one pass, each with its own carry; -M is added as its one's complement, +1 at
+// column h and -1 at column 3h, so the column sums stay unsigned. Each group of 8 columns is
+// read whole before it is written. Near the root there are fewer nodes than threads, so the
+// columns are cut into S runs with their own carries, and a second pass ripples the carries
+// in column order (one thread per node) after a barrier; the root's column pass would
+// otherwise keep one warp busy while the block waits.
+template <unsigned K, unsigned LEVEL> constexpr unsigned recombine_runs()
+{
+    constexpr unsigned TASKS = pow3(LEVEL) * fused_shape<K>::P, H = LEAF << (K - LEVEL - 1);
+    unsigned s = 1;
+    while (2 * s * TASKS <= fused_shape<K>::THREADS && H / (2 * s) >= 8)
+        s *= 2;
+    return s;
+}
+
+// Adds the runs' carries (run r of chain 1 at Z word h + (r + 1) w, of chain 2 at
+// 2h + (r + 1) w, and -s at 3h) by one carry swept upward; zword(k) is Z word h + k.
+template <unsigned S, unsigned H, class ZWord, class Carry>
+__device__ __forceinline__ void ripple_carries(uint32_t *sh, ZWord zword, Carry carry,
+                                               uint32_t subtract)
+{
+    constexpr unsigned W = H / S;
+    int64_t v = 0;
+    unsigned k = 0;
+    for (unsigned e = 0; e < 2 * S; e++) {
+        const unsigned at = (e < S ? 0 : H) + (e % S + 1) * W;
+        for (; v != 0 && k < at; k++) {
+            int64_t x = (int64_t)sh[zword(k)] + v;
+            sh[zword(k)] = (uint32_t)x;
+            v = x >> 32;
+        }
+        k = at;
+        v += carry(e) - (e == 2 * S - 1 ? (int64_t)subtract : 0);
+    }
+    for (; v != 0; k++) {
+        int64_t x = (int64_t)sh[zword(k)] + v;
+        sh[zword(k)] = (uint32_t)x;
+        v = x >> 32;
+    }
+}
+
+template <unsigned K, unsigned LEVEL>
+__device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned char *sign,
+                                                unsigned char *carries)
+{
+    constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
+    constexpr unsigned LEAVES = pow3(K), REGION = LEAVES * LEAF;
+    constexpr unsigned NODES = pow3(LEVEL), H = LEAF << (K - LEVEL - 1), G = 8;
+    constexpr unsigned S = recombine_runs<K, LEVEL>(), W = H / S;
+    struct node_view {
+        unsigned o0, o1, o2;
+        uint32_t subtract;
+    };
+    auto view = [&](unsigned node, unsigned p) {
+        node_view v;
+        v.o0 = node_slot<K, LEVEL>(node) * LEAF;
+        v.o1 = v.o0 + H;
+        const unsigned child = node_slot<K, LEVEL + 1>(3 * node + 2);
+        v.o2 = child * LEAF;
+        v.subtract = sign[child * P + p] == sign[(LEAVES + child) * P + p];
+        return v;
+    };
+    for (unsigned task = threadIdx.x; task < NODES * P * S; task += T) {
+        const unsigned p = task % P, node = task / P % NODES, run = task / P / NODES;
+        const node_view v = view(node, p);
+        const uint32_t flip = 0u - v.subtract;
+        uint64_t c1 = (uint64_t)(run == 0 ? v.subtract : 0) << 32, c2 = 0;
+        for (unsigned j0 = run * W; j0 < (run + 1) * W; j0 += G) {
+            uint32_t l0[G], l1[G], h0[G], h1[G], m0[G], m1[G];
+#pragma unroll
+            for (unsigned j = 0; j < G; j++) {
+                l0[j] = sh[sidx<P>(v.o0 + j0 + j, p)];
+                l1[j] = sh[sidx<P>(REGION + v.o0 + j0 + j, p)];
+                h0[j] = sh[sidx<P>(v.o1 + j0 + j, p)];
+                h1[j] = sh[sidx<P>(REGION + v.o1 + j0 + j, p)];
+                m0[j] = sh[sidx<P>(v.o2 + j0 + j, p)];
+                m1[j] = sh[sidx<P>(REGION + v.o2 + j0 + j, p)];
+            }
+#pragma unroll
+            for (unsigned j = 0; j < G; j++) {
+                uint64_t shared_part = (uint64_t)l1[j] + h0[j];
+                c1 = (c1 >> 32) + shared_part + l0[j] + (m0[j] ^ flip);
+                c2 = (c2 >> 32) + shared_part + h1[j] + (m1[j] ^ flip);
+                h0[j] = (uint32_t)c1;
+                l1[j] = (uint32_t)c2;
+            }
+#pragma unroll
+            for (unsigned j = 0; j < G; j++) {
+                sh[sidx<P>(v.o1 + j0 + j, p)] = h0[j];
+                sh[sidx<P>(REGION + v.o0 + j0 + j, p)] = l1[j];
+            }
+        }
+        // Z word h + k: H's low half for k < h, then REGION + o0 onward (Z's words [2h, 4h)).
+        auto zword = [&](unsigned k) { return sidx<P>(k < H ? v.o1 + k : REGION + v.o0 + k - H, p); };
+        if constexpr (S == 1) {
+            ripple_carries<1, H>(sh, zword, [&](unsigned e) { return (int64_t)((e ? c2 : c1) >> 32); },
+                                 v.subtract);
+        } else {
+            carries[task] = (unsigned char)(c1 >> 32);
+            carries[T + task] = (unsigned char)(c2 >> 32);
+        }
+    }
+    if constexpr (S > 1) {
+        __syncthreads();
+        for (unsigned task = threadIdx.x; task < NODES * P; task += T) {
+            const unsigned p = task % P, node = task / P;
+            const node_view v = view(node, p);
+            ripple_carries<S, H>(
+                sh, [&](unsigned k) { return sidx<P>(k < H ? v.o1 + k : REGION + v.o0 + k - H, p); },
+                [&](unsigned e) { return (int64_t)carries[(e < S ? 0 : T) + (e % S * NODES + node) * P + p]; },
+                v.subtract);
+        }
+    }
+}
+
+template <unsigned K, int LEVEL>
+__device__ __forceinline__ void recombine_levels(uint32_t *sh, const unsigned char *sign,
+                                                 unsigned char *carries)
+{
+    if constexpr (LEVEL >= 0) {
+        recombine_level<K, LEVEL>(sh, sign, carries);
+        __syncthreads();
+        recombine_levels<K, LEVEL - 1>(sh, sign, carries);
+    }
+}
+
+// Operands in and product out, word-major: a warp moves whole 128-byte rows, 16 bytes per
+// lane when the layout allows (VEC), else 4.
+template <unsigned K, bool VEC>
+__device__ __forceinline__ void load_operands(uint32_t *sh, const uint32_t *a, const uint32_t *b,
+                                              unsigned w, size_t count, size_t p0)
+{
+    constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
+    constexpr unsigned REGION = pow3(K) * LEAF, WPAD = LEAF << K, V = VEC ? 4 : 1;
+    for (unsigned idx = threadIdx.x; idx < WPAD * P / V; idx += T) {
+        const unsigned i = idx / (P / V), p = idx % (P / V) * V;
+        const bool live = i < w && p0 + p < count;
+        const size_t g = i * count + p0 + p;
+        if (VEC) {
+            uint4 x = live ? *(const uint4 *)(a + g) : make_uint4(0, 0, 0, 0);
+            uint4 y = live ? *(const uint4 *)(b + g) : make_uint4(0, 0, 0, 0);
+            *(uint4 *)&sh[sidx<P>(i, p)] = x;
+            *(uint4 *)&sh[sidx<P>(REGION + i, p)] = y;
+        } else {
+            sh[sidx<P>(i, p)] = live ? a[g] : 0;
+            sh[sidx<P>(REGION + i, p)] = live ? b[g] : 0;
+        }
+    }
+}
+
+template <unsigned K, bool VEC>
+__device__ __forceinline__ void store_product(const uint32_t *sh, uint32_t *c, unsigned w,
+                                              size_t count, size_t p0)
+{
+    constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
+    constexpr unsigned REGION = pow3(K) * LEAF, WPAD = LEAF << K, V = VEC ? 4 : 1;
+    for (unsigned idx = threadIdx.x; idx < 2 * w * P / V; idx += T) {
+        const unsigned q = idx / (P / V), p = idx % (P / V) * V;
+        if (p0 + p >= count)
+            continue;
+        const unsigned s = sidx<P>(q < WPAD ? q : REGION + q - WPAD, p);
+        if (VEC)
+            *(uint4 *)(c + q * count + p0 + p) = *(const uint4 *)&sh[s];
+        else
+            c[q * count + p0 + p] = sh[s];
+    }
+}
+
+// The whole product of P operand pairs of up to LEAF << K words in one block. A block reads all
+// its words before it writes any, so the device-memory levels can run it in place (c == a).
+// VEC: count is a multiple of 4 and the buffers 16-byte aligned.
+template <unsigned K, bool VEC>
+__global__ void __maxnreg__(fused_shape<K>::REGS)
+    karatsuba_block_kernel(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
+                           size_t count)
+{
+    constexpr unsigned P = fused_shape<K>::P, LEAVES = pow3(K);
+    extern __shared__ uint4 shared_words[];
+    uint32_t *sh = (uint32_t *)shared_words;
+    unsigned char *sign = (unsigned char *)(sh + 2 * LEAVES * LEAF * P); // [operand][slot][p]
+    unsigned char *carries = sign + 2 * LEAVES * P;                      // [chain][task]
+    const size_t p0 = (size_t)blockIdx.x * P;
+
+    load_operands<K, VEC>(sh, a, b, w, count, p0);
+    __syncthreads();
+    form_levels<K, 0>(sh, sign);
+    leaf_products<K>(sh);
+    __syncthreads();
+    recombine_levels<K, (int)K - 1>(sh, sign, carries);
+    store_product<K, VEC>(sh, c, w, count, p0);
+}
+
+template <unsigned K> constexpr size_t fused_shared_bytes()
+{
+    return 2 * pow3(K) * LEAF * fused_shape<K>::P * sizeof(uint32_t) +
+           2 * pow3(K) * fused_shape<K>::P + 2 * fused_shape<K>::THREADS;
+}
+
+template <unsigned K, bool VEC>
+cudaError_t launch_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
+                         size_t count, cudaStream_t stream)
+{
+    static bool attribute_set; // the kernel's shared-memory limit is raised once per process
+    constexpr size_t shared = fused_shared_bytes<K>();
+    if (!attribute_set) {
+        // The largest carveout, or the driver may size shared memory for one block per SM.
+        cudaError_t err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC>,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)shared);
+        if (err == cudaSuccess)
+            err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC>,
+                                       cudaFuncAttributePreferredSharedMemoryCarveout,
+                                       cudaSharedmemCarveoutMaxShared);
+        if (err != cudaSuccess)
+            return err;
+        attribute_set = true;
+    }
+    constexpr unsigned P = fused_shape<K>::P;
+    karatsuba_block_kernel<K, VEC><<<(unsigned)((count + P - 1) / P), fused_shape<K>::THREADS,
+                                     shared, stream>>>(a, b, c, w, count);
+    return cudaGetLastError();
+}
+
+template <unsigned K>
+cudaError_t launch_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
+                         size_t count, cudaStream_t stream)
+{
+    bool vec = count % 4 == 0 && ((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) % 16 == 0;
+    return vec ? launch_block<K, true>(a, b, c, w, count, stream)
+               : launch_block<K, false>(a, b, c, w, count, stream);
+}
+
+// ---- Karatsuba levels in device memory ----------------------------------------------------
+//
+// A level turns n problems with 2h-word operands into 3n problems with h-word operands, stored
+// in one buffer so that each sub-problem's product can replace its operands: word i of
+// sub-problem q (0 <= q < 3n; q = u n + parent, u = 0 low halves, 1 high halves,
+// 2 |low - high|) is at sub[i * 3n + q], operand a in words [0, h), b in [h, 2h).
+
+__global__ void __launch_bounds__(128) karatsuba_split_kernel(const uint32_t *a, const uint32_t *b,
+                                                              unsigned w, size_t n, unsigned h,
+                                                              uint32_t *sub,
+                                                              unsigned char *subtract)
+{
+    size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= n)
+        return;
+    const size_t n3 = 3 * n;
+    bool lo_smaller[2];
+    for (unsigned operand = 0; operand < 2; operand++) {
+        const uint32_t *x = operand ? b : a;
+        auto word = [&](unsigned i) { return i < w ? x[i * n + q] : 0u; };
+        unsigned j = h - 1;
+        while (j > 0 && word(j) == word(h + j))
+            j--;
+        bool smaller = word(j) < word(h + j);
+        uint32_t borrow = 0;
+        uint32_t *out = sub + (size_t)operand * h * n3 + q;
+        for (unsigned i = 0; i < h; i++) {
+            uint32_t lo = word(i), hi = word(h + i);
+            uint64_t d = smaller ? (uint64_t)hi - lo - borrow : (uint64_t)lo - hi - borrow;
+            out[i * n3] = lo;
+            out[i * n3 + n] = hi;
+            out[i * n3 + 2 * n] = (uint32_t)d;
+            borrow = (uint32_t)(d >> 63);
+        }
+        lo_smaller[operand] = smaller;
+    }
+    subtract[q] = lo_smaller[0] == lo_smaller[1];
+}
+
+// Z = L + (L + H - s M) X^h + H X^2h for parent q from its three sub-products (2h words each);
+// the first `out_words` words of Z go to c (word-major, n problems).
+__global__ void __launch_bounds__(128) karatsuba_join_kernel(const uint32_t *sub,
+                                                             const unsigned char *subtract,
+                                                             size_t n, unsigned h, uint32_t *c,
+                                                             unsigned out_words)
+{
+    size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= n)
+        return;
+    const size_t n3 = 3 * n;
+    const uint32_t *L = sub + q, *H = sub + n + q, *M = sub + 2 * n + q;
+    const bool s = subtract[q];
+    int64_t acc = 0;
+    for (unsigned i = 0; i < out_words; i++) {
+        if (i < 2 * h)
+            acc += L[i * n3];
+        else
+            acc += H[(i - 2 * h) * n3];
+        if (i >= h && i < 3 * h) {
+            unsigned j = i - h;
+            int64_t m = M[j * n3];
+            acc += (int64_t)L[j * n3] + H[j * n3] + (s ? -m : m);
+        }
+        c[i * n + q] = (uint32_t)acc;
+        acc >>= 32;
+    }
+}
+
+unsigned ceil_log2(unsigned x)
+{
+    unsigned e = 0;
+    while ((1u << e) < x)
+        e++;
+    return e;
+}
+
+// Device-memory levels above the in-block ones: `levels` of them for `words`-word operands.
+struct split_plan {
+    unsigned levels, wpad;
+};
+
+split_plan plan_for(unsigned words)
+{
+    unsigned total = ceil_log2((words + LEAF - 1) / LEAF);
+    split_plan s;
+    s.levels = total > FUSED_MAX_LEVELS ? total - FUSED_MAX_LEVELS : 0;
+    s.wpad = LEAF << total;
+    return s;
+}
+
+// Bytes of level j's buffer (3^j count sub-problems of wpad >> j words per operand) and of
+// its parents' sign flags, rounded up to keep every buffer 16-byte aligned.
+size_t level_words_bytes(const split_plan &s, unsigned j, size_t count)
+{
+    size_t problems = count;
+    for (unsigned l = 0; l < j; l++)
+        problems *= 3;
+    return problems * 2 * (size_t)(s.wpad >> j) * sizeof(uint32_t);
+}
+
+size_t level_flags_bytes(unsigned j, size_t count)
+{
+    size_t parents = count;
+    for (unsigned l = 1; l < j; l++)
+        parents *= 3;
+    return (parents + 15) / 16 * 16;
+}
+
+cudaError_t launch_in_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
+                            size_t count, cudaStream_t stream)
+{
+    switch (ceil_log2((w + LEAF - 1) / LEAF)) {
+    case 0:
+        return launch_block<0>(a, b, c, w, count, stream);
+    case 1:
+        return launch_block<1>(a, b, c, w, count, stream);
+    case 2:
+        return launch_block<2>(a, b, c, w, count, stream);
+    default:
+        return launch_block<3>(a, b, c, w, count, stream);
+    }
+}
+
+} // namespace
+
+extern "C" size_t mul_rowchain_karatsuba_scratch(unsigned words, size_t count)
+{
+    split_plan s = plan_for(words);
+    size_t bytes = 0;
+    for (unsigned j = 1; j <= s.levels; j++)
+        bytes += level_words_bytes(s, j, count) + level_flags_bytes(j, count);
+    return bytes;
+}
+
+extern "C" cudaError_t mul_rowchain_karatsuba_launch(const uint32_t *a, const uint32_t *b,
+                                                     uint32_t *c, unsigned words, size_t count,
+                                                     void *scratch, cudaStream_t stream)
+{
+    split_plan s = plan_for(words);
+    if (s.levels == 0)
+        return launch_in_block(a, b, c, words, count, stream);
+
+    // Level j's buffer holds 3^j count problems; level 0 is the caller's a, b, c.
+    uint32_t *buf[FUSED_MAX_LEVELS + 32];
+    unsigned char *flags[FUSED_MAX_LEVELS + 32];
+    char *next = (char *)scratch;
+    for (unsigned j = 1; j <= s.levels; j++) {
+        buf[j] = (uint32_t *)next;
+        next += level_words_bytes(s, j, count);
+        flags[j] = (unsigned char *)next;
+        next += level_flags_bytes(j, count);
+    }
+    size_t n = count;
+    for (unsigned j = 1; j <= s.levels; j++, n *= 3) {
+        unsigned h = s.wpad >> j;
+        const uint32_t *pa = j == 1 ? a : buf[j - 1];
+        const uint32_t *pb = j == 1 ? b : buf[j - 1] + (size_t)2 * h * n;
+        unsigned w = j == 1 ? words : 2 * h;
+        karatsuba_split_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
+            pa, pb, w, n, h, buf[j], flags[j]);
+        cudaError_t err = cudaGetLastError();
+        if (err != cudaSuccess)
+            return err;
+    }
+    // n = 3^levels count problems of LEAF << FUSED_MAX_LEVELS words, each in place.
+    unsigned hb = s.wpad >> s.levels;
+    cudaError_t err = launch_in_block(buf[s.levels], buf[s.levels] + (size_t)hb * n,
+                                      buf[s.levels], hb, n, stream);
+    if (err != cudaSuccess)
+        return err;
+    for (unsigned j = s.levels; j >= 1; j--) {
+        n /= 3;
+        unsigned h = s.wpad >> j;
+        uint32_t *out = j == 1 ? c : buf[j - 1];
+        unsigned out_words = j == 1 ? 2 * words : 4 * h;
+        karatsuba_join_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
+            buf[j], flags[j], n, h, out, out_words);
+        err = cudaGetLastError();
+        if (err != cudaSuccess)
+            return err;
+    }
+    return cudaSuccess;
+}

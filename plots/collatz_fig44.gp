@@ -1,0 +1,12 @@
+# 000 Fig. 4.4: delay rate on the GPU against the base bits of table A.
+load 'plots/style.gp'
+load 'plots/collatz_common.gp'
+set title 'mpgpu delay, GPU: numbers/s vs A base bits (000 Fig. 4.4)'
+set xlabel 'base bits a of table A (t = 2^a)'
+set xtics 2
+$paper << EOD
+# 000 section 4.5.2: 1.01e9 numbers/s with A of 12 bits (its optimum) on a GTX TITAN X
+12 1.01e9
+EOD
+plot series('$13 == "gpu"', 'a_bits') using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'GPU (mpgpu defaults)', \
+     $paper using 1:2 with points pt 6 ps 2 lc rgb '#d62728' title 'paper: TITAN X, 1.01e9'

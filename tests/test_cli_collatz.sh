@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# cpu suite: the command line of `mpgpu collatz` and `mpgpu delay`. Bad input gets exit status 2
+# and one line on stderr naming the offending value; --tables, the CSV row, checkpoint/resume
+# (an extended range gives the totals of an unbroken run) and Ctrl-C are checked on the CPU twin,
+# so no GPU is needed.
+set -u
+MPGPU=${1:?usage: test_cli_collatz.sh path/to/mpgpu}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checks=0
+
+# expect_fail STATUS SUBSTRING -- ARGS...: exit STATUS, one stderr line containing SUBSTRING.
+expect_fail() {
+    local want=$1 needle=$2
+    shift 3
+    checks=$((checks + 1))
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" -ne "$want" ] || ! grep -qF -- "$needle" "$tmp/err" || [ "$lines" -ne 1 ]; then
+        echo "FAIL: mpgpu $* -> status $got (want $want), $lines stderr line(s) (want 1 with '$needle'):"
+        sed 's/^/    /' "$tmp/err"
+        fails=$((fails + 1))
+    fi
+}
+
+# expect_ok SUBSTRING -- ARGS...: exit 0 and stdout containing SUBSTRING.
+expect_ok() {
+    local needle=$1
+    shift 2
+    checks=$((checks + 1))
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    if [ "$got" -ne 0 ] || ! grep -qF -- "$needle" "$tmp/out"; then
+        echo "FAIL: mpgpu $* -> status $got, stdout lacks '$needle'"
+        sed 's/^/    /' "$tmp/err" "$tmp/out" | head -20
+        fails=$((fails + 1))
+    fi
+}
+
+# check NAME CONDITION...: one check that passes when the command succeeds.
+check() {
+    local name=$1
+    shift
+    checks=$((checks + 1))
+    if ! "$@"; then
+        echo "FAIL: $name"
+        fails=$((fails + 1))
+    fi
+}
+
+CPU="--method cpu --reps 1 --warmup 0"
+
+# --- help names every option
+expect_ok "collatz" -- --help
+expect_ok "delay" -- --help
+for opt in --start --count --end --bc-bits --s-bits --table-memory --first-step --interleave --checkpoint --tables \
+           --method --reps --warmup --seed --device --threads --csv --verify --quiet; do
+    expect_ok "$opt" -- collatz --help
+done
+for opt in --start --count --end --bc-bits --a-bits --table-memory --interleave --records --record-floor --checkpoint \
+           --method --reps --warmup --seed --device --threads --csv --verify --quiet; do
+    expect_ok "$opt" -- delay --help
+done
+
+# --- bad input
+for sub in collatz delay; do
+    expect_fail 2 "--bc-bits 0 is out of range; accepted: 1..20" -- $sub --bc-bits 0
+    expect_fail 2 "--bc-bits 21 is out of range; accepted: 1..20" -- $sub --bc-bits 21
+    expect_fail 2 "--start 0 is out of range" -- $sub --start 0
+    expect_fail 2 "--start 'abc' is not a number" -- $sub --start abc
+    expect_fail 2 "--count 0 is out of range" -- $sub --count 0
+    expect_fail 2 "runs past 2^64" -- $sub $CPU --start 18446744073709551000 --count 1000
+    expect_fail 2 "runs past 2^64" -- $sub $CPU --start 9223372036854775809 --count 2^63
+    expect_fail 2 "--count and --end both" -- $sub $CPU --start 5 --count 10 --end 100
+    expect_fail 2 "--end 5 is not above --start 9" -- $sub $CPU --start 9 --end 5
+    expect_fail 2 "--end '2^65' is not a number" -- $sub --end 2^65
+    expect_fail 2 "--table-memory 'texture' is not a place; accepted: shared, global" -- $sub --table-memory texture
+    expect_fail 2 "unknown method 'fpga'; accepted: gpu, cpu, all" -- $sub --method fpga
+    expect_fail 2 "unknown option '--frob'" -- $sub --frob
+    expect_fail 2 "needs a value" -- $sub --start
+    expect_fail 2 "--checkpoint follows one run" -- $sub --method all --checkpoint "$tmp/x.ckpt"
+    expect_fail 2 "--interleave 3 is out of range; accepted: 1..2" -- $sub --interleave 3
+done
+expect_fail 2 "--s-bits 41 is out of range; accepted: 0..40" -- collatz --s-bits 41
+expect_fail 2 "--first-step 'leap' is not a first step; accepted: jump, table" -- collatz --first-step leap
+expect_fail 2 "--a-bits 9 must exceed --bc-bits 9" -- delay --a-bits 9 --bc-bits 9
+expect_fail 2 "--a-bits 33 is out of range" -- delay --a-bits 33
+expect_fail 2 "--record-floor 'x' is not a number" -- delay --record-floor x
+
+# Tables that exceed the host's memory are refused, naming the bytes (S for 39 bits: 28.9 GB, for
+# 40 bits: 51.2 GB). Only where the machine is small enough for the refusal to be certain.
+avail=$(awk '/MemAvailable/ {printf "%.0f", $2 * 1024}' /proc/meminfo)
+if [ "$avail" -lt 28000000000 ]; then
+    expect_fail 2 "table S (3611535862 residues, 26.91 GiB) needs" -- collatz $CPU --s-bits 39 --count 1000
+elif [ "$avail" -lt 50000000000 ]; then
+    expect_fail 2 "table S (6402835000 residues, 47.70 GiB) needs" -- collatz $CPU --s-bits 40 --count 1000
+fi
+
+# Without a GPU: an explicit gpu method is an error; the default falls back to the CPU twin.
+if ! nvidia-smi >/dev/null 2>&1; then
+    expect_fail 3 "no CUDA-capable GPU" -- collatz --method gpu --count 1000
+    expect_fail 3 "no CUDA-capable GPU" -- delay --method gpu --count 1000
+    checks=$((checks + 1))
+    if ! "$MPGPU" collatz --start 2^40 --count 2^20 --s-bits 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err" ||
+        ! grep -q "running the CPU twin" "$tmp/err" || ! grep -q '^cpu ' "$tmp/out"; then
+        echo "FAIL: collatz without a GPU does not fall back to the CPU twin"; sed 's/^/    /' "$tmp/err"
+        fails=$((fails + 1))
+    fi
+fi
+
+# --- --tables: Table 4.1 exactly; Table 4.3 agrees up to 33 bits and flags the paper's 34.
+expect_ok "(0000)_2     1     0 0111     |     1     0 0111" -- collatz --tables --s-bits 20
+checks=$((checks + 1))
+if grep -q DIFFERS "$tmp/out"; then
+    echo "FAIL: --tables --s-bits 20 reports a difference from the paper:"; grep DIFFERS "$tmp/out" | sed 's/^/    /'
+    fails=$((fails + 1))
+fi
+expect_ok "151917636" -- collatz --tables --s-bits 34
+check "--tables flags |S_34| (paper 151917639)" grep -q "^34 .*151917639.*DIFFERS" "$tmp/out"
+
+# --- the CSV row
+csv="$tmp/r.csv"
+"$MPGPU" collatz $CPU --start 2^45 --count 2^24 --s-bits 20 --bc-bits 10 --csv "$csv" --quiet &&
+    "$MPGPU" delay $CPU --start 2^45 --count 2^16 --bc-bits 8 --a-bits 12 --csv "$csv" --quiet
+check "collatz/delay CSV rows" awk -F, 'NR == 1 { ok = $12 == "subcommand" && $26 == "throughput_unit" }
+    NR == 2 { ok = ok && $12 == "collatz" && $13 == "cpu" && $16 == 16777216 && $26 == "numbers" && $15 ~ /bc_bits=10;s_bits=20/ }
+    NR == 3 { ok = ok && $12 == "delay" && $16 == 65536 && $15 ~ /a_bits=12/ }
+    END { exit !(ok && NR == 3) }' "$csv"
+
+# --- checkpoint: a run resumed with a later end gives the totals of an unbroken run
+totals() { grep -E '^# ' "$1" | grep -vE '^# (mpgpu|GPU)' | sed 's/ (resumed from --checkpoint)//; s/ in [0-9.]* ms per pass//'; }
+A="$CPU --threads 0 --start 2^50 --s-bits 24 --bc-bits 12"
+"$MPGPU" collatz $A --count 2^33 >"$tmp/whole" 2>/dev/null
+"$MPGPU" collatz $A --count 2^31 --checkpoint "$tmp/c.ckpt" >/dev/null 2>&1
+"$MPGPU" collatz $A --count 2^33 --checkpoint "$tmp/c.ckpt" >"$tmp/resumed" 2>/dev/null
+check "collatz resumed totals equal unbroken totals" diff <(totals "$tmp/whole") <(totals "$tmp/resumed")
+check "collatz resume says so" grep -q "resumed from --checkpoint" "$tmp/resumed"
+D="$CPU --threads 0 --start 1 --bc-bits 10 --a-bits 16 --records"
+"$MPGPU" delay $D --end 2^22 >"$tmp/dwhole" 2>/dev/null
+"$MPGPU" delay $D --end 2^20 --checkpoint "$tmp/d.ckpt" >/dev/null 2>&1
+"$MPGPU" delay $D --end 2^22 --checkpoint "$tmp/d.ckpt" >"$tmp/dresumed" 2>/dev/null
+check "delay resumed totals and records equal unbroken ones" diff <(totals "$tmp/dwhole" | grep -v "before this run") \
+    <(totals "$tmp/dresumed" | sed 's/ (before this run)//')
+check "delay records include 837799 with 524" grep -q "n = 837799, D(n) = 524" "$tmp/dwhole"
+
+# A checkpoint of other parameters, of the other subcommand, or damaged is refused.
+expect_fail 2 "was made with bc_bits=12;s_bits=24;first_step=jump, not bc_bits=11" -- collatz $CPU --start 2^50 --s-bits 24 --bc-bits 11 --count 2^33 --checkpoint "$tmp/c.ckpt"
+expect_fail 2 "belongs to 'mpgpu collatz', not 'mpgpu delay'" -- delay $CPU --count 2^20 --checkpoint "$tmp/c.ckpt"
+expect_fail 2 "starts at 1125899906842624, not --start 5" -- collatz $CPU --start 5 --s-bits 24 --bc-bits 12 --count 2^33 --checkpoint "$tmp/c.ckpt"
+expect_fail 2 "has finished 8589934592 starting values, more than the 1024" -- collatz $CPU --s-bits 24 --bc-bits 12 --count 1024 --checkpoint "$tmp/c.ckpt"
+sed 's/^done \([0-9]*\)1$/done \12/; s/^done \([0-9]*\)[02-9]$/done \11/' "$tmp/c.ckpt" >"$tmp/bad.ckpt"
+expect_fail 2 "checksum does not match" -- collatz $CPU --s-bits 24 --bc-bits 12 --checkpoint "$tmp/bad.ckpt"
+head -c 40 "$tmp/c.ckpt" >"$tmp/short.ckpt"
+expect_fail 2 "does not end with a checksum line" -- collatz $CPU --checkpoint "$tmp/short.ckpt"
+printf 'not a checkpoint\n' >"$tmp/foreign.ckpt"
+expect_fail 2 "does not end with a checksum line" -- collatz $CPU --checkpoint "$tmp/foreign.ckpt"
+
+# --- Ctrl-C: stops at a segment boundary, names the finished prefix, and the resumed run ends with
+# the totals of an unbroken one.
+B="$CPU --start 2^52 --s-bits 24 --bc-bits 12 --count 2^35"
+"$MPGPU" collatz $B --threads 1 --checkpoint "$tmp/i.ckpt" >"$tmp/iout" 2>"$tmp/ierr" &
+pid=$!
+sleep 2
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+st=$?
+if [ "$st" -eq 130 ]; then
+    check "Ctrl-C names the finished prefix" grep -q "interrupted; finished exactly \[4503599627370496, " "$tmp/ierr"
+    "$MPGPU" collatz $B --threads 0 --checkpoint "$tmp/i.ckpt" >"$tmp/iresumed" 2>/dev/null
+    "$MPGPU" collatz $B --threads 0 >"$tmp/iwhole" 2>/dev/null
+    check "interrupted and resumed totals equal unbroken totals" diff <(totals "$tmp/iwhole") <(totals "$tmp/iresumed")
+else
+    check "Ctrl-C: exit status 130 (got $st; the run may have ended before the signal)" false
+fi
+
+echo "cli_collatz: $((checks - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]

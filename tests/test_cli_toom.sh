@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# cpu suite: the `mpgpu toom` command line. Bad input (k outside 2..9, bits too small for k
+# pieces, bits not a multiple of 32) gets exit status 2 and exactly one line on stderr naming the
+# value and the accepted range; --count-ops runs without a GPU and prints 000 Table 3.2 with
+# every model product equal to GMP's.
+set -u
+MPGPU=${1:?usage: test_cli_toom.sh path/to/mpgpu}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checks=0
+
+# expect_fail STATUS SUBSTRING -- ARGS...: exit STATUS, one stderr line containing SUBSTRING.
+expect_fail() {
+    local want=$1 needle=$2
+    shift 3
+    checks=$((checks + 1))
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" -ne "$want" ] || ! grep -qF -- "$needle" "$tmp/err" || [ "$lines" -ne 1 ]; then
+        echo "FAIL: mpgpu $* -> status $got (want $want), $lines stderr line(s) (want 1 with '$needle'):"
+        sed 's/^/    /' "$tmp/err"
+        fails=$((fails + 1))
+    fi
+}
+
+# expect_ok SUBSTRING -- ARGS...: exit 0 and stdout containing SUBSTRING.
+expect_ok() {
+    local needle=$1
+    shift 2
+    checks=$((checks + 1))
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    if [ "$got" -ne 0 ] || ! grep -qF -- "$needle" "$tmp/out"; then
+        echo "FAIL: mpgpu $* -> status $got, stdout lacks '$needle'"
+        sed 's/^/    /' "$tmp/err" "$tmp/out" | head -20
+        fails=$((fails + 1))
+    fi
+}
+
+# --- help: the subcommand is listed, and its help documents every option
+expect_ok "toom" -- --help
+for opt in --k --count-ops --no-comba --gmp --count --bits --reps --warmup --seed --device \
+           --threads --csv --verify --include-transfers --quiet; do
+    expect_ok "$opt" -- toom --help
+done
+
+# --- bad input: k
+expect_fail 2 "--k '10' is not accepted; accepted: 2..9, a comma list of them, or all" -- toom --k 10
+expect_fail 2 "--k '1' is not accepted; accepted: 2..9" -- toom --k 1
+expect_fail 2 "--k '0' is not accepted" -- toom --k 2,0
+expect_fail 2 "--k 'x' is not accepted" -- toom --k x
+expect_fail 2 "--k '3.5' is not accepted" -- toom --k 3.5
+expect_fail 2 "--k '' is not accepted" -- toom --k ""
+expect_fail 2 "needs a value" -- toom --k
+
+# --- bad input: bits
+expect_fail 2 "--bits 256 is too small for Toom-9: 9 pieces of at least one word need 288 bits; accepted: a multiple of 32 in 288..65536" -- toom --bits 256
+expect_fail 2 "--bits 64 is too small for Toom-3" -- toom --k 2,3 --bits 64
+expect_fail 2 "--bits 96 is too small for Toom-4" -- toom --k 4 --bits 96
+expect_fail 2 "--bits 1000 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --k 2 --bits 1000
+expect_fail 2 "--bits 65568 is not accepted" -- toom --bits 65568
+expect_fail 2 "--bits 'big' is not a number" -- toom --bits big
+expect_fail 2 "--count 0 is out of range" -- toom --count 0
+expect_fail 2 "unknown option '--method'" -- toom --method toom-3
+expect_fail 2 "--bits 256 is too small for --count-ops" -- toom --count-ops --bits 256
+expect_fail 2 "--csv is not accepted with --count-ops" -- toom --count-ops --csv "$tmp/x.csv"
+
+# --- --count-ops: every row, every model product equal to GMP, School and Comba as Table 3.1
+for bits in 288 1024 1056 4096; do
+    expect_ok "Toom-9" -- toom --count-ops --bits "$bits"
+    checks=$((checks + 1))
+    w=$((bits / 32))
+    if grep -q "DIFFERS" "$tmp/out" || [ "$(grep -c '= GMP' "$tmp/out")" -ne 10 ] ||
+       ! awk -v w="$w" '$6 != "|" { next }
+                        $1 == "School" { s = ($2 == w * w && $7 == 2 * w * w && $10 == w * w + w) }
+                        $1 == "Comba" { c = ($2 == w * w && $7 == 2 * w * w && $10 == 2 * w) }
+                        END { exit !(s && c) }' "$tmp/out"; then
+        echo "FAIL: toom --count-ops --bits $bits:"; sed 's/^/    /' "$tmp/out"
+        fails=$((fails + 1))
+    fi
+done
+# Toom-k does fewer word multiplications than Comba once the pieces are whole 1024-bit blocks.
+checks=$((checks + 1))
+"$MPGPU" toom --count-ops --bits 65536 >"$tmp/out" 2>&1
+if ! awk '$6 != "|" { next } $1 == "Comba" { c = $2 } $1 ~ /^Toom-/ { t[$1] = $2 }
+          END { for (k in t) if (t[k] >= c) exit 1; exit !(c > 0) }' "$tmp/out"; then
+    echo "FAIL: toom --count-ops --bits 65536: a Toom-k row does not beat Comba:"
+    sed 's/^/    /' "$tmp/out"
+    fails=$((fails + 1))
+fi
+
+# --- mul --method auto reads the table `mpgpu tune` writes
+MPGPU_TUNE_TABLE="$tmp/none.csv" expect_fail 2 "--method auto: no tune table at '$tmp/none.csv'" -- mul --method auto --bits 1024 --count 4
+printf '# comment\nbits,count,method,median_ms\n1024,10,nosuch-method,1.0\n' >"$tmp/t1.csv"
+MPGPU_TUNE_TABLE="$tmp/t1.csv" expect_fail 2 "has no method for 1024 bits" -- mul --method auto --bits 1024 --count 4
+printf 'bits,count,method,median_ms\n1024,10,toom-2\n' >"$tmp/t2.csv"
+MPGPU_TUNE_TABLE="$tmp/t2.csv" expect_fail 2 "line 2, is not 'bits,count,method,median_ms'" -- mul --method auto --bits 1024 --count 4
+expect_fail 2 "--sizes 100 is not accepted" -- tune --sizes 1024,100
+expect_fail 2 "unknown method 'nosuch'" -- tune --method nosuch
+expect_ok "--sizes" -- tune --help
+
+# --- without a GPU the GPU run says so on one line
+if ! nvidia-smi >/dev/null 2>&1; then
+    expect_fail 3 "no CUDA-capable GPU" -- toom --bits 1024 --count 4
+fi
+
+echo "cli_toom: $((checks - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,321 @@
+/* gpu suite: the Collatz convergence and delay kernels against their CPU twins, exactly (totals,
+ * overflow lists, records), on ranges with and without overflows past 96 bits, with B/C in shared
+ * and in global memory and both first steps; the split path of full report lists; and the delay
+ * records of [1, 1.8e10] against the published list. Exits 77 (skipped) without a GPU.
+ * Optional argument: "convergence" or "delay" runs one half. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collatz.h"
+#include "collatz_plain.h"
+#include "collatz_published.h"
+#include "gpu.h"
+#include "timing.h"
+
+static int failures;
+
+#define U(x) ((unsigned long long)(x))
+
+static bool lists_equal(struct collatz_list *a, struct collatz_list *b)
+{
+    collatz_list_sort(a);
+    collatz_list_sort(b);
+    return a->n == b->n && (a->n == 0 || !memcmp(a->v, b->v, a->n * sizeof *a->v));
+}
+
+struct conv_case {
+    unsigned d, k, interleave;
+    enum collatz_table_memory mem;
+    enum collatz_first_step step;
+    uint64_t first, last;
+    bool want_overflows;
+};
+
+static void check_conv(struct collatz_device *g, const char *dev_name, const struct conv_case *c)
+{
+    struct collatz_bc_table bc;
+    struct collatz_s_table s;
+    collatz_bc_build(&bc, c->d);
+    collatz_s_build(&s, c->k, collatz_s_count(c->k, 0), 0);
+    cudaError_t err = collatz_device_set_bc(g, &bc, false);
+    if (err == cudaSuccess)
+        err = collatz_device_set_s(g, &s);
+    struct collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
+    struct collatz_list og = {0}, oc = {0};
+    const double t0 = time_now_ms();
+    if (err == cudaSuccess)
+        err = collatz_device_convergence(g, c->mem, c->step, c->interleave, c->first, c->last, &tg, &og);
+    const double gpu_ms = time_now_ms() - t0;
+    collatz_conv_cpu(&s, &bc, c->step, c->first, c->last, 0, &tc, &oc);
+    const char *mem = c->mem == COLLATZ_TABLES_SHARED ? "shared" : "global";
+    char step[16];
+    snprintf(step, sizeof step, "%s x%u", c->step == COLLATZ_FIRST_JUMP ? "jump" : "table", c->interleave);
+    if (err != cudaSuccess) {
+        printf("FAIL convergence %s d=%u k=%u %s %s [%llu, %llu]: CUDA call %s failed: %s\n", dev_name, c->d,
+               c->k, mem, step, U(c->first), U(c->last), g->failed_call ? g->failed_call : "?", cudaGetErrorString(err));
+        failures++;
+        cudaGetLastError();
+    } else if (tg.mandatory != tc.mandatory || tg.steps != tc.steps || tg.overflows != tc.overflows ||
+               !lists_equal(&og, &oc) || tc.mandatory != collatz_conv_expected(&s, c->first, c->last, 0) ||
+               (c->want_overflows && tc.overflows == 0)) {
+        printf("FAIL convergence %s d=%u k=%u %s %s [%llu, %llu]: GPU (%llu iterated, %llu steps, %llu overflows), "
+               "CPU (%llu, %llu, %llu)%s\n", dev_name, c->d, c->k, mem, step, U(c->first), U(c->last),
+               U(tg.mandatory), U(tg.steps), U(tg.overflows), U(tc.mandatory), U(tc.steps), U(tc.overflows),
+               c->want_overflows && tc.overflows == 0 ? "; the range was meant to overflow" : "");
+        failures++;
+    } else {
+        printf("ok   convergence %s d=%u k=%u %s %s [%llu, %llu]: %llu iterated, %llu steps, %llu overflows (%.1f ms)\n",
+               dev_name, c->d, c->k, mem, step, U(c->first), U(c->last), U(tg.mandatory), U(tg.steps),
+               U(tg.overflows), gpu_ms);
+    }
+    collatz_list_free(&og);
+    collatz_list_free(&oc);
+    collatz_bc_free(&bc);
+    collatz_s_free(&s);
+}
+
+/* A range too long for the CPU twin, with hundreds of overflows (000 section 4.5.1: about 2e-11 of
+ * all starting values): lists of 3 entries make every launch split until it fits; the totals and
+ * overflow lists must equal those of one launch, every overflow must descend under plain
+ * iteration, and the iterated count must be what S implies. */
+static void check_conv_split(struct collatz_device *big, struct collatz_device *small)
+{
+    struct collatz_bc_table bc;
+    struct collatz_s_table s;
+    collatz_bc_build(&bc, 16);
+    collatz_s_build(&s, 32, collatz_s_count(32, 0), 0);
+    const uint64_t first = ((uint64_t)1 << 62) + ((uint64_t)12345 << 43), last = first + ((uint64_t)1 << 43) - 1;
+    struct collatz_conv_totals tb = {0, 0, 0}, ts = {0, 0, 0};
+    struct collatz_list ob = {0}, os = {0};
+    cudaError_t err = collatz_device_set_bc(big, &bc, false);
+    if (err == cudaSuccess)
+        err = collatz_device_set_s(big, &s);
+    if (err == cudaSuccess)
+        err = collatz_device_set_bc(small, &bc, false);
+    if (err == cudaSuccess)
+        err = collatz_device_set_s(small, &s);
+    const double t0 = time_now_ms();
+    if (err == cudaSuccess)
+        err = collatz_device_convergence(big, COLLATZ_TABLES_GLOBAL, COLLATZ_FIRST_JUMP, 2, first, last, &tb, &ob);
+    const double ms = time_now_ms() - t0;
+    const uint64_t launches = small->launches;
+    if (err == cudaSuccess)
+        err = collatz_device_convergence(small, COLLATZ_TABLES_GLOBAL, COLLATZ_FIRST_JUMP, 1, first, last, &ts, &os);
+    if (err != cudaSuccess) {
+        printf("FAIL convergence split [%llu, %llu]: CUDA error %s\n", U(first), U(last), cudaGetErrorString(err));
+        failures++;
+    } else if (tb.mandatory != ts.mandatory || tb.steps != ts.steps || tb.overflows != ts.overflows ||
+               !lists_equal(&ob, &os) || tb.overflows < 4 || tb.mandatory != collatz_conv_expected(&s, first, last, 0) ||
+               collatz_plain_verify_descents(ob.v, ob.n, 0) != ob.n) {
+        printf("FAIL convergence split [%llu, %llu]: one launch (%llu, %llu, %llu overflows), split (%llu, %llu, %llu)\n",
+               U(first), U(last), U(tb.mandatory), U(tb.steps), U(tb.overflows), U(ts.mandatory), U(ts.steps), U(ts.overflows));
+        failures++;
+    } else {
+        printf("ok   convergence split [%llu, %llu]: %llu overflows, all descend; %llu launches with lists of 3 "
+               "(one launch: %.0f ms, %.3g numbers/s)\n", U(first), U(last), U(tb.overflows),
+               U(small->launches - launches), ms, (double)(last - first + 1) / (ms * 1e-3));
+    }
+    collatz_list_free(&ob);
+    collatz_list_free(&os);
+    collatz_bc_free(&bc);
+    collatz_s_free(&s);
+}
+
+struct delay_case {
+    unsigned d, a, interleave;
+    enum collatz_table_memory mem;
+    uint64_t first, last;
+    bool want_overflows;
+};
+
+/* Delays with records, like mpgpu delay: overflows resolved, then records extracted. */
+static cudaError_t delay_pass(struct collatz_device *g, bool gpu, const struct collatz_bc_table *bc,
+                              const uint16_t *a, unsigned a_bits, enum collatz_table_memory mem, unsigned interleave,
+                              uint64_t first, uint64_t last, int64_t *floor, struct collatz_delay_totals *t,
+                              struct collatz_list *ov, struct collatz_pairs *records)
+{
+    struct collatz_pairs cand = {0};
+    struct collatz_list o = {0};
+    cudaError_t err = cudaSuccess;
+    if (gpu)
+        err = collatz_device_delay(g, mem, interleave, first, last, *floor, t, &cand, &o);
+    else
+        collatz_delay_cpu(bc, a, a_bits, first, last, *floor, 0, t, &cand, &o);
+    uint64_t runaway;
+    if (err == cudaSuccess) {
+        collatz_delay_resolve(&o, *floor, 0, t, &cand, &runaway);
+        collatz_records_extract(&cand, floor, records);
+        collatz_list_append(ov, o.v, o.n);
+    }
+    collatz_pairs_free(&cand);
+    collatz_list_free(&o);
+    return err;
+}
+
+static bool records_equal(const struct collatz_pairs *x, const struct collatz_pairs *y)
+{
+    if (x->n != y->n)
+        return false;
+    for (size_t i = 0; i < x->n; i++)
+        if (x->v[i].n != y->v[i].n || x->v[i].delay != y->v[i].delay)
+            return false;
+    return true;
+}
+
+static void check_delay(struct collatz_device *g, const char *dev_name, const struct delay_case *c)
+{
+    struct collatz_bc_table bc;
+    collatz_bc_build(&bc, c->d);
+    uint16_t *a = collatz_a_build(c->a, 0);
+    cudaError_t err = collatz_device_set_bc(g, &bc, true);
+    if (err == cudaSuccess)
+        err = collatz_device_set_a(g, a, c->a);
+    struct collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
+    struct collatz_list og = {0}, oc = {0};
+    struct collatz_pairs rg = {0}, rc = {0};
+    int64_t fg = -1, fc = -1;
+    const double t0 = time_now_ms();
+    if (err == cudaSuccess)
+        err = delay_pass(g, true, &bc, a, c->a, c->mem, c->interleave, c->first, c->last, &fg, &tg, &og, &rg);
+    const double gpu_ms = time_now_ms() - t0;
+    delay_pass(g, false, &bc, a, c->a, c->mem, c->interleave, c->first, c->last, &fc, &tc, &oc, &rc);
+    char mem[16];
+    snprintf(mem, sizeof mem, "%s x%u", c->mem == COLLATZ_TABLES_SHARED ? "shared" : "global", c->interleave);
+    if (err != cudaSuccess) {
+        printf("FAIL delay %s d=%u a=%u %s [%llu, %llu]: CUDA call %s failed: %s\n", dev_name, c->d, c->a, mem,
+               U(c->first), U(c->last), g->failed_call ? g->failed_call : "?", cudaGetErrorString(err));
+        failures++;
+        cudaGetLastError();
+    } else if (tg.numbers != tc.numbers || tg.sum != tc.sum || tg.max != tc.max || tg.argmax != tc.argmax ||
+               tg.overflows != tc.overflows || !lists_equal(&og, &oc) || !records_equal(&rg, &rc) ||
+               tc.numbers != c->last - c->first + 1 || (c->want_overflows && tc.overflows == 0)) {
+        printf("FAIL delay %s d=%u a=%u %s [%llu, %llu]: GPU (%llu numbers, sum %llu, max %u at %llu, %llu overflows, "
+               "%zu records), CPU (%llu, %llu, %u at %llu, %llu, %zu)\n", dev_name, c->d, c->a, mem, U(c->first),
+               U(c->last), U(tg.numbers), U(tg.sum), tg.max, U(tg.argmax), U(tg.overflows), rg.n, U(tc.numbers),
+               U(tc.sum), tc.max, U(tc.argmax), U(tc.overflows), rc.n);
+        failures++;
+    } else {
+        printf("ok   delay %s d=%u a=%u %s [%llu, %llu]: sum %llu, max %u at %llu, %llu overflows, %zu records (%.1f ms)\n",
+               dev_name, c->d, c->a, mem, U(c->first), U(c->last), U(tg.sum), tg.max, U(tg.argmax),
+               U(tg.overflows), rg.n, gpu_ms);
+    }
+    collatz_list_free(&og);
+    collatz_list_free(&oc);
+    collatz_pairs_free(&rg);
+    collatz_pairs_free(&rc);
+    free(a);
+    collatz_bc_free(&bc);
+}
+
+/* The records of [1, 1.8e10] on the GPU, in growing segments with the floor carried. */
+static void check_published_records(struct collatz_device *g)
+{
+    const uint64_t limit = published_records[N_PUBLISHED - 1].n + 1000;
+    struct collatz_bc_table bc;
+    collatz_bc_build(&bc, 9);
+    uint16_t *a = collatz_a_build(12, 0);
+    cudaError_t err = collatz_device_set_bc(g, &bc, true);
+    if (err == cudaSuccess)
+        err = collatz_device_set_a(g, a, 12);
+    int64_t floor = -1;
+    struct collatz_pairs rec = {0};
+    struct collatz_list ov = {0};
+    struct collatz_delay_totals t = {0, 0, 0, 0, 0};
+    const double t0 = time_now_ms();
+    for (uint64_t lo = 1; lo <= limit && err == cudaSuccess;) {
+        uint64_t hi = lo < ((uint64_t)1 << 30) ? ((uint64_t)1 << 30) : lo + ((uint64_t)1 << 34);
+        if (hi > limit)
+            hi = limit;
+        err = delay_pass(g, true, &bc, a, 12, COLLATZ_TABLES_SHARED, 2, lo, hi, &floor, &t, &ov, &rec);
+        lo = hi + 1;
+    }
+    const double ms = time_now_ms() - t0;
+    bool same = err == cudaSuccess && rec.n == N_PUBLISHED;
+    for (size_t i = 0; same && i < N_PUBLISHED; i++)
+        same = rec.v[i].n == published_records[i].n && rec.v[i].delay == published_records[i].delay;
+    if (!same) {
+        printf("FAIL delay records of [1, %llu]: %zu found, %zu published, or they differ%s%s\n", U(limit), rec.n,
+               (size_t)N_PUBLISHED, err != cudaSuccess ? "; CUDA error: " : "", err != cudaSuccess ? cudaGetErrorString(err) : "");
+        for (size_t i = 0; i < rec.n && i < N_PUBLISHED; i++)
+            if (rec.v[i].n != published_records[i].n || rec.v[i].delay != published_records[i].delay) {
+                printf("     first difference at record %zu: found %llu (%u), published %llu (%u)\n", i,
+                       U(rec.v[i].n), rec.v[i].delay, U(published_records[i].n), published_records[i].delay);
+                break;
+            }
+        failures++;
+    } else {
+        printf("ok   delay records of [1, %llu]: all %zu published records, last %llu with D = %u (%.0f ms, %.3g numbers/s)\n",
+               U(limit), rec.n, U(rec.v[rec.n - 1].n), rec.v[rec.n - 1].delay, ms, limit / (ms * 1e-3));
+    }
+    collatz_pairs_free(&rec);
+    collatz_list_free(&ov);
+    free(a);
+    collatz_bc_free(&bc);
+}
+
+int main(int argc, char **argv)
+{
+    char why[256];
+    if (!gpu_open(0, why, sizeof why)) {
+        printf("skipped: %s\n", why);
+        return 77;
+    }
+    const char *only = argc > 1 ? argv[1] : NULL;
+    struct collatz_device big, small;
+    cudaError_t err = collatz_device_open(&big, 1u << 20, 1u << 16);
+    if (err == cudaSuccess)
+        err = collatz_device_open(&small, 3, 5); /* full lists: the split path */
+    if (err != cudaSuccess) {
+        printf("FAIL collatz_device_open: %s\n", cudaGetErrorString(err));
+        return 1;
+    }
+    const uint64_t two62 = (uint64_t)1 << 62, two40 = (uint64_t)1 << 40;
+    const enum collatz_table_memory SH = COLLATZ_TABLES_SHARED, GL = COLLATZ_TABLES_GLOBAL;
+    const enum collatz_first_step J = COLLATZ_FIRST_JUMP, T = COLLATZ_FIRST_TABLE;
+    if (!only || !strcmp(only, "convergence")) {
+        const struct conv_case cases[] = {
+            {12, 16, 1, SH, J, 1, 1 << 22, false},
+            {12, 16, 2, GL, T, 3, 1 << 22, false},
+            {4, 8, 2, GL, J, 1, 1 << 20, false},
+            {10, 24, 1, SH, J, two40 - 12345, two40 + (1 << 28), false},
+            {14, 32, 2, SH, T, two40 * 4096, two40 * 4096 + ((uint64_t)1 << 34) - 1, false},
+            {16, 32, 2, GL, J, two62 - ((uint64_t)1 << 33), two62 + ((uint64_t)1 << 33), true},
+            {18, 32, 1, GL, T, two62 - ((uint64_t)1 << 33), two62 + ((uint64_t)1 << 33), true},
+            {12, 24, 2, SH, J, 3 * (two62 / 2) - ((uint64_t)1 << 30), 3 * (two62 / 2) + 99, true},
+            {20, 35, 2, GL, J, UINT64_MAX - ((uint64_t)1 << 37) + 1, UINT64_MAX, true},
+            {13, 35, 1, SH, J, two62 + ((uint64_t)1 << 40), two62 + ((uint64_t)1 << 40) + ((uint64_t)1 << 36), false},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            if (cases[i].mem == SH && !collatz_device_shared_fits(&big, cases[i].d, false))
+                continue;
+            check_conv(&big, "lists 2^20", &cases[i]);
+        }
+        check_conv(&small, "lists 3", &cases[5]);
+        check_conv_split(&big, &small);
+    }
+    if (!only || !strcmp(only, "delay")) {
+        const struct delay_case cases[] = {
+            {9, 12, 2, SH, 1, 1 << 22, false},
+            {4, 5, 1, GL, 1, 1 << 20, false},
+            {11, 16, 2, GL, two40 - 1000, two40 + (1 << 24), false},
+            {12, 20, 1, SH, two62 - (1 << 24), two62 + (1 << 20), true},
+            {16, 23, 2, GL, UINT64_MAX - (1 << 24) + 1, UINT64_MAX, true},
+            {20, 25, 1, GL, ((uint64_t)1 << 50) + 7, ((uint64_t)1 << 50) + (1 << 22), false},
+            {13, 18, 2, SH, ((uint64_t)1 << 45), ((uint64_t)1 << 45) + ((uint64_t)1 << 26), false},
+            {12, 20, 2, SH, two62 - (1 << 24), two62 + (1 << 20), true},
+        };
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            if (cases[i].mem == SH && !collatz_device_shared_fits(&big, cases[i].d, true))
+                continue;
+            check_delay(&big, "lists 2^20", &cases[i]);
+        }
+        check_delay(&small, "lists 3/5", &cases[0]);
+        check_delay(&small, "lists 3/5", &cases[3]);
+        check_published_records(&big);
+    }
+    collatz_device_close(&big);
+    collatz_device_close(&small);
+    printf("%s: %d failure(s)\n", failures ? "FAILED" : "passed", failures);
+    return failures ? 1 : 0;
+}
