@@ -17,7 +17,7 @@
 #define MUL_MIN_BITS 64u
 #define MUL_MAX_BITS 65536u
 /* What runs when no --method is given: the fastest GPU method and the papers' CPU baseline. */
-static const char *const default_methods[] = {"thread-comba", "gmp"};
+static const char *const default_methods[] = {"thread-rowchain-karatsuba", "gmp"};
 
 enum { OPT_INPUT = 1000, OPT_OUTPUT, OPT_BATCH };
 
@@ -80,7 +80,7 @@ int cmd_mul(int argc, char **argv)
             "the GPU with each chosen method, checks every product against GMP (see --verify),\n"
             "and reports kernel time (median, min, max of --reps runs) and products per second.\n"
             "Operands come from a seeded generator, or from --input. B is a multiple of 32 in\n"
-            "64..65536. Without --method: thread-comba and gmp.",
+            "64..65536. Without --method: thread-rowchain-karatsuba (the fastest) and gmp.",
         .common = OPT_ALL_COMMON,
         .options = mul_options,
         .handle = mul_handle,

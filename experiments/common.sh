@@ -3,6 +3,8 @@
 set -euo pipefail
 MPGPU=${MPGPU:-build/cli/mpgpu}
 RESULTS=${RESULTS:-results}
+# mpgpu's own fastest multiplication methods, measured beside the papers' methods.
+FAST_METHODS=${FAST_METHODS:-thread-rowchain-karatsuba}
 mkdir -p "$RESULTS"
 [ -x "$MPGPU" ] || { echo "experiments: $MPGPU is not built (meson compile -C build)" >&2; exit 2; }
 

@@ -72,11 +72,11 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
 // Products per block, threads per block and registers per thread. Each of the SM's 4
 // schedulers holds 16384 registers for the warps it is given (round robin), which caps the
 // registers: 18 warps put 5 on one scheduler (96 registers), 16 or fewer put 4 (128).
-// K = 2: two blocks (147 KB of shared memory) share an SM, so one block's formation and
-// recombination overlap the other's leaves. K = 3: one block of 32 products fills shared
-// memory (221 KB); 14 warps take its 864 leaves in two rounds. Measured on an H200, 8192
-// bits: one block of 32 products ran 34% faster than two blocks of 16 (which also thrash the
-// instruction cache with two phases' code at once).
+// K = 0, 1, 2: several blocks share an SM, so one block's formation and recombination overlap
+// another's leaves. K = 3: one block of 32 products fills shared memory (221 KB); its 14 warps
+// take the 864 leaves in two rounds. Measured on an H200 at 8192 bits, 2^20 products: two
+// blocks of 16 products per SM 7.5e7/s (two phases' code at once also missed the instruction
+// cache), one block of 32 with 9 warps 1.0e8/s, with 14 warps 1.08e8/s.
 template <unsigned K> struct fused_shape;
 template <> struct fused_shape<0> {
     static constexpr unsigned P = 128, THREADS = 128, REGS = 128;
@@ -221,8 +221,9 @@ __device__ __forceinline__ uint32_t abs_diff_words(uint32_t (&d)[N], const uint3
 
 // A leaf's 32x32-word product, in place, by one more Karatsuba level inside the thread: three
 // 16x16-word row-chain products M = |a0 - a1| |b0 - b1|, L = a0 b0, H = a1 b1 take a quarter
-// fewer IMAD.WIDE than the 32x32 row chain, and the fused multiply pipe is what the leaves
-// wait on (GPU.md: IMAD issue limit). The leaf's own slots hold what does not fit in
+// fewer IMAD.WIDE than the 32x32 row chain (GPU.md: IMAD issue limit). Measured on an H200,
+// 2^20 products: 1024 bits 4.7e9/s against 4.3e9/s, 4096 bits 4.04e8/s against 3.94e8/s
+// with the 32x32 row chain as the leaf. The leaf's own slots hold what does not fit in
 // registers: M in the a slot once a is in registers, then P = L + X^16 (L -+ M) (X = 2^32)
 // across both slots once b0 is used, and finally Z = P + X^16 H + X^32 H.
 template <unsigned P>
@@ -303,83 +304,32 @@ template <unsigned K> __device__ __forceinline__ void leaf_products(uint32_t *sh
 // (2h words each) and s = +1 when a_lo - a_hi and b_lo - b_hi have the same sign,
 //   Z = L + (L + H - s M) X^h + H X^2h,  X = 2^32.
 // Z's words [h, 2h) and [2h, 3h) take the places of H's and L's words [0, h), so both column
-// sums run in one pass, each with its own carry; -M is added as its one's complement, +1 at
-// column h and -1 at column 3h, so the column sums stay unsigned. Each group of 8 columns is
-// read whole before it is written. Near the root there are fewer nodes than threads, so the
-// columns are cut into S runs with their own carries, and a second pass ripples the carries
-// in column order (one thread per node) after a barrier; the root's column pass would
-// otherwise keep one warp busy while the block waits.
-template <unsigned K, unsigned LEVEL> constexpr unsigned recombine_runs()
-{
-    constexpr unsigned TASKS = pow3(LEVEL) * fused_shape<K>::P, H = LEAF << (K - LEVEL - 1);
-    unsigned s = 1;
-    while (2 * s * TASKS <= fused_shape<K>::THREADS && H / (2 * s) >= 8)
-        s *= 2;
-    return s;
-}
-
-// Adds the runs' carries (run r of chain 1 at Z word h + (r + 1) w, of chain 2 at
-// 2h + (r + 1) w, and -s at 3h) by one carry swept upward; zword(k) is Z word h + k.
-template <unsigned S, unsigned H, class ZWord, class Carry>
-__device__ __forceinline__ void ripple_carries(uint32_t *sh, ZWord zword, Carry carry,
-                                               uint32_t subtract)
-{
-    constexpr unsigned W = H / S;
-    int64_t v = 0;
-    unsigned k = 0;
-    for (unsigned e = 0; e < 2 * S; e++) {
-        const unsigned at = (e < S ? 0 : H) + (e % S + 1) * W;
-        for (; v != 0 && k < at; k++) {
-            int64_t x = (int64_t)sh[zword(k)] + v;
-            sh[zword(k)] = (uint32_t)x;
-            v = x >> 32;
-        }
-        k = at;
-        v += carry(e) - (e == 2 * S - 1 ? (int64_t)subtract : 0);
-    }
-    for (; v != 0; k++) {
-        int64_t x = (int64_t)sh[zword(k)] + v;
-        sh[zword(k)] = (uint32_t)x;
-        v = x >> 32;
-    }
-}
-
+// sums run in one pass, each with its own carry, and the carries then ripple into Z's words
+// from 2h and 3h on. -M is added as its one's complement, +1 at column h and -1 at column 3h,
+// so the column sums stay unsigned. Each group of 8 columns is read whole before it is written.
 template <unsigned K, unsigned LEVEL>
-__device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned char *sign,
-                                                unsigned char *carries)
+__device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned char *sign)
 {
     constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
     constexpr unsigned LEAVES = pow3(K), REGION = LEAVES * LEAF;
     constexpr unsigned NODES = pow3(LEVEL), H = LEAF << (K - LEVEL - 1), G = 8;
-    constexpr unsigned S = recombine_runs<K, LEVEL>(), W = H / S;
-    struct node_view {
-        unsigned o0, o1, o2;
-        uint32_t subtract;
-    };
-    auto view = [&](unsigned node, unsigned p) {
-        node_view v;
-        v.o0 = node_slot<K, LEVEL>(node) * LEAF;
-        v.o1 = v.o0 + H;
-        const unsigned child = node_slot<K, LEVEL + 1>(3 * node + 2);
-        v.o2 = child * LEAF;
-        v.subtract = sign[child * P + p] == sign[(LEAVES + child) * P + p];
-        return v;
-    };
-    for (unsigned task = threadIdx.x; task < NODES * P * S; task += T) {
-        const unsigned p = task % P, node = task / P % NODES, run = task / P / NODES;
-        const node_view v = view(node, p);
-        const uint32_t flip = 0u - v.subtract;
-        uint64_t c1 = (uint64_t)(run == 0 ? v.subtract : 0) << 32, c2 = 0;
-        for (unsigned j0 = run * W; j0 < (run + 1) * W; j0 += G) {
+    for (unsigned task = threadIdx.x; task < NODES * P; task += T) {
+        const unsigned p = task % P, node = task / P;
+        const unsigned o0 = node_slot<K, LEVEL>(node) * LEAF, o1 = o0 + H;
+        const unsigned child = node_slot<K, LEVEL + 1>(3 * node + 2), o2 = child * LEAF;
+        const uint32_t subtract = sign[child * P + p] == sign[(LEAVES + child) * P + p];
+        const uint32_t flip = 0u - subtract;
+        uint64_t c1 = (uint64_t)subtract << 32, c2 = 0;
+        for (unsigned j0 = 0; j0 < H; j0 += G) {
             uint32_t l0[G], l1[G], h0[G], h1[G], m0[G], m1[G];
 #pragma unroll
             for (unsigned j = 0; j < G; j++) {
-                l0[j] = sh[sidx<P>(v.o0 + j0 + j, p)];
-                l1[j] = sh[sidx<P>(REGION + v.o0 + j0 + j, p)];
-                h0[j] = sh[sidx<P>(v.o1 + j0 + j, p)];
-                h1[j] = sh[sidx<P>(REGION + v.o1 + j0 + j, p)];
-                m0[j] = sh[sidx<P>(v.o2 + j0 + j, p)];
-                m1[j] = sh[sidx<P>(REGION + v.o2 + j0 + j, p)];
+                l0[j] = sh[sidx<P>(o0 + j0 + j, p)];
+                l1[j] = sh[sidx<P>(REGION + o0 + j0 + j, p)];
+                h0[j] = sh[sidx<P>(o1 + j0 + j, p)];
+                h1[j] = sh[sidx<P>(REGION + o1 + j0 + j, p)];
+                m0[j] = sh[sidx<P>(o2 + j0 + j, p)];
+                m1[j] = sh[sidx<P>(REGION + o2 + j0 + j, p)];
             }
 #pragma unroll
             for (unsigned j = 0; j < G; j++) {
@@ -391,41 +341,33 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
             }
 #pragma unroll
             for (unsigned j = 0; j < G; j++) {
-                sh[sidx<P>(v.o1 + j0 + j, p)] = h0[j];
-                sh[sidx<P>(REGION + v.o0 + j0 + j, p)] = l1[j];
+                sh[sidx<P>(o1 + j0 + j, p)] = h0[j];
+                sh[sidx<P>(REGION + o0 + j0 + j, p)] = l1[j];
             }
         }
-        // Z word h + k: H's low half for k < h, then REGION + o0 onward (Z's words [2h, 4h)).
-        auto zword = [&](unsigned k) { return sidx<P>(k < H ? v.o1 + k : REGION + v.o0 + k - H, p); };
-        if constexpr (S == 1) {
-            ripple_carries<1, H>(sh, zword, [&](unsigned e) { return (int64_t)((e ? c2 : c1) >> 32); },
-                                 v.subtract);
-        } else {
-            carries[task] = (unsigned char)(c1 >> 32);
-            carries[T + task] = (unsigned char)(c2 >> 32);
+        // Z's words [2h, 4h) are REGION + o0 .. REGION + o0 + 2h.
+        int64_t carry = (int64_t)(c1 >> 32);
+        for (unsigned j = 0; carry != 0; j++) {
+            int64_t v = (int64_t)sh[sidx<P>(REGION + o0 + j, p)] + carry;
+            sh[sidx<P>(REGION + o0 + j, p)] = (uint32_t)v;
+            carry = v >> 32;
         }
-    }
-    if constexpr (S > 1) {
-        __syncthreads();
-        for (unsigned task = threadIdx.x; task < NODES * P; task += T) {
-            const unsigned p = task % P, node = task / P;
-            const node_view v = view(node, p);
-            ripple_carries<S, H>(
-                sh, [&](unsigned k) { return sidx<P>(k < H ? v.o1 + k : REGION + v.o0 + k - H, p); },
-                [&](unsigned e) { return (int64_t)carries[(e < S ? 0 : T) + (e % S * NODES + node) * P + p]; },
-                v.subtract);
+        carry = (int64_t)(c2 >> 32) - subtract;
+        for (unsigned j = H; carry != 0; j++) {
+            int64_t v = (int64_t)sh[sidx<P>(REGION + o0 + j, p)] + carry;
+            sh[sidx<P>(REGION + o0 + j, p)] = (uint32_t)v;
+            carry = v >> 32;
         }
     }
 }
 
 template <unsigned K, int LEVEL>
-__device__ __forceinline__ void recombine_levels(uint32_t *sh, const unsigned char *sign,
-                                                 unsigned char *carries)
+__device__ __forceinline__ void recombine_levels(uint32_t *sh, const unsigned char *sign)
 {
     if constexpr (LEVEL >= 0) {
-        recombine_level<K, LEVEL>(sh, sign, carries);
+        recombine_level<K, LEVEL>(sh, sign);
         __syncthreads();
-        recombine_levels<K, LEVEL - 1>(sh, sign, carries);
+        recombine_levels<K, LEVEL - 1>(sh, sign);
     }
 }
 
@@ -483,7 +425,6 @@ __global__ void __maxnreg__(fused_shape<K>::REGS)
     extern __shared__ uint4 shared_words[];
     uint32_t *sh = (uint32_t *)shared_words;
     unsigned char *sign = (unsigned char *)(sh + 2 * LEAVES * LEAF * P); // [operand][slot][p]
-    unsigned char *carries = sign + 2 * LEAVES * P;                      // [chain][task]
     const size_t p0 = (size_t)blockIdx.x * P;
 
     load_operands<K, VEC>(sh, a, b, w, count, p0);
@@ -491,14 +432,13 @@ __global__ void __maxnreg__(fused_shape<K>::REGS)
     form_levels<K, 0>(sh, sign);
     leaf_products<K>(sh);
     __syncthreads();
-    recombine_levels<K, (int)K - 1>(sh, sign, carries);
+    recombine_levels<K, (int)K - 1>(sh, sign);
     store_product<K, VEC>(sh, c, w, count, p0);
 }
 
 template <unsigned K> constexpr size_t fused_shared_bytes()
 {
-    return 2 * pow3(K) * LEAF * fused_shape<K>::P * sizeof(uint32_t) +
-           2 * pow3(K) * fused_shape<K>::P + 2 * fused_shape<K>::THREADS;
+    return 2 * pow3(K) * LEAF * fused_shape<K>::P * sizeof(uint32_t) + 2 * pow3(K) * fused_shape<K>::P;
 }
 
 template <unsigned K, bool VEC>
