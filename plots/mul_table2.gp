@@ -8,6 +8,7 @@ set logscale xy 2
 set logscale y 10
 set format y '10^{%T}'
 set xtics (1024, 2048, 4096, 8192, 16384, 32768)
+set xrange [900:37000]
 thread = "thread-comba thread-karatsuba thread-karatsuba2"
 shared = "sumrotate-shared sumrotate-shared-karatsuba sumrotate-shared-karatsuba2"
 shuffle = "sumrotate-shuffle sumrotate-shuffle-karatsuba sumrotate-shuffle-karatsuba2"
