@@ -16,7 +16,8 @@
 #include "ptx_carry.cuh"
 
 // c[0 .. 2n) = a[0 .. n) * b[0 .. n). The column sum {t, u, v} stays in registers, so each
-// product word is written once (000 Table 3.1: 2n^2 - 2 reads, 2n writes).
+// product word is written once (2n writes, as 000 Table 3.1; it reads 2n^2 words, where the
+// table prints 2n^2 - 2).
 __device__ __forceinline__ void comba_thread_mul(const uint32_t *a, const uint32_t *b,
                                                  uint32_t *c, unsigned n, size_t stride)
 {
