@@ -23,9 +23,14 @@
 
 enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES, OPT_INTERLEAVE };
 
-/* Defaults: the fastest settings measured on the H100 (README, results/collatz_*.csv). */
-#define DEFAULT_BC_BITS 16u
-#define DEFAULT_S_BITS 35u
+/* Defaults: on the GPU the fastest settings measured on an H200 (README, results/collatz_*.csv):
+ * S of 37 bits as the paper (larger S leaves fewer values to iterate), B and C of 12 bits in
+ * shared memory (global memory made the kernel L2-bound); for the CPU twin alone the paper's
+ * CPU setting (S of 32 bits, 000 Table 4.4; B and C of 12 bits; the published first step, as a
+ * range of 2^32 holds one value per S entry, too few to share a jump). */
+#define DEFAULT_BC_BITS 12u
+#define DEFAULT_GPU_S_BITS 37u
+#define DEFAULT_CPU_S_BITS 32u
 #define DEFAULT_GPU_COUNT (UINT64_C(1) << 40)
 #define DEFAULT_CPU_COUNT (UINT64_C(1) << 32)
 /* Segments: the unit of progress, Ctrl-C and checkpoints; about a second of work, and whole
@@ -40,7 +45,7 @@ enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES, OPT_INTER
 struct collatz_args {
     struct collatz_range_args range;
     unsigned bc_bits, s_bits;
-    bool s_bits_set;
+    bool s_bits_set, first_step_set;
     enum collatz_table_memory memory;
     enum collatz_first_step first_step;
     unsigned interleave;
@@ -76,6 +81,7 @@ static int collatz_handle(int id, const char *arg, void *ctx)
             a->first_step = COLLATZ_FIRST_TABLE;
         else
             cli_bad_input("--first-step '%s' is not a first step; accepted: jump, table", arg);
+        a->first_step_set = true;
         break;
     case OPT_INTERLEAVE:
         a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
@@ -94,11 +100,11 @@ static const struct cli_option collatz_options[] = {
     {"start", "N", OPT_COLLATZ_START, "first starting value (default: from --seed, 2^40-aligned in [2^62, 2^63), as the paper's random M)"},
     {"count", "N", OPT_COLLATZ_COUNT, "starting values to verify, all counted as the paper counts, skipped ones included (default 2^40; 2^32 with --method cpu)"},
     {"end", "N", OPT_COLLATZ_END, "end of the range, exclusive, up to 2^64 (instead of --count)"},
-    {"bc-bits", "D", OPT_COLLATZ_BC_BITS, "base bits of tables B and C, 1..20 (default 16)"},
-    {"s-bits", "K", OPT_S_BITS, "base bits of table S, 0..40 (default 35; 37: 7.7 GB, as the paper)"},
-    {"table-memory", "shared|global", OPT_COLLATZ_TABLE_MEMORY, "where B and C live on the GPU (default global; shared needs 2^D * 8 bytes per block)"},
-    {"first-step", "jump|table", OPT_FIRST_STEP, "jump: the table operations over the low bits of S are shared by a thread's 256 values (default); table: Algorithm 5 as published"},
-    {"interleave", "I", OPT_INTERLEAVE, "starting values each GPU thread keeps in flight, 1..2: independent table loads hide each other's latency (default 2)"},
+    {"bc-bits", "D", OPT_COLLATZ_BC_BITS, "base bits of tables B and C, 1..20 (default 12)"},
+    {"s-bits", "K", OPT_S_BITS, "base bits of table S, 0..40 (default 37 as the paper: 7.7 GB on the host, 23 GB on the GPU while loading; 32 with --method cpu)"},
+    {"table-memory", "shared|global", OPT_COLLATZ_TABLE_MEMORY, "where B and C live on the GPU (default shared; it needs 2^D * 8 bytes per block)"},
+    {"first-step", "jump|table", OPT_FIRST_STEP, "jump: the operations over the S bits are done once per S entry and shared by a thread's 256 values (default); table: Algorithm 5 as published (default with --method cpu)"},
+    {"interleave", "I", OPT_INTERLEAVE, "starting values each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
     {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists, and keep it up to date; one pass (--reps and --warmup are ignored)"},
     {"tables", NULL, OPT_TABLES, "print Tables 4.1, 4.2 and 4.3 as computed here next to the paper's, and exit (--s-bits K: Table 4.3 up to K)"},
     {0},
@@ -489,10 +495,10 @@ int cmd_collatz(int argc, char **argv)
     struct collatz_run r;
     memset(&r, 0, sizeof r);
     r.a.bc_bits = DEFAULT_BC_BITS;
-    r.a.s_bits = DEFAULT_S_BITS;
-    r.a.memory = COLLATZ_TABLES_GLOBAL;
+    r.a.s_bits = DEFAULT_GPU_S_BITS;
+    r.a.memory = COLLATZ_TABLES_SHARED;
     r.a.first_step = COLLATZ_FIRST_JUMP;
-    r.a.interleave = 2;
+    r.a.interleave = 1;
     const struct cli_spec spec = {
         .command = "collatz",
         .usage = "mpgpu collatz [--start N] [--count N | --end N] [options]\n       mpgpu collatz --tables",
@@ -515,7 +521,8 @@ int cmd_collatz(int argc, char **argv)
                         "  all    both, compared\n"
                         "--verify for gpu: all = the CPU twin redoes the whole range; sample (default) =\n"
                         "it redoes the first 2^33 starting values (or 2^K); none. Overflows are always\n"
-                        "settled by GMP.\n",
+                        "settled by GMP. With S of K bits the CPU twin shares a jump only among the\n"
+                        "values of one S entry, so its sample takes long above K = 33.\n",
         .examples = "  mpgpu collatz --start 2^62 --count 2^44\n"
                     "  mpgpu collatz --start 1 --end 2^40 --checkpoint run.ckpt\n"
                     "  mpgpu collatz --bc-bits 12 --table-memory shared --s-bits 32 --csv r.csv\n"
@@ -532,8 +539,6 @@ int cmd_collatz(int argc, char **argv)
     r.cpu_threads = r.opt.threads ? r.opt.threads : omp_get_num_procs();
     if (r.a.checkpoint && m.gpu && m.cpu)
         cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
-    snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
-             r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
 
     char why[256];
     r.have_dev = m.gpu && gpu_open(r.opt.device, why, sizeof why);
@@ -544,6 +549,14 @@ int cmd_collatz(int argc, char **argv)
         m.gpu = false;
         m.cpu = true;
     }
+    if (!m.gpu) {
+        if (!r.a.s_bits_set)
+            r.a.s_bits = DEFAULT_CPU_S_BITS;
+        if (!r.a.first_step_set)
+            r.a.first_step = COLLATZ_FIRST_TABLE;
+    }
+    snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
+             r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
     if (r.a.checkpoint)
         r.resumed = collatz_checkpoint_load(r.a.checkpoint, "collatz", r.params, &r.a.range, &r.ck);
     collatz_resolve_range(&r.a.range, r.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT, &r.first, &r.count);

@@ -22,9 +22,13 @@
 
 enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_INTERLEAVE };
 
-/* Defaults: the fastest settings measured on the H100 (README, results/collatz_*.csv). */
-#define DEFAULT_BC_BITS 9u
-#define DEFAULT_A_BITS 12u
+/* Defaults: on the GPU the fastest settings measured on an H200 (README, results/collatz_*.csv):
+ * B, C and J of 12 bits in shared memory, A of 20 bits; for the CPU twin alone the paper's CPU
+ * optimum (000 section 4.5.2: 11 and 23 bits). */
+#define DEFAULT_GPU_BC_BITS 12u
+#define DEFAULT_GPU_A_BITS 20u
+#define DEFAULT_CPU_BC_BITS 11u
+#define DEFAULT_CPU_A_BITS 23u
 #define DEFAULT_GPU_COUNT (UINT64_C(1) << 34)
 #define DEFAULT_CPU_COUNT (UINT64_C(1) << 24)
 /* Segments (progress, Ctrl-C, checkpoints, record floors): about a second of work. */
@@ -39,6 +43,7 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
 struct delay_args {
     struct collatz_range_args range;
     unsigned bc_bits, a_bits;
+    bool bc_bits_set, a_bits_set;
     enum collatz_table_memory memory;
     unsigned interleave;
     const char *checkpoint;
@@ -55,9 +60,11 @@ static int delay_handle(int id, const char *arg, void *ctx)
     switch (id) {
     case OPT_COLLATZ_BC_BITS:
         a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, COLLATZ_BC_MIN_BITS, COLLATZ_BC_MAX_BITS);
+        a->bc_bits_set = true;
         break;
     case OPT_A_BITS:
         a->a_bits = (unsigned)cli_parse_u64("--a-bits", arg, COLLATZ_A_MIN_BITS, COLLATZ_A_MAX_BITS);
+        a->a_bits_set = true;
         break;
     case OPT_COLLATZ_TABLE_MEMORY:
         if (!strcmp(arg, "shared"))
@@ -88,10 +95,10 @@ static const struct cli_option delay_options[] = {
     {"start", "N", OPT_COLLATZ_START, "first number (default: from --seed, 2^40-aligned in [2^62, 2^63), as the paper's random M)"},
     {"count", "N", OPT_COLLATZ_COUNT, "numbers (default 2^34; 2^24 with --method cpu)"},
     {"end", "N", OPT_COLLATZ_END, "end of the range, exclusive, up to 2^64 (instead of --count)"},
-    {"bc-bits", "D", OPT_COLLATZ_BC_BITS, "base bits of tables B, C and J, 1..20 (default 9)"},
-    {"a-bits", "A", OPT_A_BITS, "table A holds the delays of all n < 2^A, A in D+1..32 (default 12)"},
+    {"bc-bits", "D", OPT_COLLATZ_BC_BITS, "base bits of tables B, C and J, 1..20 (default 12; 11 with --method cpu)"},
+    {"a-bits", "A", OPT_A_BITS, "table A holds the delays of all n < 2^A, A in D+1..32 (default 20; 23 with --method cpu)"},
     {"table-memory", "shared|global", OPT_COLLATZ_TABLE_MEMORY, "where B, C and J live on the GPU (default shared; it needs 2^D * 9 bytes per block)"},
-    {"interleave", "I", OPT_INTERLEAVE, "numbers each GPU thread keeps in flight, 1..2: independent table loads hide each other's latency (default 2)"},
+    {"interleave", "I", OPT_INTERLEAVE, "numbers each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
     {"records", NULL, OPT_RECORDS, "report the delay records of the range: n whose delay exceeds that of every smaller n"},
     {"record-floor", "D", OPT_RECORD_FLOOR, "the largest delay below --start, so that records of a later range are true records (default: 0 below 1, else relative to the range)"},
     {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists (also with a later --end: the record search goes on), and keep it up to date; one pass"},
@@ -405,10 +412,10 @@ int cmd_delay(int argc, char **argv)
 {
     struct delay_run r;
     memset(&r, 0, sizeof r);
-    r.a.bc_bits = DEFAULT_BC_BITS;
-    r.a.a_bits = DEFAULT_A_BITS;
+    r.a.bc_bits = DEFAULT_GPU_BC_BITS;
+    r.a.a_bits = DEFAULT_GPU_A_BITS;
     r.a.memory = COLLATZ_TABLES_SHARED;
-    r.a.interleave = 2;
+    r.a.interleave = 1;
     const struct cli_spec spec = {
         .command = "delay",
         .usage = "mpgpu delay [--start N] [--count N | --end N] [--records] [options]",
@@ -435,7 +442,7 @@ int cmd_delay(int argc, char **argv)
                     "  mpgpu delay --bc-bits 11 --a-bits 23 --method cpu --threads 0\n",
     };
     cli_parse(argc, argv, &spec, &r.opt);
-    if (r.a.a_bits <= r.a.bc_bits)
+    if (r.a.a_bits_set && r.a.bc_bits_set && r.a.a_bits <= r.a.bc_bits)
         cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
@@ -445,7 +452,6 @@ int cmd_delay(int argc, char **argv)
     r.cpu_threads = r.opt.threads ? r.opt.threads : omp_get_num_procs();
     if (r.a.checkpoint && m.gpu && m.cpu)
         cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
-    snprintf(r.params, sizeof r.params, "bc_bits=%u;records=%s", r.a.bc_bits, r.a.records ? "on" : "off");
 
     char why[256];
     r.have_dev = m.gpu && gpu_open(r.opt.device, why, sizeof why);
@@ -456,6 +462,17 @@ int cmd_delay(int argc, char **argv)
         m.gpu = false;
         m.cpu = true;
     }
+    if (!m.gpu) {
+        if (!r.a.bc_bits_set)
+            r.a.bc_bits = DEFAULT_CPU_BC_BITS;
+        if (!r.a.a_bits_set)
+            r.a.a_bits = DEFAULT_CPU_A_BITS;
+    }
+    if (r.a.a_bits <= r.a.bc_bits)
+        cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
+                      "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
+                      r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
+    snprintf(r.params, sizeof r.params, "bc_bits=%u;records=%s", r.a.bc_bits, r.a.records ? "on" : "off");
     if (r.a.checkpoint)
         r.resumed = collatz_checkpoint_load(r.a.checkpoint, "delay", r.params, &r.a.range, &r.ck);
     collatz_resolve_range(&r.a.range, r.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT, &r.first, &r.count);

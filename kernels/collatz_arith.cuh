@@ -42,8 +42,9 @@ __device__ __forceinline__ bool below(const u96 &n, uint64_t m)
 }
 
 // The first `ops` table operations of every n = 2^(ops*d) * q + r read the same entries and
-// leave 3^j * q + c (cpu_ref collatz_table_prefix, 000 section 4.4.2); j, c < 3^40 fit 64 bits,
-// the intermediate w = 3^j * l + c needs 96.
+// leave 3^j * q + c (cpu_ref collatz_table_prefix, 000 section 4.4.2), standing for `count`
+// odd/even operations (the sum of J); j, c < 3^40 fit 64 bits, the intermediate w = 3^j * l + c
+// needs 96.
 __device__ __forceinline__ void table_prefix(const uint2 *bc, const uint8_t *ops_table, unsigned d,
                                              uint64_t r, unsigned ops, uint64_t &p3, uint64_t &c,
                                              uint32_t &count)
@@ -65,8 +66,7 @@ __device__ __forceinline__ void table_prefix(const uint2 *bc, const uint8_t *ops
         const uint2 e = bc[wl];
         p3 *= e.x;
         c = e.x * wh + e.y;
-        if (ops_table)
-            count += ops_table[wl];
+        count += ops_table[wl];
     }
 }
 

@@ -42,7 +42,8 @@ cudaError_t collatz_device_open(struct collatz_device *g, size_t list_cap, size_
     TRY(g, cudaMallocHost((void **)&g->h_partials, MAX_BLOCKS * PARTIAL_WORDS * sizeof(unsigned long long)));
     static const uint64_t zero[2] = {0, 0};
     TRY(g, cudaMalloc((void **)&g->d_s_all, sizeof zero));
-    TRY(g, cudaMemcpy(g->d_s_all, zero, sizeof zero, cudaMemcpyHostToDevice));
+    TRY(g, cudaMemcpyAsync(g->d_s_all, zero, sizeof zero, cudaMemcpyHostToDevice, g->stream));
+    TRY(g, cudaStreamSynchronize(g->stream));
     return cudaSuccess;
 }
 
@@ -83,11 +84,12 @@ cudaError_t collatz_device_set_bc(struct collatz_device *g, const struct collatz
     g->d_ops = NULL;
     size_t n = (size_t)1 << t->bits;
     TRY(g, cudaMalloc((void **)&g->d_bc, collatz_bc_bytes(t->bits)));
-    TRY(g, cudaMemcpy(g->d_bc, t->bc, collatz_bc_bytes(t->bits), cudaMemcpyHostToDevice));
+    TRY(g, cudaMemcpyAsync(g->d_bc, t->bc, collatz_bc_bytes(t->bits), cudaMemcpyHostToDevice, g->stream));
     if (with_ops) {
         TRY(g, cudaMalloc((void **)&g->d_ops, n));
-        TRY(g, cudaMemcpy(g->d_ops, t->ops, n, cudaMemcpyHostToDevice));
+        TRY(g, cudaMemcpyAsync(g->d_ops, t->ops, n, cudaMemcpyHostToDevice, g->stream));
     }
+    TRY(g, cudaStreamSynchronize(g->stream));
     g->bc_bits = t->bits;
     return cudaSuccess;
 }
@@ -104,9 +106,12 @@ cudaError_t collatz_device_set_s(struct collatz_device *g, const struct collatz_
     uint64_t *d_res = NULL;
     TRY(g, cudaMalloc((void **)&g->d_s, 2 * collatz_s_bytes(s->count)));
     TRY(g, cudaMalloc((void **)&d_res, collatz_s_bytes(s->count)));
-    cudaError_t err = cudaMemcpy(d_res, s->residues, collatz_s_bytes(s->count), cudaMemcpyHostToDevice);
+    /* On the kernels' stream: a cudaMemcpy from pageable memory may return before its DMA has
+     * landed, and the non-blocking stream would not wait for it. */
+    cudaError_t err = cudaMemcpyAsync(d_res, s->residues, collatz_s_bytes(s->count), cudaMemcpyHostToDevice,
+                                      g->stream);
     if (err != cudaSuccess)
-        g->failed_call = "cudaMemcpy(S)";
+        g->failed_call = "cudaMemcpyAsync(S)";
     if (err == cudaSuccess && (err = collatz_s_jump_build(g->d_s, d_res, s->count, s->bits, g->stream)) != cudaSuccess)
         g->failed_call = "s_jump_kernel launch";
     if (err == cudaSuccess && (err = cudaStreamSynchronize(g->stream)) != cudaSuccess)
@@ -124,7 +129,8 @@ cudaError_t collatz_device_set_a(struct collatz_device *g, const uint16_t *a, un
     cudaFree(g->d_a);
     g->d_a = NULL;
     TRY(g, cudaMalloc((void **)&g->d_a, collatz_a_bytes(a_bits)));
-    TRY(g, cudaMemcpy(g->d_a, a, collatz_a_bytes(a_bits), cudaMemcpyHostToDevice));
+    TRY(g, cudaMemcpyAsync(g->d_a, a, collatz_a_bytes(a_bits), cudaMemcpyHostToDevice, g->stream));
+    TRY(g, cudaStreamSynchronize(g->stream));
     g->a_bits = a_bits;
     return cudaSuccess;
 }

@@ -7,3 +7,4 @@ set logscale y 10
 set format y '10^{%L}'
 set ylabel 'numbers per second'
 set key outside below
+set offsets graph 0.03, graph 0.03, graph 0.08, graph 0.08

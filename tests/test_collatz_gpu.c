@@ -32,6 +32,41 @@ struct conv_case {
     bool want_overflows;
 };
 
+/* On a mismatch: halves the range, GPU against CPU twin, down to the first starting value
+ * whose totals differ, and prints it, so a failure names its input. */
+static void bisect_conv(struct collatz_device *g, const struct collatz_s_table *s, const struct collatz_bc_table *bc,
+                        const struct conv_case *c, uint64_t first, uint64_t last)
+{
+    for (int depth = 0; depth < 70; depth++) {
+        const uint64_t mid = first + (last - first) / 2;
+        uint64_t lo[2] = {first, mid + 1}, hi[2] = {mid, last};
+        int found = -1;
+        for (int h = 0; h < 2 && found < 0 && first < last; h++) {
+            struct collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
+            struct collatz_list og = {0}, oc = {0};
+            cudaError_t err = collatz_device_convergence(g, c->mem, c->step, c->interleave, lo[h], hi[h], &tg, &og);
+            collatz_conv_cpu(s, bc, c->step, lo[h], hi[h], 0, &tc, &oc);
+            if (err != cudaSuccess || tg.mandatory != tc.mandatory || tg.steps != tc.steps || tg.overflows != tc.overflows)
+                found = h;
+            collatz_list_free(&og);
+            collatz_list_free(&oc);
+        }
+        if (found < 0 || first == last) {
+            struct collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
+            struct collatz_list og = {0}, oc = {0};
+            collatz_device_convergence(g, c->mem, c->step, c->interleave, first, last, &tg, &og);
+            collatz_conv_cpu(s, bc, c->step, first, last, 0, &tc, &oc);
+            printf("     first difference in [%llu, %llu]: GPU (%llu, %llu, %llu), CPU (%llu, %llu, %llu)\n", U(first), U(last),
+                   U(tg.mandatory), U(tg.steps), U(tg.overflows), U(tc.mandatory), U(tc.steps), U(tc.overflows));
+            collatz_list_free(&og);
+            collatz_list_free(&oc);
+            return;
+        }
+        first = lo[found];
+        last = hi[found];
+    }
+}
+
 static void check_conv(struct collatz_device *g, const char *dev_name, const struct conv_case *c)
 {
     struct collatz_bc_table bc;
@@ -64,6 +99,7 @@ static void check_conv(struct collatz_device *g, const char *dev_name, const str
                U(tg.mandatory), U(tg.steps), U(tg.overflows), U(tc.mandatory), U(tc.steps), U(tc.overflows),
                c->want_overflows && tc.overflows == 0 ? "; the range was meant to overflow" : "");
         failures++;
+        bisect_conv(g, &s, &bc, c, c->first, c->last);
     } else {
         printf("ok   convergence %s d=%u k=%u %s %s [%llu, %llu]: %llu iterated, %llu steps, %llu overflows (%.1f ms)\n",
                dev_name, c->d, c->k, mem, step, U(c->first), U(c->last), U(tg.mandatory), U(tg.steps),
@@ -108,8 +144,11 @@ static void check_conv_split(struct collatz_device *big, struct collatz_device *
     } else if (tb.mandatory != ts.mandatory || tb.steps != ts.steps || tb.overflows != ts.overflows ||
                !lists_equal(&ob, &os) || tb.overflows < 4 || tb.mandatory != collatz_conv_expected(&s, first, last, 0) ||
                collatz_plain_verify_descents(ob.v, ob.n, 0) != ob.n) {
-        printf("FAIL convergence split [%llu, %llu]: one launch (%llu, %llu, %llu overflows), split (%llu, %llu, %llu)\n",
-               U(first), U(last), U(tb.mandatory), U(tb.steps), U(tb.overflows), U(ts.mandatory), U(ts.steps), U(ts.overflows));
+        printf("FAIL convergence split [%llu, %llu]: one launch (%llu, %llu, %llu overflows), split (%llu, %llu, %llu); "
+               "lists %s; expected iterated %llu; first overflow that does not descend: index %zu of %zu\n",
+               U(first), U(last), U(tb.mandatory), U(tb.steps), U(tb.overflows), U(ts.mandatory), U(ts.steps), U(ts.overflows),
+               lists_equal(&ob, &os) ? "equal" : "differ", U(collatz_conv_expected(&s, first, last, 0)),
+               collatz_plain_verify_descents(ob.v, ob.n, 0), ob.n);
         failures++;
     } else {
         printf("ok   convergence split [%llu, %llu]: %llu overflows, all descend; %llu launches with lists of 3 "
@@ -163,6 +202,42 @@ static bool records_equal(const struct collatz_pairs *x, const struct collatz_pa
     return true;
 }
 
+/* On a mismatch: halves the range down to the first number whose delay totals differ. */
+static void bisect_delay(struct collatz_device *g, const struct collatz_bc_table *bc, const uint16_t *a,
+                         const struct delay_case *c, uint64_t first, uint64_t last)
+{
+    for (int depth = 0; depth < 70; depth++) {
+        const uint64_t mid = first + (last - first) / 2;
+        uint64_t lo[2] = {first, mid + 1}, hi[2] = {mid, last};
+        int found = -1;
+        for (int h = 0; h < 2 && found < 0 && first < last; h++) {
+            struct collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
+            struct collatz_list og = {0}, oc = {0};
+            cudaError_t err = collatz_device_delay(g, c->mem, c->interleave, lo[h], hi[h], -1, &tg, NULL, &og);
+            collatz_delay_cpu(bc, a, c->a, lo[h], hi[h], -1, 0, &tc, NULL, &oc);
+            if (err != cudaSuccess || tg.numbers != tc.numbers || tg.sum != tc.sum || tg.overflows != tc.overflows ||
+                tg.max != tc.max || tg.argmax != tc.argmax)
+                found = h;
+            collatz_list_free(&og);
+            collatz_list_free(&oc);
+        }
+        if (found < 0 || first == last) {
+            struct collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
+            struct collatz_list og = {0}, oc = {0};
+            collatz_device_delay(g, c->mem, c->interleave, first, last, -1, &tg, NULL, &og);
+            collatz_delay_cpu(bc, a, c->a, first, last, -1, 0, &tc, NULL, &oc);
+            printf("     first difference in [%llu, %llu]: GPU (%llu numbers, sum %llu, max %u at %llu, %llu overflows), "
+                   "CPU (%llu, %llu, %u at %llu, %llu)\n", U(first), U(last), U(tg.numbers), U(tg.sum), tg.max,
+                   U(tg.argmax), U(tg.overflows), U(tc.numbers), U(tc.sum), tc.max, U(tc.argmax), U(tc.overflows));
+            collatz_list_free(&og);
+            collatz_list_free(&oc);
+            return;
+        }
+        first = lo[found];
+        last = hi[found];
+    }
+}
+
 static void check_delay(struct collatz_device *g, const char *dev_name, const struct delay_case *c)
 {
     struct collatz_bc_table bc;
@@ -195,6 +270,7 @@ static void check_delay(struct collatz_device *g, const char *dev_name, const st
                U(c->last), U(tg.numbers), U(tg.sum), tg.max, U(tg.argmax), U(tg.overflows), rg.n, U(tc.numbers),
                U(tc.sum), tc.max, U(tc.argmax), U(tc.overflows), rc.n);
         failures++;
+        bisect_delay(g, &bc, a, c, c->first, c->last);
     } else {
         printf("ok   delay %s d=%u a=%u %s [%llu, %llu]: sum %llu, max %u at %llu, %llu overflows, %zu records (%.1f ms)\n",
                dev_name, c->d, c->a, mem, U(c->first), U(c->last), U(tg.sum), tg.max, U(tg.argmax),
