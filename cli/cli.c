@@ -86,7 +86,7 @@ static const struct common_def common_defs[] = {
     {OPT_DEVICE, "device", "D", "CUDA device index (default 0)"},
     {OPT_THREADS, "threads", "T", "CPU threads for the CPU baseline (default 1, as the papers; 0: all cores)"},
     {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once)"},
-    {OPT_VERIFY, "verify", "all|sample|none", "check GPU results against GMP: every result (default), a sample, or none"},
+    {OPT_VERIFY, "verify", "all|sample|none", "check GPU results against the CPU reference (GMP, or the CPU twin): all, a sample, or none (default: all for mul and toom, sample for collatz and delay)"},
     {OPT_INCLUDE_TRANSFERS, "include-transfers", NULL, "include host<->device copies in the timed region (default: kernels only, as the papers)"},
     {OPT_QUIET, "quiet", NULL, "print no table and no progress; errors still go to stderr"},
 };
