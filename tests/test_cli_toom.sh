@@ -3,42 +3,7 @@
 # pieces, bits not a multiple of 32) gets exit status 2 and exactly one line on stderr naming the
 # value and the accepted range; --count-ops runs without a GPU and prints 000 Table 3.2 with
 # every model product equal to GMP's.
-set -u
-MPGPU=${1:?usage: test_cli_toom.sh path/to/mpgpu}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-
-# expect_fail STATUS SUBSTRING -- ARGS...: exit STATUS, one stderr line containing SUBSTRING.
-expect_fail() {
-    local want=$1 needle=$2
-    shift 3
-    checks=$((checks + 1))
-    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local got=$?
-    local lines
-    lines=$(wc -l <"$tmp/err")
-    if [ "$got" -ne "$want" ] || ! grep -qF -- "$needle" "$tmp/err" || [ "$lines" -ne 1 ]; then
-        echo "FAIL: mpgpu $* -> status $got (want $want), $lines stderr line(s) (want 1 with '$needle'):"
-        sed 's/^/    /' "$tmp/err"
-        fails=$((fails + 1))
-    fi
-}
-
-# expect_ok SUBSTRING -- ARGS...: exit 0 and stdout containing SUBSTRING.
-expect_ok() {
-    local needle=$1
-    shift 2
-    checks=$((checks + 1))
-    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-    local got=$?
-    if [ "$got" -ne 0 ] || ! grep -qF -- "$needle" "$tmp/out"; then
-        echo "FAIL: mpgpu $* -> status $got, stdout lacks '$needle'"
-        sed 's/^/    /' "$tmp/err" "$tmp/out" | head -20
-        fails=$((fails + 1))
-    fi
-}
+source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # --- help: the subcommand is listed, and its help documents every option
 expect_ok "toom" -- --help

@@ -16,19 +16,6 @@
 #include "random_words.h"
 #include "test_seed.h"
 
-static int failures, checks;
-static uint64_t seed;
-
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        checks++;                                                                           \
-        if (!(cond)) {                                                                      \
-            failures++;                                                                     \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                     \
-            printf(__VA_ARGS__);                                                            \
-            printf(" (seed %llu)\n", (unsigned long long)seed);                             \
-        }                                                                                   \
-    } while (0)
 
 
 /* 000 Table 4.1: B, C and S for base bits 4. */

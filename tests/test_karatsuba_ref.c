@@ -14,18 +14,6 @@
 #include "mul_operands.h"
 #include "test_seed.h"
 
-static int failures;
-static uint64_t seed;
-
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            printf("FAIL (seed %llu) %s:%d: ", (unsigned long long)seed, __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
 
 static uint32_t *a, *b, *c, *expect;
 

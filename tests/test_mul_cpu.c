@@ -11,18 +11,6 @@
 #include "mul_school_ref.h"
 #include "test_seed.h"
 
-static int failures;
-static uint64_t seed;
-
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            printf("FAIL (seed %llu) %s:%d: ", (unsigned long long)seed, __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
 
 static void test_reference_vs_gmp(unsigned words)
 {

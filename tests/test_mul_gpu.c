@@ -12,8 +12,6 @@
 #include "random_words.h"
 #include "test_seed.h"
 
-static int failures;
-
 static void check_method(const struct mul_method *m, unsigned words, size_t count, uint64_t seed)
 {
     uint32_t *a = malloc(count * words * 4), *b = malloc(count * words * 4);

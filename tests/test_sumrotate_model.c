@@ -15,18 +15,6 @@
 #include "sumrotate_model.h"
 #include "test_seed.h"
 
-static int failures;
-static uint64_t seed;
-
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            printf("FAIL (seed %llu) %s:%d: ", (unsigned long long)seed, __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
 
 /* Runs `products` operand pairs of every pattern at w words; prints the largest carry-loop
  * iteration count seen for random and for all-ones operands. */

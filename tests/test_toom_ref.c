@@ -15,18 +15,6 @@
 #include "toom_points.h"
 #include "toom_ref.h"
 
-static int failures;
-static uint64_t seed;
-
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            printf("FAIL (seed %llu) %s:%d: ", (unsigned long long)seed, __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                                                            \
-            printf("\n");                                                                   \
-            failures++;                                                                     \
-        }                                                                                   \
-    } while (0)
 
 #define CHECK_TABLES(K)                                                                     \
     do {                                                                                    \

@@ -1,0 +1,39 @@
+# Sourced by the command-line tests: the mpgpu binary under test, a scratch folder, counters, and
+# the two checks every error path and every help line goes through.
+#   source "$(dirname "$0")/cli_expect.sh" "$@"
+set -u
+MPGPU=${1:?usage: $(basename "$0") path/to/mpgpu}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checks=0
+
+# expect_fail STATUS SUBSTRING -- ARGS...: exit STATUS, one stderr line containing SUBSTRING.
+expect_fail() {
+    local want=$1 needle=$2
+    shift 3
+    checks=$((checks + 1))
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    local lines
+    lines=$(wc -l <"$tmp/err")
+    if [ "$got" -ne "$want" ] || ! grep -qF -- "$needle" "$tmp/err" || [ "$lines" -ne 1 ]; then
+        echo "FAIL: mpgpu $* -> status $got (want $want), $lines stderr line(s) (want 1 with '$needle'):"
+        sed 's/^/    /' "$tmp/err"
+        fails=$((fails + 1))
+    fi
+}
+
+# expect_ok SUBSTRING -- ARGS...: exit 0 and stdout containing SUBSTRING.
+expect_ok() {
+    local needle=$1
+    shift 2
+    checks=$((checks + 1))
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local got=$?
+    if [ "$got" -ne 0 ] || ! grep -qF -- "$needle" "$tmp/out"; then
+        echo "FAIL: mpgpu $* -> status $got, stdout lacks '$needle'"
+        sed 's/^/    /' "$tmp/err" "$tmp/out" | head -20
+        fails=$((fails + 1))
+    fi
+}
