@@ -17,6 +17,7 @@
 // read from shared memory or from global memory (000 Table 4.4).
 #include "collatz.h"
 #include "collatz_arith.cuh"
+#include "cuda_try.h"
 
 namespace {
 
@@ -233,14 +234,7 @@ cudaError_t launch(struct collatz_device *g, conv_args &a, size_t smem, unsigned
     return cudaSuccess;
 }
 
-#define TRY(call, name)                                                                     \
-    do {                                                                                    \
-        cudaError_t try_err_ = (call);                                                      \
-        if (try_err_ != cudaSuccess) {                                                      \
-            g->failed_call = name;                                                          \
-            return try_err_;                                                                \
-        }                                                                                   \
-    } while (0)
+#define TRY(call, name) CUDA_TRY(g, call, name)
 
 // One launch over [first, last] with S table (s, s_count, k); a launch whose overflows do not
 // fit the list is redone on the two halves of its range.

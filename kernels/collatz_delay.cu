@@ -14,6 +14,7 @@
 // and 4.5). A number whose value would pass 2^96 is reported and settled on the host.
 #include "collatz.h"
 #include "collatz_arith.cuh"
+#include "cuda_try.h"
 
 namespace {
 
@@ -236,14 +237,7 @@ cudaError_t launch(struct collatz_device *g, const delay_args &a, size_t smem, u
     return cudaSuccess;
 }
 
-#define TRY(call, name)                                                                     \
-    do {                                                                                    \
-        cudaError_t try_err_ = (call);                                                      \
-        if (try_err_ != cudaSuccess) {                                                      \
-            g->failed_call = name;                                                          \
-            return try_err_;                                                                \
-        }                                                                                   \
-    } while (0)
+#define TRY(call, name) CUDA_TRY(g, call, name)
 
 // Appends n device words to a host list.
 cudaError_t fetch_list(struct collatz_device *g, struct collatz_list *l, const uint64_t *src, size_t n)

@@ -3,20 +3,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "cuda_try.h"
 
 /* Enough per-block partials for any persistent grid: 32 resident blocks per SM is the CUDA
  * maximum (compute capability 9.0), on up to 256 SMs. */
 #define MAX_BLOCKS (32u * 256u)
 #define PARTIAL_WORDS 3u
 
-#define TRY(g, call)                                                                        \
-    do {                                                                                    \
-        cudaError_t try_err_ = (call);                                                      \
-        if (try_err_ != cudaSuccess) {                                                      \
-            (g)->failed_call = #call;                                                       \
-            return try_err_;                                                                \
-        }                                                                                   \
-    } while (0)
+#define TRY(g, call) CUDA_TRY(g, call, #call)
 
 cudaError_t collatz_device_open(struct collatz_device *g, size_t list_cap, size_t cand_cap)
 {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "layout_transpose.h"
+#include "cuda_try.h"
 
 int mul_method_supports(const struct mul_method *m, unsigned words)
 {
@@ -32,14 +33,7 @@ size_t mul_device_bytes_per_product(const struct mul_method *m, unsigned words, 
     return bytes + (scratch_bytes(m, words, batch) + batch - 1) / batch;
 }
 
-#define TRY(call)                                                                           \
-    do {                                                                                    \
-        cudaError_t try_err_ = (call);                                                      \
-        if (try_err_ != cudaSuccess) {                                                      \
-            d->failed_call = #call;                                                         \
-            return try_err_;                                                                \
-        }                                                                                   \
-    } while (0)
+#define TRY(call) CUDA_TRY(d, call, #call)
 
 cudaError_t mul_device_open(struct mul_device *d, const struct mul_method *m, unsigned words,
                             size_t batch)
