@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+
 #include "cuda_try.h"
 
 /* Enough per-block partials for any persistent grid: 32 resident blocks per SM is the CUDA
