@@ -2,7 +2,6 @@
  * of 64-bit starting values on the GPU (000 Algorithm 5, section 4.4), its CPU twin, and the
  * tables of 000 section 4.3 as our generator computes them (--tables). */
 #include <inttypes.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,22 +532,13 @@ int cmd_collatz(int argc, char **argv)
         return print_tables(r.a.s_bits_set ? r.a.s_bits : COLLATZ_PREFIX_MAX_BITS,
                             collatz_option_given(argc, argv, "threads") ? r.opt.threads : 0);
 
-    struct collatz_methods m;
-    collatz_parse_methods(&r.opt, "collatz", &m);
-    r.verify = collatz_option_given(argc, argv, "verify") ? r.opt.verify : VERIFY_SAMPLE;
-    r.cpu_threads = r.opt.threads ? r.opt.threads : omp_get_num_procs();
-    if (r.a.checkpoint && m.gpu && m.cpu)
-        cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
-
-    char why[256];
-    r.have_dev = m.gpu && gpu_open(r.opt.device, why, sizeof why);
-    if (m.gpu && !r.have_dev) {
-        fprintf(stderr, "mpgpu: %s; %s\n", why, m.explicit_ ? "the gpu method cannot run" : "running the CPU twin instead");
-        if (m.explicit_)
-            return EXIT_GPU_ERROR;
-        m.gpu = false;
-        m.cpu = true;
-    }
+    struct collatz_setup su;
+    if (collatz_setup(argc, argv, "collatz", &r.opt, r.a.checkpoint, &su) != 0)
+        return EXIT_GPU_ERROR;
+    struct collatz_methods m = su.m;
+    r.verify = su.verify;
+    r.cpu_threads = su.cpu_threads;
+    r.have_dev = su.have_dev;
     if (!m.gpu) {
         if (!r.a.s_bits_set)
             r.a.s_bits = DEFAULT_CPU_S_BITS;
@@ -562,11 +552,8 @@ int cmd_collatz(int argc, char **argv)
     collatz_resolve_range(&r.a.range, r.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT, &r.first, &r.count);
     if (r.resumed)
         collatz_checkpoint_check(r.a.checkpoint, &r.ck, r.count);
-    else if (r.a.checkpoint) {
-        snprintf(r.ck.command, sizeof r.ck.command, "collatz");
-        snprintf(r.ck.params, sizeof r.ck.params, "%s", r.params);
-        r.ck.start = r.first;
-    }
+    else if (r.a.checkpoint)
+        collatz_checkpoint_begin(&r.ck, "collatz", r.params, r.first);
 
     if (m.gpu) {
         cudaError_t err = collatz_device_open(&r.dev, OVERFLOW_CAP, 1);

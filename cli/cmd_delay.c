@@ -1,7 +1,6 @@
 /* mpgpu delay: the delays D(n) of a range of 64-bit numbers on the GPU (000 Algorithm 6, section
  * 4.4.4), their sum, maximum and delay records, and the CPU twin. */
 #include <inttypes.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,22 +445,13 @@ int cmd_delay(int argc, char **argv)
         cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
-    struct collatz_methods m;
-    collatz_parse_methods(&r.opt, "delay", &m);
-    r.verify = collatz_option_given(argc, argv, "verify") ? r.opt.verify : VERIFY_SAMPLE;
-    r.cpu_threads = r.opt.threads ? r.opt.threads : omp_get_num_procs();
-    if (r.a.checkpoint && m.gpu && m.cpu)
-        cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
-
-    char why[256];
-    r.have_dev = m.gpu && gpu_open(r.opt.device, why, sizeof why);
-    if (m.gpu && !r.have_dev) {
-        fprintf(stderr, "mpgpu: %s; %s\n", why, m.explicit_ ? "the gpu method cannot run" : "running the CPU twin instead");
-        if (m.explicit_)
-            return EXIT_GPU_ERROR;
-        m.gpu = false;
-        m.cpu = true;
-    }
+    struct collatz_setup su;
+    if (collatz_setup(argc, argv, "delay", &r.opt, r.a.checkpoint, &su) != 0)
+        return EXIT_GPU_ERROR;
+    struct collatz_methods m = su.m;
+    r.verify = su.verify;
+    r.cpu_threads = su.cpu_threads;
+    r.have_dev = su.have_dev;
     if (!m.gpu) {
         if (!r.a.bc_bits_set)
             r.a.bc_bits = DEFAULT_CPU_BC_BITS;
@@ -486,9 +476,7 @@ int cmd_delay(int argc, char **argv)
             cli_bad_input("--record-floor and a resumed --checkpoint both give the record floor; give one");
         floor = (int64_t)fp1 - 1;
     } else if (r.a.checkpoint) {
-        snprintf(r.ck.command, sizeof r.ck.command, "delay");
-        snprintf(r.ck.params, sizeof r.ck.params, "%s", r.params);
-        r.ck.start = r.first;
+        collatz_checkpoint_begin(&r.ck, "delay", r.params, r.first);
     }
     if (r.a.records && !r.a.floor_set && !r.resumed && r.first > 1 && !r.opt.quiet)
         fprintf(stderr, "mpgpu: note: records are relative to the range, as no --record-floor gives the "

@@ -1,10 +1,12 @@
 #include "collatz_cli.h"
 
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu.h"
 #include "random_words.h"
 
 bool collatz_range_option(struct collatz_range_args *r, int id, const char *arg)
@@ -73,6 +75,35 @@ void collatz_parse_methods(const struct cli_common *c, const char *command, stru
         else
             cli_bad_input("%s: unknown method '%s'; accepted: gpu, cpu, all", command, c->methods[i]);
     }
+}
+
+int collatz_setup(int argc, char **argv, const char *command, const struct cli_common *opt,
+                  const char *checkpoint, struct collatz_setup *out)
+{
+    collatz_parse_methods(opt, command, &out->m);
+    out->verify = collatz_option_given(argc, argv, "verify") ? opt->verify : VERIFY_SAMPLE;
+    out->cpu_threads = opt->threads ? opt->threads : omp_get_num_procs();
+    if (checkpoint && out->m.gpu && out->m.cpu)
+        cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
+    char why[256];
+    out->have_dev = out->m.gpu && gpu_open(opt->device, why, sizeof why);
+    if (out->m.gpu && !out->have_dev) {
+        fprintf(stderr, "mpgpu: %s; %s\n", why,
+                out->m.explicit_ ? "the gpu method cannot run" : "running the CPU twin instead");
+        if (out->m.explicit_)
+            return EXIT_GPU_ERROR;
+        out->m.gpu = false;
+        out->m.cpu = true;
+    }
+    return 0;
+}
+
+void collatz_checkpoint_begin(struct checkpoint *ck, const char *command, const char *params,
+                              uint64_t start)
+{
+    snprintf(ck->command, sizeof ck->command, "%s", command);
+    snprintf(ck->params, sizeof ck->params, "%s", params);
+    ck->start = start;
 }
 
 bool collatz_option_given(int argc, char **argv, const char *name)

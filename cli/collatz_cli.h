@@ -43,6 +43,23 @@ struct collatz_methods {
 /* --method: gpu, cpu, all (both); default gpu. */
 void collatz_parse_methods(const struct cli_common *c, const char *command, struct collatz_methods *m);
 
+/* The run-wide choices both subcommands make after parsing. */
+struct collatz_setup {
+    struct collatz_methods m;
+    enum verify_mode verify; /* --verify, sample when not given */
+    int cpu_threads;         /* --threads, 0 meaning every core */
+    bool have_dev;           /* the GPU is open */
+};
+/* --method, --verify and --threads, then the GPU: opened, or, when no method was named and
+ * there is none, replaced by the CPU twin with one line on stderr. Returns 0, or
+ * EXIT_GPU_ERROR when a named gpu method cannot run. */
+int collatz_setup(int argc, char **argv, const char *command, const struct cli_common *opt,
+                  const char *checkpoint, struct collatz_setup *out);
+
+/* A new checkpoint for this command, parameters and range start (nothing resumed). */
+void collatz_checkpoint_begin(struct checkpoint *ck, const char *command, const char *params,
+                              uint64_t start);
+
 /* True when --NAME was given on the command line (to tell a default from a choice). */
 bool collatz_option_given(int argc, char **argv, const char *name);
 
