@@ -28,13 +28,17 @@ uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64
         p++;
     if (*p == '-' || *p == '\0')
         goto bad;
-    if (p[0] == '2' && p[1] == '^') {
+    if ((p[0] == '2' && p[1] == '^') || (p[0] == '1' && p[1] == '0' && p[2] == '^')) {
+        const unsigned base = p[0] == '2' ? 2 : 10;
+        const char *digits = p + (base == 2 ? 2 : 3);
         char *end;
         errno = 0;
-        unsigned long e = strtoul(p + 2, &end, 10);
-        if (errno || *end || end == p + 2 || e > 63)
+        unsigned long e = strtoul(digits, &end, 10);
+        if (errno || *end || end == digits || e > (base == 2 ? 63u : 19u))
             goto bad;
-        v = (uint64_t)1 << e;
+        v = 1;
+        while (e--)
+            v *= base;
     } else {
         char *end;
         errno = 0;

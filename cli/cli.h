@@ -82,7 +82,7 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
 _Noreturn void cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Number parsing: the whole argument must be a number in [min, max], else cli_bad_input naming
- * the option, the value and the range. Accepts decimal, 0x hex, and 2^N. */
+ * the option, the value and the range. Accepts decimal, 0x hex, 2^N and 10^N. */
 uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max);
 double cli_parse_double(const char *option, const char *arg, double min, double max);
 

@@ -27,6 +27,10 @@ expect_fail 2 "--count 0 is out of range; accepted: 1.." -- mul --count 0
 expect_fail 2 "--count 'ten' is not a number" -- mul --count ten
 expect_fail 2 "--count '-5' is not a number" -- mul --count -5
 expect_fail 2 "--count '12abc' is not a number" -- mul --count 12abc
+expect_fail 2 "--count '10^x' is not a number" -- mul --count 10^x
+expect_fail 2 "--count '2^64' is not a number" -- mul --count 2^64
+expect_ok "gmp" -- mul --count 10^2 --bits 64 --method gmp --reps 1
+expect_ok "gmp" -- mul --count 2^7 --bits 64 --method gmp --reps 1
 expect_fail 2 "--reps 0 is out of range" -- mul --reps 0
 expect_fail 2 "--batch 0 is out of range" -- mul --batch 0
 expect_fail 2 "--seed 'abc' is not a number" -- mul --seed abc
