@@ -66,12 +66,7 @@ static int delay_handle(int id, const char *arg, void *ctx)
         a->a_bits_set = true;
         break;
     case OPT_COLLATZ_TABLE_MEMORY:
-        if (!strcmp(arg, "shared"))
-            a->memory = COLLATZ_TABLES_SHARED;
-        else if (!strcmp(arg, "global"))
-            a->memory = COLLATZ_TABLES_GLOBAL;
-        else
-            cli_bad_input("--table-memory '%s' is not a place; accepted: shared, global", arg);
+        a->memory = collatz_parse_table_memory(arg);
         break;
     case OPT_INTERLEAVE:
         a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);

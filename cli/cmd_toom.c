@@ -189,21 +189,5 @@ int cmd_toom(int argc, char **argv)
     run_env_collect(&r.env, true, r.opt.device);
     interrupt_install();
     mul_bench_prepare(&r);
-    if (!r.opt.quiet) {
-        run_env_print(stdout, &r.env);
-        table_begin(stdout);
-    }
-    for (size_t i = 0; i < n_chosen && !interrupt_requested(); i++) {
-        if (cli_progress_enabled(&r.opt))
-            fprintf(stderr, "[%zu/%zu] %s\n", i + 1, n_chosen + t.gmp, chosen[i]->name);
-        mul_bench_run_gpu(&r, chosen[i]);
-    }
-    if (t.gmp && !interrupt_requested())
-        mul_bench_run_gmp(&r);
-    mul_bench_free(&r);
-    if (interrupt_requested()) {
-        fprintf(stderr, "mpgpu: interrupted; the rows above are complete, later methods did not run\n");
-        return EXIT_INTERRUPTED;
-    }
-    return r.exit_status;
+    return mul_bench_run_all(&r, chosen, n_chosen, t.gmp);
 }

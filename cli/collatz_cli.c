@@ -77,6 +77,15 @@ void collatz_parse_methods(const struct cli_common *c, const char *command, stru
     }
 }
 
+enum collatz_table_memory collatz_parse_table_memory(const char *arg)
+{
+    if (!strcmp(arg, "shared"))
+        return COLLATZ_TABLES_SHARED;
+    if (!strcmp(arg, "global"))
+        return COLLATZ_TABLES_GLOBAL;
+    cli_bad_input("--table-memory '%s' is not a place; accepted: shared, global", arg);
+}
+
 int collatz_setup(int argc, char **argv, const char *command, const struct cli_common *opt,
                   const char *checkpoint, struct collatz_setup *out)
 {

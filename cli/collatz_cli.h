@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "collatz.h"
 #include "collatz_checkpoint.h"
 
 /* Option ids both subcommands use (cli_option ids start at 1000). */
@@ -42,6 +43,9 @@ struct collatz_methods {
 };
 /* --method: gpu, cpu, all (both); default gpu. */
 void collatz_parse_methods(const struct cli_common *c, const char *command, struct collatz_methods *m);
+
+/* --table-memory shared|global; anything else is bad input (exit 2). */
+enum collatz_table_memory collatz_parse_table_memory(const char *arg);
 
 /* The run-wide choices both subcommands make after parsing. */
 struct collatz_setup {

@@ -230,3 +230,25 @@ void mul_bench_free(struct mul_bench *r)
     free(r->c);
     r->a = r->b = r->c = NULL;
 }
+
+int mul_bench_run_all(struct mul_bench *r, const struct mul_method *const *methods, size_t n,
+                      bool gmp)
+{
+    if (!r->opt.quiet) {
+        run_env_print(stdout, &r->env);
+        table_begin(stdout);
+    }
+    for (size_t i = 0; i < n && !interrupt_requested(); i++) {
+        if (cli_progress_enabled(&r->opt))
+            fprintf(stderr, "[%zu/%zu] %s\n", i + 1, n + gmp, methods[i]->name);
+        mul_bench_run_gpu(r, methods[i]);
+    }
+    if (gmp && !interrupt_requested())
+        mul_bench_run_gmp(r);
+    mul_bench_free(r);
+    if (interrupt_requested()) {
+        fprintf(stderr, "mpgpu: interrupted; the rows above are complete, later methods did not run\n");
+        return EXIT_INTERRUPTED;
+    }
+    return r->exit_status;
+}

@@ -39,6 +39,11 @@ double mul_bench_run_gpu(struct mul_bench *r, const struct mul_method *m);
  * or a negative value when interrupted. */
 double mul_bench_run_gmp(struct mul_bench *r);
 
+/* The whole measured run: the report header, each GPU method, then GMP when `gmp`, stopping
+ * at Ctrl-C. Frees the arrays and returns the exit status (EXIT_INTERRUPTED on Ctrl-C). */
+int mul_bench_run_all(struct mul_bench *r, const struct mul_method *const *methods, size_t n,
+                      bool gmp);
+
 /* The number of host cores, what --threads 0 means. */
 int mul_bench_all_threads(void);
 
