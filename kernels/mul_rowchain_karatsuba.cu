@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <type_traits>
+
 #include "ptx_carry.cuh"
 
 namespace {
@@ -379,19 +381,45 @@ __device__ __forceinline__ void load_operands(uint32_t *sh, const uint32_t *a, c
 {
     constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
     constexpr unsigned REGION = pow3(K) * LEAF, WPAD = LEAF << K, V = VEC ? 4 : 1;
-    for (unsigned idx = threadIdx.x; idx < WPAD * P / V; idx += T) {
-        const unsigned i = idx / (P / V), p = idx % (P / V) * V;
-        const bool live = i < w && p0 + p < count;
+    constexpr unsigned ITEMS = WPAD * P / V, ROUNDS = (ITEMS + T - 1) / T;
+    using word = typename std::conditional<VEC, uint4, uint32_t>::type;
+    // All loads first, then all stores: a loop that stored each pair before loading the next
+    // waited a memory latency per pair.
+    word x[ROUNDS], y[ROUNDS];
+#pragma unroll
+    for (unsigned r = 0; r < ROUNDS; r++) {
+        const unsigned idx = threadIdx.x + r * T, i = idx / (P / V), p = idx % (P / V) * V;
+        const bool live = idx < ITEMS && i < w && p0 + p < count;
         const size_t g = i * count + p0 + p;
-        if (VEC) {
-            uint4 x = live ? *(const uint4 *)(a + g) : make_uint4(0, 0, 0, 0);
-            uint4 y = live ? *(const uint4 *)(b + g) : make_uint4(0, 0, 0, 0);
-            *(uint4 *)&sh[sidx<P>(i, p)] = x;
-            *(uint4 *)&sh[sidx<P>(REGION + i, p)] = y;
-        } else {
-            sh[sidx<P>(i, p)] = live ? a[g] : 0;
-            sh[sidx<P>(REGION + i, p)] = live ? b[g] : 0;
+        x[r] = live ? *(const word *)(a + g) : word{};
+        y[r] = live ? *(const word *)(b + g) : word{};
+    }
+#pragma unroll
+    for (unsigned r = 0; r < ROUNDS; r++) {
+        const unsigned idx = threadIdx.x + r * T, i = idx / (P / V), p = idx % (P / V) * V;
+        if (idx < ITEMS) {
+            *(word *)&sh[sidx<P>(i, p)] = x[r];
+            *(word *)&sh[sidx<P>(REGION + i, p)] = y[r];
         }
+    }
+}
+
+// Asks L2 for the operands of block `block` while this block computes: with one block per SM
+// (K = 3) nothing else hides the load phase. The blocks `resident` further on are the ones
+// that start next. On an H200 at 8192 bits x 196608 products the load phase took 0.22 of
+// 1.83 ms; loading all before storing and this prefetch brought the kernel to 1.70 ms.
+template <unsigned K>
+__device__ __forceinline__ void prefetch_operands(const uint32_t *a, const uint32_t *b, unsigned w,
+                                                  size_t count, size_t block)
+{
+    constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS, LINE = 32;
+    const size_t p0 = block * P;
+    if (p0 >= count)
+        return;
+    for (unsigned idx = threadIdx.x; idx < 2 * w * (P / LINE); idx += T) {
+        const unsigned i = idx / (P / LINE) % w, p = idx % (P / LINE) * LINE;
+        const uint32_t *x = idx < w * (P / LINE) ? a : b;
+        ptx::prefetch_l2(x + i * count + p0 + p);
     }
 }
 
@@ -419,7 +447,7 @@ __device__ __forceinline__ void store_product(const uint32_t *sh, uint32_t *c, u
 template <unsigned K, bool VEC>
 __global__ void __maxnreg__(fused_shape<K>::REGS)
     karatsuba_block_kernel(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
-                           size_t count)
+                           size_t count, unsigned resident)
 {
     constexpr unsigned P = fused_shape<K>::P, LEAVES = pow3(K);
     extern __shared__ uint4 shared_words[];
@@ -429,6 +457,7 @@ __global__ void __maxnreg__(fused_shape<K>::REGS)
 
     load_operands<K, VEC>(sh, a, b, w, count, p0);
     __syncthreads();
+    prefetch_operands<K>(a, b, w, count, blockIdx.x + (size_t)resident);
     form_levels<K, 0>(sh, sign);
     leaf_products<K>(sh);
     __syncthreads();
@@ -446,6 +475,7 @@ cudaError_t launch_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsi
                          size_t count, cudaStream_t stream)
 {
     static bool attribute_set; // the kernel's shared-memory limit is raised once per process
+    static unsigned resident;  // blocks that run at once on the device
     constexpr size_t shared = fused_shared_bytes<K>();
     if (!attribute_set) {
         // The largest carveout, or the driver may size shared memory for one block per SM.
@@ -456,13 +486,22 @@ cudaError_t launch_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsi
             err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC>,
                                        cudaFuncAttributePreferredSharedMemoryCarveout,
                                        cudaSharedmemCarveoutMaxShared);
+        int device = 0, sms = 0, per_sm = 0;
+        if (err == cudaSuccess)
+            err = cudaGetDevice(&device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (err == cudaSuccess)
+            err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &per_sm, karatsuba_block_kernel<K, VEC>, fused_shape<K>::THREADS, shared);
         if (err != cudaSuccess)
             return err;
+        resident = (unsigned)(sms * per_sm);
         attribute_set = true;
     }
     constexpr unsigned P = fused_shape<K>::P;
     karatsuba_block_kernel<K, VEC><<<(unsigned)((count + P - 1) / P), fused_shape<K>::THREADS,
-                                     shared, stream>>>(a, b, c, w, count);
+                                     shared, stream>>>(a, b, c, w, count, resident);
     return cudaGetLastError();
 }
 
@@ -481,66 +520,178 @@ cudaError_t launch_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsi
 // in one buffer so that each sub-problem's product can replace its operands: word i of
 // sub-problem q (0 <= q < 3n; q = u n + parent, u = 0 low halves, 1 high halves,
 // 2 |low - high|) is at sub[i * 3n + q], operand a in words [0, h), b in [h, 2h).
+//
+// A split or join is linear work that only moves memory (GPU.md: about 4.3 TB/s), so it must
+// keep enough loads in flight. One thread per problem walking all its words left 2^14 threads
+// at 32768 bits, latency-bound: 2.8 ms against 1.36 ms for the sub-products. Here a block is
+// 32 problems (the lanes, so every load and store is a whole 128-byte row of the word-major
+// layout) times SPLIT_CHUNKS warps, and warp c owns the c-th chunk of every word range. Each
+// chunk runs its carry chain from carry-in 0; resolve_chunk_carries then adds the carry-ins,
+// which on random data stop at the first word of the next chunk.
 
-__global__ void __launch_bounds__(128) karatsuba_split_kernel(const uint32_t *a, const uint32_t *b,
-                                                              unsigned w, size_t n, unsigned h,
-                                                              uint32_t *sub,
-                                                              unsigned char *subtract)
+constexpr unsigned SPLIT_CHUNKS = 8;
+
+// Words [begin, end) of chunk c when `words` words are cut into SPLIT_CHUNKS chunks.
+struct chunk_range {
+    unsigned begin, end;
+};
+
+__device__ __forceinline__ chunk_range chunk_of(unsigned words, unsigned c)
 {
-    size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (q >= n)
-        return;
+    const unsigned size = (words + SPLIT_CHUNKS - 1) / SPLIT_CHUNKS;
+    const unsigned begin = min(c * size, words);
+    return {begin, min(begin + size, words)};
+}
+
+// Chunk threadIdx.y has written S segments, segment k its words r[k] of out (stride `stride`),
+// each from carry-in 0, and holds their signed carry-outs; segment k of chunk c is number
+// k SPLIT_CHUNKS + c in the carry order. This adds each segment's carry-in, round after round,
+// so that a carry running through a whole segment (words all 0 or all ones, the worst case)
+// reaches the next one. The last segment's carry-out is dropped: the value is exact modulo the
+// words written. `pending` is shared, S SPLIT_CHUNKS x 32.
+template <unsigned S>
+__device__ void resolve_chunk_carries(uint32_t *out, size_t stride, const chunk_range (&r)[S],
+                                      int64_t (&carry_out)[S], int64_t *pending)
+{
+    constexpr unsigned LAST = S * SPLIT_CHUNKS - 1;
+    const unsigned c = threadIdx.y, lane = threadIdx.x;
+    for (;;) {
+#pragma unroll
+        for (unsigned k = 0; k < S; k++) {
+            const unsigned seg = k * SPLIT_CHUNKS + c;
+            if (seg < LAST)
+                pending[(seg + 1) * 32 + lane] = carry_out[k];
+        }
+        __syncthreads();
+        int64_t carry[S];
+#pragma unroll
+        for (unsigned k = 0; k < S; k++) {
+            const unsigned seg = k * SPLIT_CHUNKS + c;
+            carry[k] = seg > 0 ? pending[seg * 32 + lane] : 0;
+        }
+        __syncthreads(); // every carry-in is read before the next round writes
+        bool more = false;
+#pragma unroll
+        for (unsigned k = 0; k < S; k++) {
+            for (unsigned i = r[k].begin; i < r[k].end && carry[k] != 0; i++) {
+                const int64_t v = (int64_t)out[i * stride] + carry[k];
+                out[i * stride] = (uint32_t)v;
+                carry[k] = v >> 32;
+            }
+            carry_out[k] = carry[k];
+            more |= k * SPLIT_CHUNKS + c < LAST && carry[k] != 0;
+        }
+        if (!__syncthreads_or(more))
+            return;
+    }
+}
+
+// The three sub-problems of each parent q: its halves and |low - high| for both operands (w
+// words, zero above), and subtract[q] = 1 when both differences have the same sign.
+__global__ void __launch_bounds__(32 * SPLIT_CHUNKS)
+    karatsuba_split_kernel(const uint32_t *__restrict__ a, const uint32_t *__restrict__ b,
+                           unsigned w, size_t n, unsigned h, uint32_t *__restrict__ sub,
+                           unsigned char *__restrict__ subtract)
+{
+    __shared__ int64_t pending[SPLIT_CHUNKS * 32];
+    __shared__ int order[SPLIT_CHUNKS][32];
+    const unsigned c = threadIdx.y, lane = threadIdx.x;
+    const size_t q0 = (size_t)blockIdx.x * 32, q = q0 + lane;
+    const bool live = q < n;
     const size_t n3 = 3 * n;
+    const chunk_range r = chunk_of(h, c);
     bool lo_smaller[2];
     for (unsigned operand = 0; operand < 2; operand++) {
         const uint32_t *x = operand ? b : a;
-        auto word = [&](unsigned i) { return i < w ? x[i * n + q] : 0u; };
-        unsigned j = h - 1;
-        while (j > 0 && word(j) == word(h + j))
-            j--;
-        bool smaller = word(j) < word(h + j);
-        uint32_t borrow = 0;
+        auto word = [&](unsigned i) { return live && i < w ? x[i * n + q] : 0u; };
+        // Which half is larger: the top differing word of the top chunk that has one.
+        int cmp = 0;
+        for (unsigned i = r.end; i-- > r.begin && cmp == 0;) {
+            const uint32_t lo = word(i), hi = word(h + i);
+            cmp = lo < hi ? -1 : lo > hi;
+        }
+        order[c][lane] = cmp;
+        __syncthreads();
+        int top = 0;
+        for (unsigned k = SPLIT_CHUNKS; k-- > 0 && top == 0;)
+            top = order[k][lane];
+        __syncthreads(); // `order` is read by all before the next operand writes it
+        const bool smaller = top < 0;
+
         uint32_t *out = sub + (size_t)operand * h * n3 + q;
-        for (unsigned i = 0; i < h; i++) {
-            uint32_t lo = word(i), hi = word(h + i);
-            uint64_t d = smaller ? (uint64_t)hi - lo - borrow : (uint64_t)lo - hi - borrow;
-            out[i * n3] = lo;
-            out[i * n3 + n] = hi;
-            out[i * n3 + 2 * n] = (uint32_t)d;
+        uint32_t borrow = 0;
+#pragma unroll 8
+        for (unsigned i = r.begin; i < r.end; i++) {
+            const uint32_t lo = word(i), hi = word(h + i);
+            const uint64_t d = smaller ? (uint64_t)hi - lo - borrow : (uint64_t)lo - hi - borrow;
+            if (live) {
+                out[i * n3] = lo;
+                out[i * n3 + n] = hi;
+                out[i * n3 + 2 * n] = (uint32_t)d;
+            }
             borrow = (uint32_t)(d >> 63);
         }
+        // Each chunk of the difference started without the borrow from below (a lane past n
+        // has only zeros, so it never carries and never touches memory).
+        const chunk_range ranges[1] = {r};
+        int64_t carries[1] = {-(int64_t)borrow};
+        resolve_chunk_carries<1>(out + 2 * n, n3, ranges, carries, pending);
         lo_smaller[operand] = smaller;
     }
-    subtract[q] = lo_smaller[0] == lo_smaller[1];
+    if (live && c == 0)
+        subtract[q] = lo_smaller[0] == lo_smaller[1];
 }
 
 // Z = L + (L + H - s M) X^h + H X^2h for parent q from its three sub-products (2h words each);
-// the first `out_words` words of Z go to c (word-major, n problems).
-__global__ void __launch_bounds__(128) karatsuba_join_kernel(const uint32_t *sub,
-                                                             const unsigned char *subtract,
-                                                             size_t n, unsigned h, uint32_t *c,
-                                                             unsigned out_words)
+// the first `out_words` words of Z go to c (word-major, n problems). As in recombine_level,
+// one pass over j in [0, h) reads each word of L, H and M once and writes Z's columns j,
+// h + j, 2h + j and 3h + j: column j is L's word, the other three are column sums with their
+// own carries (streams 0, 1, 2). Chunk threadIdx.y takes its chunk of j for all streams.
+__global__ void __launch_bounds__(32 * SPLIT_CHUNKS)
+    karatsuba_join_kernel(const uint32_t *__restrict__ sub,
+                          const unsigned char *__restrict__ subtract, size_t n, unsigned h,
+                          uint32_t *__restrict__ c, unsigned out_words)
 {
-    size_t q = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (q >= n)
-        return;
+    __shared__ int64_t pending[3 * SPLIT_CHUNKS * 32];
+    const size_t q = (size_t)blockIdx.x * 32 + threadIdx.x;
+    const bool live = q < n;
+    const chunk_range r = live ? chunk_of(h, threadIdx.y) : chunk_range{0, 0};
     const size_t n3 = 3 * n;
     const uint32_t *L = sub + q, *H = sub + n + q, *M = sub + 2 * n + q;
-    const bool s = subtract[q];
-    int64_t acc = 0;
-    for (unsigned i = 0; i < out_words; i++) {
-        if (i < 2 * h)
-            acc += L[i * n3];
-        else
-            acc += H[(i - 2 * h) * n3];
-        if (i >= h && i < 3 * h) {
-            unsigned j = i - h;
-            int64_t m = M[j * n3];
-            acc += (int64_t)L[j * n3] + H[j * n3] + (s ? -m : m);
-        }
-        c[i * n + q] = (uint32_t)acc;
-        acc >>= 32;
+    uint32_t *z = c + q;
+    const int64_t flip = live && subtract[q] ? -1 : 1; // s: M is subtracted
+    int64_t acc[3] = {0, 0, 0};
+    // Columns beyond out_words are not written (the top level's product has 2 w words).
+    auto put = [&](unsigned col, int64_t v) {
+        if (col < out_words)
+            z[col * n] = (uint32_t)v;
+    };
+#pragma unroll 4
+    for (unsigned j = r.begin; j < r.end; j++) {
+        const uint32_t l0 = L[j * n3], l1 = L[(h + j) * n3], h0 = H[j * n3],
+                       h1 = H[(h + j) * n3], m0 = M[j * n3], m1 = M[(h + j) * n3];
+        const int64_t middle = (int64_t)l1 + h0;
+        put(j, l0);
+        acc[0] += middle + l0 + flip * m0;
+        acc[1] += middle + h1 + flip * m1;
+        acc[2] += h1;
+        put(h + j, acc[0]);
+        put(2 * h + j, acc[1]);
+        put(3 * h + j, acc[2]);
+#pragma unroll
+        for (unsigned k = 0; k < 3; k++)
+            acc[k] >>= 32;
     }
+    auto clip = [&](unsigned from) {
+        return chunk_range{min(from + r.begin, out_words), min(from + r.end, out_words)};
+    };
+    const chunk_range ranges[3] = {clip(h), clip(2 * h), clip(3 * h)};
+    resolve_chunk_carries<3>(z, n, ranges, acc, pending);
+}
+
+unsigned level_blocks(size_t problems)
+{
+    return (unsigned)((problems + 31) / 32);
 }
 
 unsigned ceil_log2(unsigned x)
@@ -633,7 +784,7 @@ extern "C" cudaError_t mul_rowchain_karatsuba_launch(const uint32_t *a, const ui
         const uint32_t *pa = j == 1 ? a : buf[j - 1];
         const uint32_t *pb = j == 1 ? b : buf[j - 1] + (size_t)2 * h * n;
         unsigned w = j == 1 ? words : 2 * h;
-        karatsuba_split_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
+        karatsuba_split_kernel<<<level_blocks(n), dim3(32, SPLIT_CHUNKS), 0, stream>>>(
             pa, pb, w, n, h, buf[j], flags[j]);
         cudaError_t err = cudaGetLastError();
         if (err != cudaSuccess)
@@ -650,7 +801,7 @@ extern "C" cudaError_t mul_rowchain_karatsuba_launch(const uint32_t *a, const ui
         unsigned h = s.wpad >> j;
         uint32_t *out = j == 1 ? c : buf[j - 1];
         unsigned out_words = j == 1 ? 2 * words : 4 * h;
-        karatsuba_join_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
+        karatsuba_join_kernel<<<level_blocks(n), dim3(32, SPLIT_CHUNKS), 0, stream>>>(
             buf[j], flags[j], n, h, out, out_words);
         err = cudaGetLastError();
         if (err != cudaSuccess)

@@ -1,5 +1,6 @@
 /* PTX carry-chain primitives: the one place mpgpu writes inline assembly for multiple-precision
- * carries (000 section 3.3.3: C has no access to the carry flag, PTX does).
+ * carries (000 section 3.3.3: C has no access to the carry flag, PTX does), plus the one L2
+ * prefetch that CUDA C does not offer.
  *
  * A chain starts with a *_cc primitive (sets the carry flag), continues with *c_cc primitives
  * (consume and set it) and ends with a *c primitive (consumes it). No other instruction that
@@ -77,6 +78,11 @@ __device__ __forceinline__ uint32_t madc_lo(uint32_t a, uint32_t b, uint32_t c) 
     uint32_t r;
     asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
     return r;
+}
+
+/* Asks L2 to fetch the 128-byte line holding p; nothing waits for it. */
+__device__ __forceinline__ void prefetch_l2(const void *p) {
+    asm volatile("prefetch.global.L2 [%0];" : : "l"(p));
 }
 
 /* {t, u, v} += a * b: the three-word column accumulator of the Comba method (000 Algorithm 2,

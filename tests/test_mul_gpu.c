@@ -1,6 +1,6 @@
-/* gpu suite: every registered GPU multiplication method against GMP, at the sizes the issue
- * names (64, 96, 1024, 1056, 4096, 65536 bits) plus random multiples of 32, on random,
- * all-ones, zero, one and unequal-length operands. Exits 77 (skipped) without a GPU. */
+/* gpu suite: every registered GPU multiplication method against GMP, at the sizes the issues
+ * name (64, 96, 1024, 1056, 4096, 16384, 32768, 65536 bits) plus random multiples of 32, on
+ * random, all-ones, zero, one and unequal-length operands. Exits 77 (skipped) without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +73,8 @@ int main(int argc, char **argv)
     }
     const char *only = argc > 1 ? argv[1] : NULL; /* optional: one method name */
     uint64_t seed = test_seed();
-    unsigned sizes[16] = {2, 3, 32, 33, 128, 2048};
-    size_t n_sizes = 6;
+    unsigned sizes[16] = {2, 3, 32, 33, 128, 512, 1024, 2048};
+    size_t n_sizes = 8;
     for (int i = 0; i < 4; i++) /* random multiples of 32 bits in 64..16384 */
         sizes[n_sizes++] = 2 + (unsigned)(splitmix64(seed + i) % 511);
     size_t n;
