@@ -373,31 +373,82 @@ __device__ __forceinline__ void recombine_levels(uint32_t *sh, const unsigned ch
     }
 }
 
+// ---- Operand views ------------------------------------------------------------------------
+//
+// Above 8192 bits the problems split in device memory (see below). Of a problem's three
+// sub-problems only |low - high| is new data; the halves are read where they already are, in
+// the caller's operands or in a parent's difference. Not copying them cut the split's writes
+// by two thirds. Problem q of level j (0 <= q < 3^j count) is sub-problem u = q / n of its
+// parent q mod n at level j - 1 (n = 3^(j-1) count), so a problem's operand is found by
+// walking up from it: words [u h_j, (u + 1) h_j) of the parent for u = 0, 1, and the parent's
+// stored difference for u = 2.
+
+constexpr unsigned MAX_DEVICE_LEVELS = 8;
+
+struct level_chain {
+    const uint32_t *a, *b; // level 0: count problems of w words each (zero above w)
+    size_t count;
+    unsigned w;
+    // diff[j], j >= 1: |low - high| of the 3^(j-1) count problems of level j - 1, h[j] words
+    // of operand a (word i of problem q at [i * 3^(j-1) count + q]), then as many of b.
+    const uint32_t *diff[MAX_DEVICE_LEVELS + 1];
+    unsigned h[MAX_DEVICE_LEVELS + 1];
+};
+
+// Word i of a problem's operands is a[i * stride], b[i * stride]; words from `valid` on are 0.
+struct operand_view {
+    const uint32_t *a, *b;
+    size_t stride;
+    unsigned valid;
+};
+
+__device__ operand_view view_of(const level_chain &ch, unsigned level, size_t q)
+{
+    size_t n = ch.count; // problems of level j - 1
+    for (unsigned j = 1; j < level; j++)
+        n *= 3;
+    unsigned offset = 0;
+    for (unsigned j = level; j > 0; j--, n /= 3) {
+        const unsigned u = (unsigned)(q / n);
+        q -= u * n;
+        if (u == 2) {
+            const uint32_t *d = ch.diff[j] + (size_t)offset * n + q;
+            return {d, d + (size_t)ch.h[j] * n, n, ~0u};
+        }
+        offset += u * ch.h[j];
+    }
+    if (offset >= ch.w)
+        return {ch.a, ch.b, 0, 0};
+    return {ch.a + (size_t)offset * ch.count + q, ch.b + (size_t)offset * ch.count + q, ch.count,
+            ch.w - offset};
+}
+
 // Operands in and product out, word-major: a warp moves whole 128-byte rows, 16 bytes per
 // lane when the layout allows (VEC), else 4.
-template <unsigned K, bool VEC>
-__device__ __forceinline__ void load_operands(uint32_t *sh, const uint32_t *a, const uint32_t *b,
-                                              unsigned w, size_t count, size_t p0)
+template <unsigned K, bool VEC, class View>
+__device__ __forceinline__ void load_operands(uint32_t *sh, View view_of_product)
 {
     constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
     constexpr unsigned REGION = pow3(K) * LEAF, WPAD = LEAF << K, V = VEC ? 4 : 1;
-    constexpr unsigned ITEMS = WPAD * P / V, ROUNDS = (ITEMS + T - 1) / T;
+    constexpr unsigned LANES = P / V, STEP = T / LANES, ROUNDS = (WPAD + STEP - 1) / STEP;
+    static_assert(T % LANES == 0, "a thread keeps its product (and view) in every round");
     using word = typename std::conditional<VEC, uint4, uint32_t>::type;
     // All loads first, then all stores: a loop that stored each pair before loading the next
-    // waited a memory latency per pair.
+    // waited a memory latency per pair. With VEC, products p .. p + 3 share p's view.
+    const unsigned p = threadIdx.x % LANES * V, i0 = threadIdx.x / LANES;
+    const operand_view v = view_of_product(p);
     word x[ROUNDS], y[ROUNDS];
 #pragma unroll
     for (unsigned r = 0; r < ROUNDS; r++) {
-        const unsigned idx = threadIdx.x + r * T, i = idx / (P / V), p = idx % (P / V) * V;
-        const bool live = idx < ITEMS && i < w && p0 + p < count;
-        const size_t g = i * count + p0 + p;
-        x[r] = live ? *(const word *)(a + g) : word{};
-        y[r] = live ? *(const word *)(b + g) : word{};
+        const unsigned i = i0 + r * STEP;
+        const bool ok = i < WPAD && i < v.valid;
+        x[r] = ok ? *(const word *)(v.a + i * v.stride) : word{};
+        y[r] = ok ? *(const word *)(v.b + i * v.stride) : word{};
     }
 #pragma unroll
     for (unsigned r = 0; r < ROUNDS; r++) {
-        const unsigned idx = threadIdx.x + r * T, i = idx / (P / V), p = idx % (P / V) * V;
-        if (idx < ITEMS) {
+        const unsigned i = i0 + r * STEP;
+        if (i < WPAD) {
             *(word *)&sh[sidx<P>(i, p)] = x[r];
             *(word *)&sh[sidx<P>(REGION + i, p)] = y[r];
         }
@@ -408,18 +459,20 @@ __device__ __forceinline__ void load_operands(uint32_t *sh, const uint32_t *a, c
 // (K = 3) nothing else hides the load phase. The blocks `resident` further on are the ones
 // that start next. On an H200 at 8192 bits x 196608 products the load phase took 0.22 of
 // 1.83 ms; loading all before storing and this prefetch brought the kernel to 1.70 ms.
-template <unsigned K>
-__device__ __forceinline__ void prefetch_operands(const uint32_t *a, const uint32_t *b, unsigned w,
-                                                  size_t count, size_t block)
+template <unsigned K, class View>
+__device__ __forceinline__ void prefetch_operands(View view_of_product, unsigned w)
 {
-    constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS, LINE = 32;
-    const size_t p0 = block * P;
-    if (p0 >= count)
-        return;
-    for (unsigned idx = threadIdx.x; idx < 2 * w * (P / LINE); idx += T) {
-        const unsigned i = idx / (P / LINE) % w, p = idx % (P / LINE) * LINE;
-        const uint32_t *x = idx < w * (P / LINE) ? a : b;
-        ptx::prefetch_l2(x + i * count + p0 + p);
+    constexpr unsigned P = fused_shape<K>::P, WARPS = fused_shape<K>::THREADS / 32;
+    const unsigned lane = threadIdx.x % 32;
+#pragma unroll
+    for (unsigned g = 0; g < P / 32; g++) {
+        const operand_view v = view_of_product(g * 32 + lane);
+        for (unsigned i = threadIdx.x / 32; i < w; i += WARPS) {
+            if (i < v.valid) {
+                ptx::prefetch_l2(v.a + i * v.stride);
+                ptx::prefetch_l2(v.b + i * v.stride);
+            }
+        }
     }
 }
 
@@ -441,23 +494,39 @@ __device__ __forceinline__ void store_product(const uint32_t *sh, uint32_t *c, u
     }
 }
 
-// The whole product of P operand pairs of up to LEAF << K words in one block. A block reads all
-// its words before it writes any, so the device-memory levels can run it in place (c == a).
-// VEC: count is a multiple of 4 and the buffers 16-byte aligned.
-template <unsigned K, bool VEC>
+// The whole product of P problems of level `level` (count of them, up to LEAF << K words per
+// operand) in one block, written word-major to c. SPLIT: level > 0, the operands are views
+// into the device-memory levels (level 0 reads the caller's operands directly: the views' 8 KB
+// of shared memory and their barrier cost 1024 bits x 2^20 products a fifth of its rate).
+// VEC: the level-0 count is a multiple of 4 and every buffer 16-byte aligned.
+template <unsigned K, bool VEC, bool SPLIT>
 __global__ void __maxnreg__(fused_shape<K>::REGS)
-    karatsuba_block_kernel(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
-                           size_t count, unsigned resident)
+    karatsuba_block_kernel(const level_chain chain, unsigned level, size_t count, unsigned w,
+                           uint32_t *c, unsigned resident)
 {
     constexpr unsigned P = fused_shape<K>::P, LEAVES = pow3(K);
     extern __shared__ uint4 shared_words[];
     uint32_t *sh = (uint32_t *)shared_words;
     unsigned char *sign = (unsigned char *)(sh + 2 * LEAVES * LEAF * P); // [operand][slot][p]
-    const size_t p0 = (size_t)blockIdx.x * P;
-
-    load_operands<K, VEC>(sh, a, b, w, count, p0);
-    __syncthreads();
-    prefetch_operands<K>(a, b, w, count, blockIdx.x + (size_t)resident);
+    const size_t p0 = (size_t)blockIdx.x * P, next = p0 + (size_t)resident * P;
+    auto top_view = [&](size_t q) {
+        return q < count ? operand_view{chain.a + q, chain.b + q, count, w} : operand_view{};
+    };
+    if constexpr (SPLIT) {
+        __shared__ operand_view views[2][P]; // this block's products, then the block `resident` on
+        for (unsigned t = threadIdx.x; t < 2 * P; t += fused_shape<K>::THREADS) {
+            const size_t q = (t < P ? p0 : next) + t % P;
+            views[t / P][t % P] = q < count ? view_of(chain, level, q) : operand_view{};
+        }
+        __syncthreads();
+        load_operands<K, VEC>(sh, [&](unsigned p) { return views[0][p]; });
+        __syncthreads();
+        prefetch_operands<K>([&](unsigned p) { return views[1][p]; }, w);
+    } else {
+        load_operands<K, VEC>(sh, [&](unsigned p) { return top_view(p0 + p); });
+        __syncthreads();
+        prefetch_operands<K>([&](unsigned p) { return top_view(next + p); }, w);
+    }
     form_levels<K, 0>(sh, sign);
     leaf_products<K>(sh);
     __syncthreads();
@@ -470,20 +539,20 @@ template <unsigned K> constexpr size_t fused_shared_bytes()
     return 2 * pow3(K) * LEAF * fused_shape<K>::P * sizeof(uint32_t) + 2 * pow3(K) * fused_shape<K>::P;
 }
 
-template <unsigned K, bool VEC>
-cudaError_t launch_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
-                         size_t count, cudaStream_t stream)
+template <unsigned K, bool VEC, bool SPLIT>
+cudaError_t launch_block(const level_chain &chain, unsigned level, size_t count, unsigned w,
+                         uint32_t *c, cudaStream_t stream)
 {
     static bool attribute_set; // the kernel's shared-memory limit is raised once per process
     static unsigned resident;  // blocks that run at once on the device
     constexpr size_t shared = fused_shared_bytes<K>();
     if (!attribute_set) {
         // The largest carveout, or the driver may size shared memory for one block per SM.
-        cudaError_t err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC>,
+        cudaError_t err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC, SPLIT>,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                (int)shared);
         if (err == cudaSuccess)
-            err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC>,
+            err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC, SPLIT>,
                                        cudaFuncAttributePreferredSharedMemoryCarveout,
                                        cudaSharedmemCarveoutMaxShared);
         int device = 0, sms = 0, per_sm = 0;
@@ -493,33 +562,42 @@ cudaError_t launch_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsi
             err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
         if (err == cudaSuccess)
             err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &per_sm, karatsuba_block_kernel<K, VEC>, fused_shape<K>::THREADS, shared);
+                &per_sm, karatsuba_block_kernel<K, VEC, SPLIT>, fused_shape<K>::THREADS, shared);
         if (err != cudaSuccess)
             return err;
         resident = (unsigned)(sms * per_sm);
         attribute_set = true;
     }
     constexpr unsigned P = fused_shape<K>::P;
-    karatsuba_block_kernel<K, VEC><<<(unsigned)((count + P - 1) / P), fused_shape<K>::THREADS,
-                                     shared, stream>>>(a, b, c, w, count, resident);
+    karatsuba_block_kernel<K, VEC, SPLIT><<<(unsigned)((count + P - 1) / P),
+                                            fused_shape<K>::THREADS, shared, stream>>>(
+        chain, level, count, w, c, resident);
     return cudaGetLastError();
 }
 
 template <unsigned K>
-cudaError_t launch_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
-                         size_t count, cudaStream_t stream)
+cudaError_t launch_block(const level_chain &chain, unsigned level, size_t count, unsigned w,
+                         uint32_t *c, cudaStream_t stream)
 {
-    bool vec = count % 4 == 0 && ((uintptr_t)a | (uintptr_t)b | (uintptr_t)c) % 16 == 0;
-    return vec ? launch_block<K, true>(a, b, c, w, count, stream)
-               : launch_block<K, false>(a, b, c, w, count, stream);
+    uintptr_t bits = (uintptr_t)chain.a | (uintptr_t)chain.b | (uintptr_t)c;
+    for (unsigned j = 1; j <= level; j++)
+        bits |= (uintptr_t)chain.diff[j];
+    const bool vec = chain.count % 4 == 0 && bits % 16 == 0;
+    // Only the largest in-block size sits under device-memory levels (plan_for).
+    constexpr bool SPLIT = K == FUSED_MAX_LEVELS;
+    if (SPLIT && level > 0)
+        return vec ? launch_block<K, true, SPLIT>(chain, level, count, w, c, stream)
+                   : launch_block<K, false, SPLIT>(chain, level, count, w, c, stream);
+    return vec ? launch_block<K, true, false>(chain, level, count, w, c, stream)
+               : launch_block<K, false, false>(chain, level, count, w, c, stream);
 }
 
 // ---- Karatsuba levels in device memory ----------------------------------------------------
 //
-// A level turns n problems with 2h-word operands into 3n problems with h-word operands, stored
-// in one buffer so that each sub-problem's product can replace its operands: word i of
-// sub-problem q (0 <= q < 3n; q = u n + parent, u = 0 low halves, 1 high halves,
-// 2 |low - high|) is at sub[i * 3n + q], operand a in words [0, h), b in [h, 2h).
+// A level turns n problems with 2h-word operands into 3n problems with h-word operands
+// (q = u n + parent, u = 0 low halves, 1 high halves, 2 |low - high|); the split stores only
+// the differences (see operand views). The sub-products are stored word-major, word i of
+// problem q's 2h-word product at prod[i * 3n + q], and the join combines them.
 //
 // A split or join is linear work that only moves memory (GPU.md: about 4.3 TB/s), so it must
 // keep enough loads in flight. One thread per problem walking all its words left 2^14 threads
@@ -586,24 +664,23 @@ __device__ void resolve_chunk_carries(uint32_t *out, size_t stride, const chunk_
     }
 }
 
-// The three sub-problems of each parent q: its halves and |low - high| for both operands (w
-// words, zero above), and subtract[q] = 1 when both differences have the same sign.
+// |low - high| of both operands of each problem q of level `level` (n of them, 2h words per
+// operand) into diff (h words of a, then of b, word-major), and subtract[q] = 1 when both
+// differences have the same sign.
 __global__ void __launch_bounds__(32 * SPLIT_CHUNKS)
-    karatsuba_split_kernel(const uint32_t *__restrict__ a, const uint32_t *__restrict__ b,
-                           unsigned w, size_t n, unsigned h, uint32_t *__restrict__ sub,
-                           unsigned char *__restrict__ subtract)
+    karatsuba_split_kernel(const level_chain chain, unsigned level, size_t n, unsigned h,
+                           uint32_t *__restrict__ diff, unsigned char *__restrict__ subtract)
 {
     __shared__ int64_t pending[SPLIT_CHUNKS * 32];
     __shared__ int order[SPLIT_CHUNKS][32];
     const unsigned c = threadIdx.y, lane = threadIdx.x;
-    const size_t q0 = (size_t)blockIdx.x * 32, q = q0 + lane;
-    const bool live = q < n;
-    const size_t n3 = 3 * n;
+    const size_t q = (size_t)blockIdx.x * 32 + lane;
+    const operand_view v = q < n ? view_of(chain, level, q) : operand_view{};
     const chunk_range r = chunk_of(h, c);
     bool lo_smaller[2];
     for (unsigned operand = 0; operand < 2; operand++) {
-        const uint32_t *x = operand ? b : a;
-        auto word = [&](unsigned i) { return live && i < w ? x[i * n + q] : 0u; };
+        const uint32_t *x = operand ? v.b : v.a;
+        auto word = [&](unsigned i) { return i < v.valid ? x[i * v.stride] : 0u; };
         // Which half is larger: the top differing word of the top chunk that has one.
         int cmp = 0;
         for (unsigned i = r.end; i-- > r.begin && cmp == 0;) {
@@ -618,27 +695,24 @@ __global__ void __launch_bounds__(32 * SPLIT_CHUNKS)
         __syncthreads(); // `order` is read by all before the next operand writes it
         const bool smaller = top < 0;
 
-        uint32_t *out = sub + (size_t)operand * h * n3 + q;
+        uint32_t *out = diff + (size_t)operand * h * n + q;
         uint32_t borrow = 0;
 #pragma unroll 8
         for (unsigned i = r.begin; i < r.end; i++) {
             const uint32_t lo = word(i), hi = word(h + i);
             const uint64_t d = smaller ? (uint64_t)hi - lo - borrow : (uint64_t)lo - hi - borrow;
-            if (live) {
-                out[i * n3] = lo;
-                out[i * n3 + n] = hi;
-                out[i * n3 + 2 * n] = (uint32_t)d;
-            }
+            if (q < n)
+                out[i * n] = (uint32_t)d;
             borrow = (uint32_t)(d >> 63);
         }
         // Each chunk of the difference started without the borrow from below (a lane past n
         // has only zeros, so it never carries and never touches memory).
         const chunk_range ranges[1] = {r};
         int64_t carries[1] = {-(int64_t)borrow};
-        resolve_chunk_carries<1>(out + 2 * n, n3, ranges, carries, pending);
+        resolve_chunk_carries<1>(out, n, ranges, carries, pending);
         lo_smaller[operand] = smaller;
     }
-    if (live && c == 0)
+    if (q < n && c == 0)
         subtract[q] = lo_smaller[0] == lo_smaller[1];
 }
 
@@ -716,36 +790,40 @@ split_plan plan_for(unsigned words)
     return s;
 }
 
-// Bytes of level j's buffer (3^j count sub-problems of wpad >> j words per operand) and of
-// its parents' sign flags, rounded up to keep every buffer 16-byte aligned.
-size_t level_words_bytes(const split_plan &s, unsigned j, size_t count)
+size_t problems_at(unsigned level, size_t count)
 {
-    size_t problems = count;
-    for (unsigned l = 0; l < j; l++)
-        problems *= 3;
-    return problems * 2 * (size_t)(s.wpad >> j) * sizeof(uint32_t);
+    for (unsigned l = 0; l < level; l++)
+        count *= 3;
+    return count;
 }
 
-size_t level_flags_bytes(unsigned j, size_t count)
+// Bytes of level j's sub-products (3^j count products of 2 (wpad >> j) words), of level j's
+// differences (3^(j-1) count problems, wpad >> j words per operand) and of its parents' sign
+// flags, each rounded up to keep every buffer 16-byte aligned.
+struct level_bytes {
+    size_t prod, diff, flags;
+};
+
+level_bytes bytes_of(const split_plan &s, unsigned j, size_t count)
 {
-    size_t parents = count;
-    for (unsigned l = 1; l < j; l++)
-        parents *= 3;
-    return (parents + 15) / 16 * 16;
+    const size_t parents = problems_at(j - 1, count), h = s.wpad >> j;
+    auto round = [](size_t x) { return (x + 15) / 16 * 16; };
+    return {round(3 * parents * 2 * h * sizeof(uint32_t)),
+            round(parents * 2 * h * sizeof(uint32_t)), round(parents)};
 }
 
-cudaError_t launch_in_block(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned w,
-                            size_t count, cudaStream_t stream)
+cudaError_t launch_in_block(const level_chain &chain, unsigned level, size_t count, unsigned w,
+                            uint32_t *c, cudaStream_t stream)
 {
     switch (ceil_log2((w + LEAF - 1) / LEAF)) {
     case 0:
-        return launch_block<0>(a, b, c, w, count, stream);
+        return launch_block<0>(chain, level, count, w, c, stream);
     case 1:
-        return launch_block<1>(a, b, c, w, count, stream);
+        return launch_block<1>(chain, level, count, w, c, stream);
     case 2:
-        return launch_block<2>(a, b, c, w, count, stream);
+        return launch_block<2>(chain, level, count, w, c, stream);
     default:
-        return launch_block<3>(a, b, c, w, count, stream);
+        return launch_block<3>(chain, level, count, w, c, stream);
     }
 }
 
@@ -755,8 +833,10 @@ extern "C" size_t mul_rowchain_karatsuba_scratch(unsigned words, size_t count)
 {
     split_plan s = plan_for(words);
     size_t bytes = 0;
-    for (unsigned j = 1; j <= s.levels; j++)
-        bytes += level_words_bytes(s, j, count) + level_flags_bytes(j, count);
+    for (unsigned j = 1; j <= s.levels; j++) {
+        level_bytes l = bytes_of(s, j, count);
+        bytes += l.prod + l.diff + l.flags;
+    }
     return bytes;
 }
 
@@ -765,44 +845,38 @@ extern "C" cudaError_t mul_rowchain_karatsuba_launch(const uint32_t *a, const ui
                                                      void *scratch, cudaStream_t stream)
 {
     split_plan s = plan_for(words);
-    if (s.levels == 0)
-        return launch_in_block(a, b, c, words, count, stream);
-
-    // Level j's buffer holds 3^j count problems; level 0 is the caller's a, b, c.
-    uint32_t *buf[FUSED_MAX_LEVELS + 32];
-    unsigned char *flags[FUSED_MAX_LEVELS + 32];
+    if (s.levels > MAX_DEVICE_LEVELS)
+        return cudaErrorInvalidValue;
+    level_chain chain = {a, b, count, words, {}, {}};
+    uint32_t *prod[MAX_DEVICE_LEVELS + 1] = {c};
+    unsigned char *flags[MAX_DEVICE_LEVELS + 1] = {};
     char *next = (char *)scratch;
     for (unsigned j = 1; j <= s.levels; j++) {
-        buf[j] = (uint32_t *)next;
-        next += level_words_bytes(s, j, count);
-        flags[j] = (unsigned char *)next;
-        next += level_flags_bytes(j, count);
+        level_bytes l = bytes_of(s, j, count);
+        prod[j] = (uint32_t *)next;
+        chain.diff[j] = (const uint32_t *)(next + l.prod);
+        flags[j] = (unsigned char *)(next + l.prod + l.diff);
+        chain.h[j] = s.wpad >> j;
+        next += l.prod + l.diff + l.flags;
     }
-    size_t n = count;
-    for (unsigned j = 1; j <= s.levels; j++, n *= 3) {
-        unsigned h = s.wpad >> j;
-        const uint32_t *pa = j == 1 ? a : buf[j - 1];
-        const uint32_t *pb = j == 1 ? b : buf[j - 1] + (size_t)2 * h * n;
-        unsigned w = j == 1 ? words : 2 * h;
-        karatsuba_split_kernel<<<level_blocks(n), dim3(32, SPLIT_CHUNKS), 0, stream>>>(
-            pa, pb, w, n, h, buf[j], flags[j]);
+    for (unsigned j = 1; j <= s.levels; j++) {
+        const size_t parents = problems_at(j - 1, count);
+        karatsuba_split_kernel<<<level_blocks(parents), dim3(32, SPLIT_CHUNKS), 0, stream>>>(
+            chain, j - 1, parents, chain.h[j], (uint32_t *)chain.diff[j], flags[j]);
         cudaError_t err = cudaGetLastError();
         if (err != cudaSuccess)
             return err;
     }
-    // n = 3^levels count problems of LEAF << FUSED_MAX_LEVELS words, each in place.
-    unsigned hb = s.wpad >> s.levels;
-    cudaError_t err = launch_in_block(buf[s.levels], buf[s.levels] + (size_t)hb * n,
-                                      buf[s.levels], hb, n, stream);
+    const unsigned leaf_words = s.levels ? chain.h[s.levels] : words;
+    cudaError_t err = launch_in_block(chain, s.levels, problems_at(s.levels, count), leaf_words,
+                                      prod[s.levels], stream);
     if (err != cudaSuccess)
         return err;
     for (unsigned j = s.levels; j >= 1; j--) {
-        n /= 3;
-        unsigned h = s.wpad >> j;
-        uint32_t *out = j == 1 ? c : buf[j - 1];
-        unsigned out_words = j == 1 ? 2 * words : 4 * h;
-        karatsuba_join_kernel<<<level_blocks(n), dim3(32, SPLIT_CHUNKS), 0, stream>>>(
-            buf[j], flags[j], n, h, out, out_words);
+        const size_t parents = problems_at(j - 1, count);
+        const unsigned out_words = j == 1 ? 2 * words : 4 * chain.h[j];
+        karatsuba_join_kernel<<<level_blocks(parents), dim3(32, SPLIT_CHUNKS), 0, stream>>>(
+            prod[j], flags[j], parents, chain.h[j], prod[j - 1], out_words);
         err = cudaGetLastError();
         if (err != cudaSuccess)
             return err;
