@@ -455,6 +455,26 @@ __device__ __forceinline__ void load_operands(uint32_t *sh, View view_of_product
     }
 }
 
+// The loader of the smaller sizes (K < FUSED_MAX_LEVELS), where several blocks share an SM
+// and hide each other's loads: on an H200 the loader above (and the prefetch) took 1024 bits x
+// 2^20 products from 4.7e9 to 3.8e9 products/s and 4096 bits from 4.0e8 to 3.8e8.
+template <unsigned K, bool VEC>
+__device__ __forceinline__ void load_operands_shared_sm(uint32_t *sh, const uint32_t *a,
+                                                        const uint32_t *b, unsigned w,
+                                                        size_t count, size_t p0)
+{
+    constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
+    constexpr unsigned REGION = pow3(K) * LEAF, WPAD = LEAF << K, V = VEC ? 4 : 1;
+    using word = typename std::conditional<VEC, uint4, uint32_t>::type;
+    for (unsigned idx = threadIdx.x; idx < WPAD * P / V; idx += T) {
+        const unsigned i = idx / (P / V), p = idx % (P / V) * V;
+        const bool live = i < w && p0 + p < count;
+        const size_t g = i * count + p0 + p;
+        *(word *)&sh[sidx<P>(i, p)] = live ? *(const word *)(a + g) : word{};
+        *(word *)&sh[sidx<P>(REGION + i, p)] = live ? *(const word *)(b + g) : word{};
+    }
+}
+
 // Asks L2 for the operands of block `block` while this block computes: with one block per SM
 // (K = 3) nothing else hides the load phase. The blocks `resident` further on are the ones
 // that start next. On an H200 at 8192 bits x 196608 products the load phase took 0.22 of
@@ -522,10 +542,13 @@ __global__ void __maxnreg__(fused_shape<K>::REGS)
         load_operands<K, VEC>(sh, [&](unsigned p) { return views[0][p]; });
         __syncthreads();
         prefetch_operands<K>([&](unsigned p) { return views[1][p]; }, w);
-    } else {
+    } else if constexpr (K == FUSED_MAX_LEVELS) {
         load_operands<K, VEC>(sh, [&](unsigned p) { return top_view(p0 + p); });
         __syncthreads();
         prefetch_operands<K>([&](unsigned p) { return top_view(next + p); }, w);
+    } else {
+        load_operands_shared_sm<K, VEC>(sh, chain.a, chain.b, w, count, p0);
+        __syncthreads();
     }
     form_levels<K, 0>(sh, sign);
     leaf_products<K>(sh);
