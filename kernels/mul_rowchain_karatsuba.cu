@@ -516,8 +516,8 @@ __device__ __forceinline__ void store_product(const uint32_t *sh, uint32_t *c, u
 
 // The whole product of P problems of level `level` (count of them, up to LEAF << K words per
 // operand) in one block, written word-major to c. SPLIT: level > 0, the operands are views
-// into the device-memory levels (level 0 reads the caller's operands directly: the views' 8 KB
-// of shared memory and their barrier cost 1024 bits x 2^20 products a fifth of its rate).
+// into the device-memory levels, found once per block into shared memory; level 0 needs no walk
+// up the levels, so it reads the caller's operands directly, without that table and its barrier.
 // VEC: the level-0 count is a multiple of 4 and every buffer 16-byte aligned.
 template <unsigned K, bool VEC, bool SPLIT>
 __global__ void __maxnreg__(fused_shape<K>::REGS)
