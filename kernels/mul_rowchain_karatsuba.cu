@@ -75,10 +75,12 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
 // schedulers holds 16384 registers for the warps it is given (round robin), which caps the
 // registers: 18 warps put 5 on one scheduler (96 registers), 16 or fewer put 4 (128).
 // K = 0, 1, 2: several blocks share an SM, so one block's formation and recombination overlap
-// another's leaves. K = 3: one block of 32 products fills shared memory (221 KB); its 14 warps
-// take the 864 leaves in two rounds. Measured on an H200 at 8192 bits, 2^20 products: two
-// blocks of 16 products per SM 7.5e7/s (two phases' code at once also missed the instruction
-// cache), one block of 32 with 9 warps 1.0e8/s, with 14 warps 1.08e8/s.
+// another's leaves. K = 3: one block of 32 products fills shared memory (221 KB); its 16 warps
+// take the 864 leaves (27 warps' worth) in two rounds, 7, 7, 7 and 6 on the four schedulers,
+// where 14 warps gave one scheduler 8 and left the others waiting at the barrier. Measured on
+// an H200 at 8192 bits, 2^20 products: two blocks of 16 products per SM 7.5e7/s (two phases'
+// code at once also missed the instruction cache), one block of 32 with 9 warps 1.0e8/s, with
+// 14 warps 1.18e8/s, with 16 warps and the split column sums of recombine_level 1.28e8/s.
 template <unsigned K> struct fused_shape;
 template <> struct fused_shape<0> {
     static constexpr unsigned P = 128, THREADS = 128, REGS = 128;
@@ -90,7 +92,7 @@ template <> struct fused_shape<2> {
     static constexpr unsigned P = 32, THREADS = 288, REGS = 96;
 };
 template <> struct fused_shape<3> {
-    static constexpr unsigned P = 32, THREADS = 448, REGS = 128;
+    static constexpr unsigned P = 32, THREADS = 512, REGS = 128;
 };
 
 // Shared-memory word index of word i (slot i / LEAF) of product p: a warp's lanes are
@@ -305,61 +307,87 @@ template <unsigned K> __device__ __forceinline__ void leaf_products(uint32_t *sh
 // Recombination of the nodes at depth LEVEL: with L, H, M the products of children 0, 1, 2
 // (2h words each) and s = +1 when a_lo - a_hi and b_lo - b_hi have the same sign,
 //   Z = L + (L + H - s M) X^h + H X^2h,  X = 2^32.
-// Z's words [h, 2h) and [2h, 3h) take the places of H's and L's words [0, h), so both column
-// sums run in one pass, each with its own carry, and the carries then ripple into Z's words
-// from 2h and 3h on. -M is added as its one's complement, +1 at column h and -1 at column 3h,
-// so the column sums stay unsigned. Each group of 8 columns is read whole before it is written.
+// Z's words [h, 2h) and [2h, 3h) take the places of H's and L's words [0, h): two column sums,
+// each with its own carry, and the carries then ripple into Z's words from 2h and 3h on. -M is
+// added as its one's complement, +1 at column h and -1 at column 3h, so the sums stay unsigned.
+// Each group of G columns is read whole before it is written.
+struct column_sum {
+    unsigned term, diff, out; // shared words of its own product's half, M's half, Z's words
+    uint64_t carry;
+};
+
+// With one block per SM (K = 3), the levels near the root have too few nodes to busy its warps
+// (one warp per 32 products at the root), so there each sum has a thread of its own, twice the
+// warps. The two threads of a node read each other's outputs' old values, so a named barrier
+// orders each group's reads before its writes. Where several blocks share an SM (K < 3) they
+// fill each other's idle issue slots, and the split cost 4096 bits 3% on an H200.
 template <unsigned K, unsigned LEVEL>
 __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned char *sign)
 {
     constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
     constexpr unsigned LEAVES = pow3(K), REGION = LEAVES * LEAF;
     constexpr unsigned NODES = pow3(LEVEL), H = LEAF << (K - LEVEL - 1), G = 8;
-    for (unsigned task = threadIdx.x; task < NODES * P; task += T) {
-        const unsigned p = task % P, node = task / P;
+    constexpr bool SPLIT_SUMS = K == FUSED_MAX_LEVELS && 2 * NODES * P <= T;
+    constexpr unsigned TASKS = (SPLIT_SUMS ? 2 : 1) * NODES * P, OWN = SPLIT_SUMS ? 1 : 2;
+    auto sync = [] {
+        if constexpr (SPLIT_SUMS)
+            ptx::barrier_sync(1, TASKS);
+    };
+    for (unsigned task = threadIdx.x; task < TASKS; task += T) {
+        const unsigned p = task % P, node = task / P % NODES, second = task / P / NODES;
         const unsigned o0 = node_slot<K, LEVEL>(node) * LEAF, o1 = o0 + H;
         const unsigned child = node_slot<K, LEVEL + 1>(3 * node + 2), o2 = child * LEAF;
         const uint32_t subtract = sign[child * P + p] == sign[(LEAVES + child) * P + p];
         const uint32_t flip = 0u - subtract;
-        uint64_t c1 = (uint64_t)subtract << 32, c2 = 0;
+        // Sum 0 makes Z's words [h, 2h) from L's low half, sum 1 [2h, 3h) from H's high half.
+        const column_sum low{o0, o2, o1, (uint64_t)subtract << 32};
+        const column_sum high{REGION + o1, REGION + o2, REGION + o0, 0};
+        column_sum sums[OWN] = {second ? high : low};
+        if constexpr (OWN == 2)
+            sums[1] = high;
         for (unsigned j0 = 0; j0 < H; j0 += G) {
-            uint32_t l0[G], l1[G], h0[G], h1[G], m0[G], m1[G];
+            uint32_t l1[G], h0[G], t[OWN][G], m[OWN][G];
 #pragma unroll
             for (unsigned j = 0; j < G; j++) {
-                l0[j] = sh[sidx<P>(o0 + j0 + j, p)];
                 l1[j] = sh[sidx<P>(REGION + o0 + j0 + j, p)];
                 h0[j] = sh[sidx<P>(o1 + j0 + j, p)];
-                h1[j] = sh[sidx<P>(REGION + o1 + j0 + j, p)];
-                m0[j] = sh[sidx<P>(o2 + j0 + j, p)];
-                m1[j] = sh[sidx<P>(REGION + o2 + j0 + j, p)];
+#pragma unroll
+                for (unsigned k = 0; k < OWN; k++) {
+                    t[k][j] = sh[sidx<P>(sums[k].term + j0 + j, p)];
+                    m[k][j] = sh[sidx<P>(sums[k].diff + j0 + j, p)];
+                }
             }
 #pragma unroll
             for (unsigned j = 0; j < G; j++) {
-                uint64_t shared_part = (uint64_t)l1[j] + h0[j];
-                c1 = (c1 >> 32) + shared_part + l0[j] + (m0[j] ^ flip);
-                c2 = (c2 >> 32) + shared_part + h1[j] + (m1[j] ^ flip);
-                h0[j] = (uint32_t)c1;
-                l1[j] = (uint32_t)c2;
-            }
+                const uint64_t shared_part = (uint64_t)l1[j] + h0[j];
 #pragma unroll
-            for (unsigned j = 0; j < G; j++) {
-                sh[sidx<P>(o1 + j0 + j, p)] = h0[j];
-                sh[sidx<P>(REGION + o0 + j0 + j, p)] = l1[j];
+                for (unsigned k = 0; k < OWN; k++) {
+                    sums[k].carry = (sums[k].carry >> 32) + shared_part + t[k][j] + (m[k][j] ^ flip);
+                    t[k][j] = (uint32_t)sums[k].carry;
+                }
             }
+            sync();
+#pragma unroll
+            for (unsigned j = 0; j < G; j++)
+#pragma unroll
+                for (unsigned k = 0; k < OWN; k++)
+                    sh[sidx<P>(sums[k].out + j0 + j, p)] = t[k][j];
         }
-        // Z's words [2h, 4h) are REGION + o0 .. REGION + o0 + 2h.
-        int64_t carry = (int64_t)(c1 >> 32);
-        for (unsigned j = 0; carry != 0; j++) {
-            int64_t v = (int64_t)sh[sidx<P>(REGION + o0 + j, p)] + carry;
-            sh[sidx<P>(REGION + o0 + j, p)] = (uint32_t)v;
-            carry = v >> 32;
-        }
-        carry = (int64_t)(c2 >> 32) - subtract;
-        for (unsigned j = H; carry != 0; j++) {
-            int64_t v = (int64_t)sh[sidx<P>(REGION + o0 + j, p)] + carry;
-            sh[sidx<P>(REGION + o0 + j, p)] = (uint32_t)v;
-            carry = v >> 32;
-        }
+        // Z's words [2h, 4h) are REGION + o0 .. REGION + o0 + 2h; sum 0's carry ripples in
+        // after sum 1 has written them, and sum 1's carry after that.
+        auto ripple = [&](unsigned from, int64_t carry) {
+            for (unsigned j = from; carry != 0; j++) {
+                int64_t v = (int64_t)sh[sidx<P>(REGION + o0 + j, p)] + carry;
+                sh[sidx<P>(REGION + o0 + j, p)] = (uint32_t)v;
+                carry = v >> 32;
+            }
+        };
+        sync();
+        if (OWN == 2 || !second)
+            ripple(0, (int64_t)(sums[0].carry >> 32));
+        sync();
+        if (OWN == 2 || second)
+            ripple(H, (int64_t)(sums[OWN - 1].carry >> 32) - subtract);
     }
 }
 
