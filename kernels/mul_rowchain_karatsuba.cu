@@ -80,7 +80,7 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
 // where 14 warps gave one scheduler 8 and left the others waiting at the barrier. Measured on
 // an H200 at 8192 bits, 2^20 products: two blocks of 16 products per SM 7.5e7/s (two phases'
 // code at once also missed the instruction cache), one block of 32 with 9 warps 1.0e8/s, with
-// 14 warps 1.18e8/s, with 16 warps and the split column sums of recombine_level 1.28e8/s.
+// 14 warps 1.18e8/s, with 16 warps (and recombine_level's segments) 1.30e8/s.
 template <unsigned K> struct fused_shape;
 template <> struct fused_shape<0> {
     static constexpr unsigned P = 128, THREADS = 128, REGS = 128;
@@ -304,90 +304,130 @@ template <unsigned K> __device__ __forceinline__ void leaf_products(uint32_t *sh
     }
 }
 
+// Segments per recombined node: as many as the block's threads allow, each a whole number of
+// column groups (groups is how many the node has).
+constexpr unsigned recombine_segments(unsigned spare_threads, unsigned groups)
+{
+    return spare_threads >= 2 && groups >= 2 && groups % 2 == 0
+               ? 2 * recombine_segments(spare_threads / 2, groups / 2)
+               : 1;
+}
+
 // Recombination of the nodes at depth LEVEL: with L, H, M the products of children 0, 1, 2
 // (2h words each) and s = +1 when a_lo - a_hi and b_lo - b_hi have the same sign,
 //   Z = L + (L + H - s M) X^h + H X^2h,  X = 2^32.
-// Z's words [h, 2h) and [2h, 3h) take the places of H's and L's words [0, h): two column sums,
-// each with its own carry, and the carries then ripple into Z's words from 2h and 3h on. -M is
-// added as its one's complement, +1 at column h and -1 at column 3h, so the sums stay unsigned.
-// Each group of G columns is read whole before it is written.
-struct column_sum {
-    unsigned term, diff, out; // shared words of its own product's half, M's half, Z's words
-    uint64_t carry;
-};
-
+// Z's words [h, 2h) and [2h, 3h) take the places of H's and L's words [0, h), so both column
+// sums run in one pass, each with its own carry, and the carries then ripple into Z's words
+// from 2h and 3h on. -M is added as its one's complement, +1 at column h and -1 at column 3h,
+// so the column sums stay unsigned. Each group of G columns is read whole before it is written.
+//
 // With one block per SM (K = 3), the levels near the root have too few nodes to busy its warps
-// (one warp per 32 products at the root), so there each sum has a thread of its own, twice the
-// warps. The two threads of a node read each other's outputs' old values, so a named barrier
-// orders each group's reads before its writes. Where several blocks share an SM (K < 3) they
-// fill each other's idle issue slots, and the split cost 4096 bits 3% on an H200.
+// (a single warp at the root), and recombination took 0.28 of 1.60 ms on an H200 (8192 bits,
+// 196608 products). There each node's columns are cut into S segments, a thread each (both
+// sums, so no thread reads what another writes), every carry starting from 0. Then each
+// segment of Z's words [h, 4h) (S of each sum, and the top h words) takes the carry out of the
+// one below, rippling no further than its own end; what would run on (only through words all 0
+// or all ones) is added by one thread per node afterwards.
 template <unsigned K, unsigned LEVEL>
 __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned char *sign)
 {
     constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
     constexpr unsigned LEAVES = pow3(K), REGION = LEAVES * LEAF;
     constexpr unsigned NODES = pow3(LEVEL), H = LEAF << (K - LEVEL - 1), G = 8;
-    constexpr bool SPLIT_SUMS = K == FUSED_MAX_LEVELS && 2 * NODES * P <= T;
-    constexpr unsigned TASKS = (SPLIT_SUMS ? 2 : 1) * NODES * P, OWN = SPLIT_SUMS ? 1 : 2;
-    auto sync = [] {
-        if constexpr (SPLIT_SUMS)
-            ptx::barrier_sync(1, TASKS);
+    constexpr unsigned S =
+        K == FUSED_MAX_LEVELS ? recombine_segments(T / (NODES * P), H / G) : 1;
+    constexpr unsigned SEG = H / S, CHAIN = 2 * S + 1; // segments of Z's words [h, 4h)
+    // carry_in[k][node * P + p]: the carry into segment k; carry_on: what ran past its end.
+    __shared__ signed char carry_in[S > 1 ? CHAIN : 1][S > 1 ? NODES * P : 1];
+    __shared__ signed char carry_on[S > 1 ? CHAIN : 1][S > 1 ? NODES * P : 1];
+    struct node_of_task {
+        unsigned p, node, seg, o0;
+        uint32_t subtract;
     };
-    for (unsigned task = threadIdx.x; task < TASKS; task += T) {
-        const unsigned p = task % P, node = task / P % NODES, second = task / P / NODES;
-        const unsigned o0 = node_slot<K, LEVEL>(node) * LEAF, o1 = o0 + H;
-        const unsigned child = node_slot<K, LEVEL + 1>(3 * node + 2), o2 = child * LEAF;
-        const uint32_t subtract = sign[child * P + p] == sign[(LEAVES + child) * P + p];
-        const uint32_t flip = 0u - subtract;
-        // Sum 0 makes Z's words [h, 2h) from L's low half, sum 1 [2h, 3h) from H's high half.
-        const column_sum low{o0, o2, o1, (uint64_t)subtract << 32};
-        const column_sum high{REGION + o1, REGION + o2, REGION + o0, 0};
-        column_sum sums[OWN] = {second ? high : low};
-        if constexpr (OWN == 2)
-            sums[1] = high;
-        for (unsigned j0 = 0; j0 < H; j0 += G) {
-            uint32_t l1[G], h0[G], t[OWN][G], m[OWN][G];
+    auto node_of = [&](unsigned task) {
+        const unsigned p = task % P, node = task / P % NODES;
+        const unsigned child = node_slot<K, LEVEL + 1>(3 * node + 2);
+        return node_of_task{p, node, task / P / NODES, node_slot<K, LEVEL>(node) * LEAF,
+                            sign[child * P + p] == sign[(LEAVES + child) * P + p]};
+    };
+    // Adds carry to Z's words [z, end) of the node at o0 (Z's words [h, 2h) lie at o0 + h, and
+    // [2h, 4h) at REGION + o0); returns what runs past end.
+    auto ripple = [&](const node_of_task &n, unsigned z, unsigned end, int64_t carry) {
+        for (; carry != 0 && z < end; z++) {
+            const unsigned i = sidx<P>(z < 2 * H ? n.o0 + z : REGION + n.o0 + z - 2 * H, n.p);
+            const int64_t v = (int64_t)sh[i] + carry;
+            sh[i] = (uint32_t)v;
+            carry = v >> 32;
+        }
+        return carry;
+    };
+    for (unsigned task = threadIdx.x; task < S * NODES * P; task += T) {
+        const node_of_task n = node_of(task);
+        const unsigned p = n.p, o0 = n.o0, o1 = o0 + H;
+        const unsigned o2 = node_slot<K, LEVEL + 1>(3 * n.node + 2) * LEAF;
+        const uint32_t flip = 0u - n.subtract;
+        uint64_t c1 = n.seg == 0 ? (uint64_t)n.subtract << 32 : 0, c2 = 0;
+        for (unsigned j0 = n.seg * SEG; j0 < n.seg * SEG + SEG; j0 += G) {
+            uint32_t l0[G], l1[G], h0[G], h1[G], m0[G], m1[G];
 #pragma unroll
             for (unsigned j = 0; j < G; j++) {
+                l0[j] = sh[sidx<P>(o0 + j0 + j, p)];
                 l1[j] = sh[sidx<P>(REGION + o0 + j0 + j, p)];
                 h0[j] = sh[sidx<P>(o1 + j0 + j, p)];
-#pragma unroll
-                for (unsigned k = 0; k < OWN; k++) {
-                    t[k][j] = sh[sidx<P>(sums[k].term + j0 + j, p)];
-                    m[k][j] = sh[sidx<P>(sums[k].diff + j0 + j, p)];
-                }
+                h1[j] = sh[sidx<P>(REGION + o1 + j0 + j, p)];
+                m0[j] = sh[sidx<P>(o2 + j0 + j, p)];
+                m1[j] = sh[sidx<P>(REGION + o2 + j0 + j, p)];
             }
 #pragma unroll
             for (unsigned j = 0; j < G; j++) {
-                const uint64_t shared_part = (uint64_t)l1[j] + h0[j];
-#pragma unroll
-                for (unsigned k = 0; k < OWN; k++) {
-                    sums[k].carry = (sums[k].carry >> 32) + shared_part + t[k][j] + (m[k][j] ^ flip);
-                    t[k][j] = (uint32_t)sums[k].carry;
-                }
+                uint64_t shared_part = (uint64_t)l1[j] + h0[j];
+                c1 = (c1 >> 32) + shared_part + l0[j] + (m0[j] ^ flip);
+                c2 = (c2 >> 32) + shared_part + h1[j] + (m1[j] ^ flip);
+                h0[j] = (uint32_t)c1;
+                l1[j] = (uint32_t)c2;
             }
-            sync();
 #pragma unroll
-            for (unsigned j = 0; j < G; j++)
-#pragma unroll
-                for (unsigned k = 0; k < OWN; k++)
-                    sh[sidx<P>(sums[k].out + j0 + j, p)] = t[k][j];
+            for (unsigned j = 0; j < G; j++) {
+                sh[sidx<P>(o1 + j0 + j, p)] = h0[j];
+                sh[sidx<P>(REGION + o0 + j0 + j, p)] = l1[j];
+            }
         }
-        // Z's words [2h, 4h) are REGION + o0 .. REGION + o0 + 2h; sum 0's carry ripples in
-        // after sum 1 has written them, and sum 1's carry after that.
-        auto ripple = [&](unsigned from, int64_t carry) {
-            for (unsigned j = from; carry != 0; j++) {
-                int64_t v = (int64_t)sh[sidx<P>(REGION + o0 + j, p)] + carry;
-                sh[sidx<P>(REGION + o0 + j, p)] = (uint32_t)v;
-                carry = v >> 32;
+        // Sum 0's segment is segment seg of the chain, sum 1's is S + seg; the -1 at column 3h
+        // goes with the carry into the top words.
+        const int64_t out0 = (int64_t)(c1 >> 32);
+        const int64_t out1 = (int64_t)(c2 >> 32) - (n.seg == S - 1 ? n.subtract : 0);
+        if constexpr (S == 1) {
+            ripple(n, 2 * H, 4 * H, out0);
+            ripple(n, 3 * H, 4 * H, out1);
+        } else {
+            carry_in[n.seg + 1][n.node * P + p] = (signed char)out0;
+            carry_in[S + n.seg + 1][n.node * P + p] = (signed char)out1;
+        }
+    }
+    if constexpr (S > 1) {
+        __syncthreads();
+        bool ran_on = false;
+        for (unsigned task = threadIdx.x; task < S * NODES * P; task += T) {
+            const node_of_task n = node_of(task);
+            const unsigned q = n.node * P + n.p;
+            // This thread's segments of the chain: seg, S + seg, and for the last the top words.
+            for (unsigned k = n.seg; k < CHAIN; k += S) {
+                if (k == 0)
+                    continue;
+                const unsigned z = H + k * SEG, end = k == 2 * S ? 4 * H : z + SEG;
+                const int64_t left = ripple(n, z, end, carry_in[k][q]);
+                if (k + 1 < CHAIN)
+                    carry_on[k + 1][q] = (signed char)left;
+                ran_on |= left != 0;
             }
-        };
-        sync();
-        if (OWN == 2 || !second)
-            ripple(0, (int64_t)(sums[0].carry >> 32));
-        sync();
-        if (OWN == 2 || second)
-            ripple(H, (int64_t)(sums[OWN - 1].carry >> 32) - subtract);
+        }
+        if (__syncthreads_or(ran_on)) {
+            for (unsigned task = threadIdx.x; task < NODES * P; task += T) {
+                const node_of_task n = node_of(task);
+                for (unsigned k = 2; k < CHAIN; k++)
+                    ripple(n, H + k * SEG, 4 * H, carry_on[k][task]);
+            }
+        }
     }
 }
 

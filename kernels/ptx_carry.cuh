@@ -1,6 +1,6 @@
 /* PTX carry-chain primitives: the one place mpgpu writes inline assembly for multiple-precision
- * carries (000 section 3.3.3: C has no access to the carry flag, PTX does), plus the L2
- * prefetch and the named barrier that CUDA C does not offer.
+ * carries (000 section 3.3.3: C has no access to the carry flag, PTX does), plus the one L2
+ * prefetch that CUDA C does not offer.
  *
  * A chain starts with a *_cc primitive (sets the carry flag), continues with *c_cc primitives
  * (consume and set it) and ends with a *c primitive (consumes it). No other instruction that
@@ -83,12 +83,6 @@ __device__ __forceinline__ uint32_t madc_lo(uint32_t a, uint32_t b, uint32_t c) 
 /* Asks L2 to fetch the 128-byte line holding p; nothing waits for it. */
 __device__ __forceinline__ void prefetch_l2(const void *p) {
     asm volatile("prefetch.global.L2 [%0];" : : "l"(p));
-}
-
-/* Waits until `threads` threads (a multiple of 32) of the block have reached named barrier `id`
- * (1..15; __syncthreads is 0): a barrier for the warps of one phase only, which CUDA C lacks. */
-__device__ __forceinline__ void barrier_sync(unsigned id, unsigned threads) {
-    asm volatile("bar.sync %0, %1;" : : "r"(id), "r"(threads) : "memory");
 }
 
 /* {t, u, v} += a * b: the three-word column accumulator of the Comba method (000 Algorithm 2,
