@@ -762,49 +762,62 @@ __global__ void __launch_bounds__(32 * SPLIT_CHUNKS)
     karatsuba_split_kernel(const level_chain chain, unsigned level, size_t n, unsigned h,
                            uint32_t *__restrict__ diff, unsigned char *__restrict__ subtract)
 {
-    __shared__ int64_t pending[SPLIT_CHUNKS * 32];
-    __shared__ int order[SPLIT_CHUNKS][32];
+    __shared__ int64_t pending[2 * SPLIT_CHUNKS * 32];
+    __shared__ int order[SPLIT_CHUNKS][2][32];
     const unsigned c = threadIdx.y, lane = threadIdx.x;
     const size_t q = (size_t)blockIdx.x * 32 + lane;
     const operand_view v = q < n ? view_of(chain, level, q) : operand_view{};
     const chunk_range r = chunk_of(h, c);
-    bool lo_smaller[2];
-    for (unsigned operand = 0; operand < 2; operand++) {
-        const uint32_t *x = operand ? v.b : v.a;
-        auto word = [&](unsigned i) { return i < v.valid ? x[i * v.stride] : 0u; };
-        // Which half is larger: the top differing word of the top chunk that has one.
-        int cmp = 0;
-        for (unsigned i = r.end; i-- > r.begin && cmp == 0;) {
-            const uint32_t lo = word(i), hi = word(h + i);
-            cmp = lo < hi ? -1 : lo > hi;
+    // Both operands at once, so that twice the loads are in flight: the kernel waits on memory
+    // (one operand after the other took 0.150 ms against 0.119 on an H200, 16384 bits x 2^16).
+    auto word = [&](unsigned operand, unsigned i) {
+        return i < v.valid ? (operand ? v.b : v.a)[i * v.stride] : 0u;
+    };
+    // Which half is larger: the top differing word of the top chunk that has one.
+    int cmp[2] = {0, 0};
+    for (unsigned i = r.end; i-- > r.begin && (cmp[0] == 0 || cmp[1] == 0);) {
+#pragma unroll
+        for (unsigned operand = 0; operand < 2; operand++) {
+            const uint32_t lo = word(operand, i), hi = word(operand, h + i);
+            if (cmp[operand] == 0)
+                cmp[operand] = lo < hi ? -1 : lo > hi;
         }
-        order[c][lane] = cmp;
-        __syncthreads();
+    }
+    order[c][0][lane] = cmp[0];
+    order[c][1][lane] = cmp[1];
+    __syncthreads();
+    bool smaller[2];
+#pragma unroll
+    for (unsigned operand = 0; operand < 2; operand++) {
         int top = 0;
         for (unsigned k = SPLIT_CHUNKS; k-- > 0 && top == 0;)
-            top = order[k][lane];
-        __syncthreads(); // `order` is read by all before the next operand writes it
-        const bool smaller = top < 0;
-
-        uint32_t *out = diff + (size_t)operand * h * n + q;
-        uint32_t borrow = 0;
-#pragma unroll 8
-        for (unsigned i = r.begin; i < r.end; i++) {
-            const uint32_t lo = word(i), hi = word(h + i);
-            const uint64_t d = smaller ? (uint64_t)hi - lo - borrow : (uint64_t)lo - hi - borrow;
-            if (q < n)
-                out[i * n] = (uint32_t)d;
-            borrow = (uint32_t)(d >> 63);
-        }
-        // Each chunk of the difference started without the borrow from below (a lane past n
-        // has only zeros, so it never carries and never touches memory).
-        const chunk_range ranges[1] = {r};
-        int64_t carries[1] = {-(int64_t)borrow};
-        resolve_chunk_carries<1>(out, n, ranges, carries, pending);
-        lo_smaller[operand] = smaller;
+            top = order[k][operand][lane];
+        smaller[operand] = top < 0;
     }
+
+    // Operand b's difference follows a's (h words on), so the two form one chain of 2
+    // SPLIT_CHUNKS chunks for resolve_chunk_carries: the borrow out of a's top is exactly 0.
+    uint32_t *out = diff + q;
+    uint32_t borrow[2] = {0, 0};
+#pragma unroll 8
+    for (unsigned i = r.begin; i < r.end; i++) {
+#pragma unroll
+        for (unsigned operand = 0; operand < 2; operand++) {
+            const uint32_t lo = word(operand, i), hi = word(operand, h + i);
+            const uint64_t d = smaller[operand] ? (uint64_t)hi - lo - borrow[operand]
+                                                : (uint64_t)lo - hi - borrow[operand];
+            if (q < n)
+                out[(operand * h + i) * n] = (uint32_t)d;
+            borrow[operand] = (uint32_t)(d >> 63);
+        }
+    }
+    // Each chunk of the difference started without the borrow from below (a lane past n has
+    // only zeros, so it never carries and never touches memory).
+    const chunk_range ranges[2] = {r, {h + r.begin, h + r.end}};
+    int64_t carries[2] = {-(int64_t)borrow[0], -(int64_t)borrow[1]};
+    resolve_chunk_carries<2>(out, n, ranges, carries, pending);
     if (q < n && c == 0)
-        subtract[q] = lo_smaller[0] == lo_smaller[1];
+        subtract[q] = smaller[0] == smaller[1];
 }
 
 // Z = L + (L + H - s M) X^h + H X^2h for parent q from its three sub-products (2h words each);
