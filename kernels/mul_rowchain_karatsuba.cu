@@ -342,19 +342,20 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
     __shared__ signed char carry_on[S > 1 ? CHAIN : 1][S > 1 ? NODES * P : 1];
     struct node_of_task {
         unsigned p, node, seg, o0;
-        uint32_t subtract;
     };
     auto node_of = [&](unsigned task) {
-        const unsigned p = task % P, node = task / P % NODES;
-        const unsigned child = node_slot<K, LEVEL + 1>(3 * node + 2);
-        return node_of_task{p, node, task / P / NODES, node_slot<K, LEVEL>(node) * LEAF,
-                            sign[child * P + p] == sign[(LEAVES + child) * P + p]};
+        const unsigned node = task / P % NODES;
+        return node_of_task{task % P, node, task / P / NODES, node_slot<K, LEVEL>(node) * LEAF};
     };
-    // Adds carry to Z's words [z, end) of the node at o0 (Z's words [h, 2h) lie at o0 + h, and
-    // [2h, 4h) at REGION + o0); returns what runs past end.
+    // Shared word of Z's word z (h <= z < 4h) of the node: [h, 2h) lie at o0 + h, and [2h, 4h)
+    // at REGION + o0.
+    auto z_index = [&](const node_of_task &n, unsigned z) {
+        return sidx<P>(z < 2 * H ? n.o0 + z : REGION + n.o0 + z - 2 * H, n.p);
+    };
+    // Adds carry to Z's words [z, end) of the node; returns what runs past end.
     auto ripple = [&](const node_of_task &n, unsigned z, unsigned end, int64_t carry) {
         for (; carry != 0 && z < end; z++) {
-            const unsigned i = sidx<P>(z < 2 * H ? n.o0 + z : REGION + n.o0 + z - 2 * H, n.p);
+            const unsigned i = z_index(n, z);
             const int64_t v = (int64_t)sh[i] + carry;
             sh[i] = (uint32_t)v;
             carry = v >> 32;
@@ -364,9 +365,10 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
     for (unsigned task = threadIdx.x; task < S * NODES * P; task += T) {
         const node_of_task n = node_of(task);
         const unsigned p = n.p, o0 = n.o0, o1 = o0 + H;
-        const unsigned o2 = node_slot<K, LEVEL + 1>(3 * n.node + 2) * LEAF;
-        const uint32_t flip = 0u - n.subtract;
-        uint64_t c1 = n.seg == 0 ? (uint64_t)n.subtract << 32 : 0, c2 = 0;
+        const unsigned child = node_slot<K, LEVEL + 1>(3 * n.node + 2), o2 = child * LEAF;
+        const uint32_t subtract = sign[child * P + p] == sign[(LEAVES + child) * P + p];
+        const uint32_t flip = 0u - subtract;
+        uint64_t c1 = n.seg == 0 ? (uint64_t)subtract << 32 : 0, c2 = 0;
         for (unsigned j0 = n.seg * SEG; j0 < n.seg * SEG + SEG; j0 += G) {
             uint32_t l0[G], l1[G], h0[G], h1[G], m0[G], m1[G];
 #pragma unroll
@@ -395,7 +397,7 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
         // Sum 0's segment is segment seg of the chain, sum 1's is S + seg; the -1 at column 3h
         // goes with the carry into the top words.
         const int64_t out0 = (int64_t)(c1 >> 32);
-        const int64_t out1 = (int64_t)(c2 >> 32) - (n.seg == S - 1 ? n.subtract : 0);
+        const int64_t out1 = (int64_t)(c2 >> 32) - (n.seg == S - 1 ? subtract : 0);
         if constexpr (S == 1) {
             ripple(n, 2 * H, 4 * H, out0);
             ripple(n, 3 * H, 4 * H, out1);
@@ -410,12 +412,27 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
         for (unsigned task = threadIdx.x; task < S * NODES * P; task += T) {
             const node_of_task n = node_of(task);
             const unsigned q = n.node * P + n.p;
-            // This thread's segments of the chain: seg, S + seg, and for the last the top words.
-            for (unsigned k = n.seg; k < CHAIN; k += S) {
-                if (k == 0)
+            // This thread's segments of the chain are seg, S + seg and, for seg 0, the top
+            // words (2S). A carry nearly always stops in a segment's first word, so the first
+            // words are done together, and only a carry left over walks on.
+            int64_t carry[3];
+#pragma unroll
+            for (unsigned m = 0; m < 3; m++) {
+                const unsigned k = n.seg + m * S;
+                carry[m] = k > 0 && k < CHAIN ? carry_in[k][q] : 0;
+                if (k > 0 && k < CHAIN) {
+                    const unsigned i = z_index(n, H + k * SEG);
+                    const int64_t v = (int64_t)sh[i] + carry[m];
+                    sh[i] = (uint32_t)v;
+                    carry[m] = v >> 32;
+                }
+            }
+#pragma unroll
+            for (unsigned m = 0; m < 3; m++) {
+                const unsigned k = n.seg + m * S, z = H + k * SEG;
+                if (k == 0 || k >= CHAIN)
                     continue;
-                const unsigned z = H + k * SEG, end = k == 2 * S ? 4 * H : z + SEG;
-                const int64_t left = ripple(n, z, end, carry_in[k][q]);
+                const int64_t left = ripple(n, z + 1, k == 2 * S ? 4 * H : z + SEG, carry[m]);
                 if (k + 1 < CHAIN)
                     carry_on[k + 1][q] = (signed char)left;
                 ran_on |= left != 0;
@@ -477,7 +494,7 @@ __device__ operand_view view_of(const level_chain &ch, unsigned level, size_t q)
         n *= 3;
     unsigned offset = 0;
     for (unsigned j = level; j > 0; j--, n /= 3) {
-        const unsigned u = (unsigned)(q / n);
+        const unsigned u = q >= 2 * n ? 2 : q >= n; // q / n, without a 64-bit division
         q -= u * n;
         if (u == 2) {
             const uint32_t *d = ch.diff[j] + (size_t)offset * n + q;
