@@ -345,19 +345,19 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
     };
     auto node_of = [&](unsigned task) {
         const unsigned node = task / P % NODES;
-        return node_of_task{task % P, node, task / P / NODES, node_slot<K, LEVEL>(node) * LEAF};
+        const unsigned seg = S == 1 ? 0 : task / P / NODES; // a constant lets S = 1 unroll
+        return node_of_task{task % P, node, seg, node_slot<K, LEVEL>(node) * LEAF};
     };
-    // Shared word of Z's word z (h <= z < 4h) of the node: [h, 2h) lie at o0 + h, and [2h, 4h)
-    // at REGION + o0.
-    auto z_index = [&](const node_of_task &n, unsigned z) {
-        return sidx<P>(z < 2 * H ? n.o0 + z : REGION + n.o0 + z - 2 * H, n.p);
+    // Z's words [h, 2h) lie at shared words o0 + h .., and [2h, 4h) at REGION + o0 ..; segment k
+    // of the chain starts at shared word chain_start(o0, k).
+    auto chain_start = [&](unsigned o0, unsigned k) {
+        return k < S ? o0 + H + k * SEG : REGION + o0 + (k - S) * SEG;
     };
-    // Adds carry to Z's words [z, end) of the node; returns what runs past end.
-    auto ripple = [&](const node_of_task &n, unsigned z, unsigned end, int64_t carry) {
-        for (; carry != 0 && z < end; z++) {
-            const unsigned i = z_index(n, z);
-            const int64_t v = (int64_t)sh[i] + carry;
-            sh[i] = (uint32_t)v;
+    // Adds carry to product p's shared words [i, end); returns what runs past end.
+    auto ripple = [&](unsigned p, unsigned i, unsigned end, int64_t carry) {
+        for (; carry != 0 && i < end; i++) {
+            const int64_t v = (int64_t)sh[sidx<P>(i, p)] + carry;
+            sh[sidx<P>(i, p)] = (uint32_t)v;
             carry = v >> 32;
         }
         return carry;
@@ -399,8 +399,20 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
         const int64_t out0 = (int64_t)(c1 >> 32);
         const int64_t out1 = (int64_t)(c2 >> 32) - (n.seg == S - 1 ? subtract : 0);
         if constexpr (S == 1) {
-            ripple(n, 2 * H, 4 * H, out0);
-            ripple(n, 3 * H, 4 * H, out1);
+            // Z's words [2h, 4h) are REGION + o0 .. REGION + o0 + 2h. (Through `ripple`, with
+            // its bound, this cost 4096 bits 4% on an H200.)
+            int64_t carry = out0;
+            for (unsigned j = 0; carry != 0; j++) {
+                const int64_t v = (int64_t)sh[sidx<P>(REGION + o0 + j, p)] + carry;
+                sh[sidx<P>(REGION + o0 + j, p)] = (uint32_t)v;
+                carry = v >> 32;
+            }
+            carry = out1;
+            for (unsigned j = H; carry != 0; j++) {
+                const int64_t v = (int64_t)sh[sidx<P>(REGION + o0 + j, p)] + carry;
+                sh[sidx<P>(REGION + o0 + j, p)] = (uint32_t)v;
+                carry = v >> 32;
+            }
         } else {
             carry_in[n.seg + 1][n.node * P + p] = (signed char)out0;
             carry_in[S + n.seg + 1][n.node * P + p] = (signed char)out1;
@@ -421,7 +433,7 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
                 const unsigned k = n.seg + m * S;
                 carry[m] = k > 0 && k < CHAIN ? carry_in[k][q] : 0;
                 if (k > 0 && k < CHAIN) {
-                    const unsigned i = z_index(n, H + k * SEG);
+                    const unsigned i = sidx<P>(chain_start(n.o0, k), n.p);
                     const int64_t v = (int64_t)sh[i] + carry[m];
                     sh[i] = (uint32_t)v;
                     carry[m] = v >> 32;
@@ -429,10 +441,11 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
             }
 #pragma unroll
             for (unsigned m = 0; m < 3; m++) {
-                const unsigned k = n.seg + m * S, z = H + k * SEG;
+                const unsigned k = n.seg + m * S, i = chain_start(n.o0, k);
                 if (k == 0 || k >= CHAIN)
                     continue;
-                const int64_t left = ripple(n, z + 1, k == 2 * S ? 4 * H : z + SEG, carry[m]);
+                const unsigned end = k == 2 * S ? REGION + n.o0 + 2 * H : i + SEG;
+                const int64_t left = ripple(n.p, i + 1, end, carry[m]);
                 if (k + 1 < CHAIN)
                     carry_on[k + 1][q] = (signed char)left;
                 ran_on |= left != 0;
@@ -441,8 +454,14 @@ __device__ __forceinline__ void recombine_level(uint32_t *sh, const unsigned cha
         if (__syncthreads_or(ran_on)) {
             for (unsigned task = threadIdx.x; task < NODES * P; task += T) {
                 const node_of_task n = node_of(task);
-                for (unsigned k = 2; k < CHAIN; k++)
-                    ripple(n, H + k * SEG, 4 * H, carry_on[k][task]);
+                // Z's words [h, 2h) run on into [2h, 4h).
+                for (unsigned k = 2; k < CHAIN; k++) {
+                    int64_t left = carry_on[k][task];
+                    if (k < S)
+                        left = ripple(n.p, chain_start(n.o0, k), n.o0 + 2 * H, left);
+                    ripple(n.p, k < S ? REGION + n.o0 : chain_start(n.o0, k),
+                           REGION + n.o0 + 2 * H, left);
+                }
             }
         }
     }
