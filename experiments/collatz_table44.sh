@@ -14,9 +14,7 @@ gpu_count="2^$((42 - shift_bits))"
 cpu_count="2^$((32 - shift_bits))"
 for d in 10 11 12 13 14 15 16 17 18 19 20; do
     "$MPGPU" collatz --s-bits 32 --bc-bits "$d" --table-memory global --count "$gpu_count" $reps --quiet --csv "$CSV"
-    if [ "$d" -le 14 ]; then
-        "$MPGPU" collatz --s-bits 32 --bc-bits "$d" --table-memory shared --count "$gpu_count" $reps --quiet --csv "$CSV"
-    fi
+    if_shared_fits "$MPGPU" collatz --s-bits 32 --bc-bits "$d" --table-memory shared --count "$gpu_count" $reps --quiet --csv "$CSV"
     "$MPGPU" collatz --method cpu --threads 1 --first-step table --s-bits 32 --bc-bits "$d" --count "$cpu_count" \
         --reps 1 --warmup 0 --quiet --csv "$CSV"
 done

@@ -11,9 +11,7 @@ reps="--reps 2 --warmup 1"
 if [ "${QUICK:-0}" = 1 ]; then shift_bits=6; reps="--reps 1 --warmup 0"; fi
 for d in 8 9 10 11 12 13 14 15 16 17 18 19 20; do
     "$MPGPU" delay --a-bits 25 --bc-bits "$d" --table-memory global --count "2^$((32 - shift_bits))" $reps --quiet --csv "$CSV"
-    if [ "$d" -le 14 ]; then
-        "$MPGPU" delay --a-bits 25 --bc-bits "$d" --table-memory shared --count "2^$((32 - shift_bits))" $reps --quiet --csv "$CSV"
-    fi
+    if_shared_fits "$MPGPU" delay --a-bits 25 --bc-bits "$d" --table-memory shared --count "2^$((32 - shift_bits))" $reps --quiet --csv "$CSV"
     "$MPGPU" delay --method cpu --threads 1 --a-bits 25 --bc-bits "$d" --count "2^$((22 - shift_bits))" \
         --reps 1 --warmup 0 --quiet --csv "$CSV"
 done

@@ -21,3 +21,50 @@ start_experiment() {
     } >"$RESULTS/$1.machine.txt"
     echo "experiment $1 -> $CSV" >&2
 }
+
+# supported METHOD BITS: true when BITS lies in METHOD's "[MIN..MAX bits, multiples of N]" as
+# `mpgpu mul --help` prints it, so the scripts run every method at every size the binary
+# supports instead of keeping their own copy of the registry's ranges (which went stale once).
+MUL_HELP=
+supported() {
+    local range lo hi mult
+    [ -n "$MUL_HELP" ] || MUL_HELP=$("$MPGPU" mul --help)
+    range=$(grep -E "^  $1 " <<<"$MUL_HELP" | sed -nE 's/.*\[([0-9]+)\.\.([0-9]+) bits(, multiples of ([0-9]+))?\]$/\1 \2 \4/p' || true)
+    [ -n "$range" ] || return 1
+    read -r lo hi mult <<<"$range"
+    [ "$2" -ge "$lo" ] && [ "$2" -le "$hi" ] && [ $(($2 % ${mult:-32})) -eq 0 ]
+}
+
+# supported_list BITS M1 M2 ...: the comma list of those methods that support BITS. A method
+# the binary does not list at all is named on stderr (a typo in FAST_METHODS should not vanish).
+supported_list() {
+    local bits=$1 m list=
+    shift
+    for m in "$@"; do
+        if supported "$m" "$bits"; then
+            list+="${list:+,}$m"
+        elif ! grep -qE "^  $m " <<<"$MUL_HELP"; then
+            echo "experiments: $MPGPU mul --help lists no method '$m'" >&2
+        fi
+    done
+    echo "$list"
+}
+
+# if_shared_fits CMD...: runs an mpgpu collatz/delay command with --table-memory shared. When
+# the tables do not fit in this GPU's shared memory per block, mpgpu refuses with exit status 2
+# and says so; that run is skipped with a note, so each GPU gets every table size it can hold
+# (the scripts used to stop at 14 bits, the limit of the H100/H200). Any other failure fails.
+if_shared_fits() {
+    local status=0 err
+    err=$("$@" 2>&1 >/dev/null) || status=$?
+    if [ "$status" -eq 0 ]; then
+        [ -z "$err" ] || printf '%s\n' "$err" >&2
+        return 0
+    fi
+    if [ "$status" -eq 2 ] && grep -q 'this GPU gives a block at most' <<<"$err"; then
+        echo "experiments: skipped, does not fit: $err" >&2
+        return 0
+    fi
+    printf '%s\n' "$err" >&2
+    return "$status"
+}

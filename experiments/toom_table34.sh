@@ -5,21 +5,9 @@
 # every product checked against GMP. The README's table takes the best GPU row per size.
 source "$(dirname "$0")/common.sh"
 start_experiment toom_table34
-help=$("$MPGPU" mul --help)
-# supported METHOD BITS: BITS lies in the method's "[MIN..MAX bits, multiples of N]" of --help.
-supported() {
-    local range lo hi mult
-    range=$(grep -E "^  $1 " <<<"$help" | sed -nE 's/.*\[([0-9]+)\.\.([0-9]+) bits(, multiples of ([0-9]+))?\]$/\1 \2 \4/p')
-    [ -n "$range" ] || return 1
-    read -r lo hi mult <<<"$range"
-    [ "$2" -ge "$lo" ] && [ "$2" -le "$hi" ] && [ $(($2 % ${mult:-32})) -eq 0 ]
-}
 candidates="sumrotate-shuffle toom-2 toom-3 toom-4 toom-5 toom-6 toom-7 toom-8 toom-9 ${FAST_METHODS//,/ }"
 for bits in 64 128 256 512 1024 2048 4096 8192 16384 32768 65536; do
-    methods=
-    for m in $candidates; do
-        supported "$m" "$bits" && methods+="$m,"
-    done
-    "$MPGPU" mul --bits "$bits" --count 10240 --reps 10 --csv "$CSV" --method "${methods}gmp"
+    methods=$(supported_list "$bits" $candidates)
+    "$MPGPU" mul --bits "$bits" --count 10240 --reps 10 --csv "$CSV" --method "${methods:+$methods,}gmp"
     "$MPGPU" mul --bits "$bits" --count 10240 --reps 10 --csv "$CSV" --method gmp --threads 0
 done
