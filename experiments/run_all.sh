@@ -1,22 +1,75 @@
 #!/usr/bin/env bash
 # Everything the GPU machine is needed for, in one go: the gpu test suite, then every experiment
-# script given (default: all), each writing into $RESULTS. The test log is kept next to the CSVs
-# so a results folder always says whether the code that produced it passed its tests.
+# script given (default: all), each writing into $RESULTS. The test log is kept next to the CSVs,
+# named after the commit (RESULTS/gpu_tests_<commit>.log), so a results folder holds the gpu
+# suite log of every commit that produced some of its CSVs and says whether that code passed.
 #   RESULTS=results experiments/run_all.sh [experiments/mul_table33.sh ...]
 set -uo pipefail
+
+# The programs of the gpu suite (tests/meson.build, suite 'gpu'), in the order they run. A name
+# ending in .sh is a script in the source tree, run with bash and given the mpgpu binary (as
+# meson passes it); any other name is a program built under $BUILD. Add each new gpu test here.
+GPU_TESTS=(
+    tests/test_mul_gpu
+    tests/test_cli_gpu.sh
+    tests/test_collatz_gpu
+)
+
 here=$(dirname "$0")
+src=$(cd "$here/.." && pwd)
 RESULTS=${RESULTS:-results}
 BUILD=${BUILD:-build}
 export RESULTS MPGPU=${MPGPU:-$BUILD/cli/mpgpu}
 mkdir -p "$RESULTS"
-# The programs of the gpu suite (tests/meson.build), run directly: the GPU host's Meson may be
-# newer than the one that configured $BUILD and then refuses to read it.
+
+# The commit names the log: the checkout's, abbreviated as the binary and the CSVs name it
+# (meson.build's vcs_tag); where the tree was copied without .git, the one the binary reports.
+version=$("$MPGPU" --version 2>&1) || version="($MPGPU --version failed: $version)"
+checkout=$(git -C "$src" describe --always --dirty --abbrev=12 2>/dev/null) || checkout=
+commit=$checkout
+if [ -z "$commit" ]; then
+    commit=$(sed -nE 's/.*\(commit ([^)]+)\).*/\1/p' <<<"$version")
+fi
+commit=${commit:-unknown}
+log="$RESULTS/gpu_tests_$commit.log"
+
+# The programs run directly, not through `meson test`: the GPU host's Meson may be newer than
+# the one that configured $BUILD and then refuses to read it.
 {
-    "$BUILD/tests/test_mul_gpu" && bash "$here/../tests/test_cli_gpu.sh" "$MPGPU" &&
-        "$BUILD/tests/test_collatz_gpu"
-} 2>&1 | tee "$RESULTS/gpu_tests.log" | tail -15
+    echo "mpgpu gpu test suite"
+    echo "commit: ${checkout:-not a git checkout} (git describe of $src)"
+    echo "mpgpu --version: $version"
+    echo "device (nvidia-smi):"
+    if command -v nvidia-smi >/dev/null; then
+        nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem,driver_version --format=csv 2>&1
+    else
+        echo "nvidia-smi: not available"
+    fi
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "build: $BUILD"
+    echo
+    failed=0
+    for t in "${GPU_TESTS[@]}"; do
+        echo "== $t"
+        if [[ $t == *.sh ]]; then
+            bash "$src/$t" "$MPGPU"
+        else
+            "$BUILD/$t"
+        fi
+        rc=$?
+        case $rc in
+            0) echo "== $t: passed" ;;
+            77) echo "== $t: skipped (exit 77)"; failed=1 ;;
+            *) echo "== $t: FAILED (exit $rc)"; failed=1 ;;
+        esac
+    done
+    echo "gpu suite: $([ "$failed" -eq 0 ] && echo "all ${#GPU_TESTS[@]} programs passed" || echo "NOT passed")"
+    exit "$failed"
+} 2>&1 | tee "$log" | tail -15
 status=${PIPESTATUS[0]}
-[ "$status" -eq 0 ] || echo "run_all: the gpu suite failed (status $status); experiments still run" >&2
+echo "run_all: gpu suite log in $log" >&2
+[ "$status" -eq 0 ] || echo "run_all: the gpu suite did not pass (see $log); experiments still run" >&2
+
 scripts=("$@")
 [ ${#scripts[@]} -gt 0 ] || scripts=("$here"/mul_*.sh "$here"/toom_*.sh "$here"/collatz_*.sh)
 for s in "${scripts[@]}"; do
