@@ -1,6 +1,7 @@
 # 000 Fig. 3.5: time of 10240 products, Comba on sum-rotate and Toom-2..9 on sum-rotate, 1024 to
 # 65536 bits (kernel time, median of 10; bars: min and max).
-load 'plots/style.gp'
+if (!exists("plotdir")) plotdir = 'plots'
+load plotdir.'/style.gp'
 set title 'mpgpu toom: 10240 products (000 Fig. 3.5), GPU kernel time'
 set xlabel 'operand bits'
 set ylabel 'time (ms)'
