@@ -47,6 +47,11 @@ const struct mul_method *mul_methods(size_t *n);
 const struct mul_method *mul_method_find(const char *name);
 /* 1 if the method supports operands of `words` words. */
 int mul_method_supports(const struct mul_method *m, unsigned words);
+/* The most products that one thread block of any of the method's kernels takes at this size
+ * (warp-column-shared may put fewer warps in a block when its operands fill shared memory).
+ * A test that runs more than twice this many, and a count no block size divides, fills two
+ * blocks of every kernel and leaves a partial one. */
+unsigned mul_method_block_products(const struct mul_method *m, unsigned words);
 
 /* Device buffers for one method at one size, holding up to `batch` products. */
 struct mul_device {

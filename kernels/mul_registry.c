@@ -105,3 +105,31 @@ const struct mul_method *mul_methods(size_t *n)
     *n = sizeof methods / sizeof methods[0];
     return methods;
 }
+
+/* The launch shapes of the kernels, read off their files; tests size their batches by this. */
+unsigned mul_method_block_products(const struct mul_method *m, unsigned words)
+{
+    const mul_launch_fn f = m->launch;
+    /* mul_sumrotate.cu: 4 warps per block, floor(32 / w) products per warp below 32 words. */
+    if (f == mul_sumrotate_shuffle_launch || f == mul_sumrotate_shared_launch)
+        return 4 * (words < 32 ? 32 / words : 1);
+    /* mul_sumrotate_karatsuba.cu: 4 warps per block, a product each. */
+    if (f == mul_sumrotate_shuffle_karatsuba_launch || f == mul_sumrotate_shared_karatsuba_launch ||
+        f == mul_sumrotate_shuffle_karatsuba2_launch || f == mul_sumrotate_shared_karatsuba2_launch)
+        return 4;
+    /* mul_warp_column.cu: up to 4 warps per block, 32 / G products per warp, G = w rounded up
+     * to a power of two, at most 32. */
+    if (f == mul_warp_column_shared_launch || f == mul_warp_column_shuffle_launch) {
+        unsigned g = 2;
+        while (g < words && g < 32)
+            g *= 2;
+        return 4 * (32 / g);
+    }
+    /* thread-rowchain-karatsuba: fused_shape's P, 128 products per block up to 32 words, else
+     * 32; its device-memory split and join kernels take 32 problems per block. */
+    if (f == mul_rowchain_karatsuba_launch)
+        return words <= 32 ? 128 : 32;
+    /* thread-school, thread-comba, thread-karatsuba[2]: 128 threads per block, a product each;
+     * Toom-k: its interpolation kernel, the same. */
+    return 128;
+}

@@ -1,6 +1,31 @@
-# Sourced by the command-line tests: the mpgpu binary under test, a scratch folder, counters, and
-# the two checks every error path and every help line goes through.
+# Sourced by the command-line tests: the mpgpu binary under test, a scratch folder, counters,
+# the two checks every error path and every help line goes through, and the last line.
 #   source "$(dirname "$0")/cli_expect.sh" "$@"
+#   ... checks ...
+#   finish NAME
+
+# finish NAME: the summary line "NAME: N checks, M failures: passed" and the script's exit
+# status. A script that made no check fails, as the C tests do (tests/test_seed.h).
+finish() {
+    printf '%s: %d checks, %d failures: ' "$1" "$checks" "$fails"
+    if [ "$checks" -eq 0 ]; then
+        echo "FAILED, no check was made"
+        exit 1
+    fi
+    if [ "$fails" -ne 0 ]; then
+        echo "FAILED"
+        exit 1
+    fi
+    echo "passed"
+    exit 0
+}
+
+# test_cli_gpu.sh keeps its own counters, scratch folder and GPU probe, and sources this file at
+# its end for finish alone.
+if [ "${1-}" = --finish-only ]; then
+    return 0
+fi
+
 set -u
 MPGPU=${1:?usage: $(basename "$0") path/to/mpgpu}
 tmp=$(mktemp -d)

@@ -141,5 +141,4 @@ else
     check "Ctrl-C: exit status 130 (got $st; the run may have ended before the signal)" false
 fi
 
-echo "cli_collatz: $((checks - fails)) passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish cli_collatz

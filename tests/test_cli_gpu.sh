@@ -72,5 +72,5 @@ for bits in 96 1056 4096; do
     run "all methods at $bits bits" mul --bits "$bits" --count 300 --method all --reps 1 --warmup 1
 done
 
-echo "cli_gpu: $((checks - fails)) passed, $fails failed"
-[ "$fails" -eq 0 ]
+source "$(dirname "$0")/cli_expect.sh" --finish-only
+finish cli_gpu

@@ -79,11 +79,9 @@ int main(void)
         test_size(depth2_words[i], 2);
     CHECK(ref_mul_karatsuba(c, a, b, 6, 2) == -1, "depth 2 accepted 6 words");
     CHECK(ref_mul_karatsuba(c, a, b, 3, 1) == -1, "depth 1 accepted 3 words");
-    printf("%s: %d failure(s), seed %llu\n", failures ? "FAILED" : "passed", failures,
-           (unsigned long long)seed);
     free(a);
     free(b);
     free(c);
     free(expect);
-    return failures != 0;
+    return test_finish("test_karatsuba_ref");
 }

@@ -1,7 +1,17 @@
-/* cpu suite: the GMP baseline and the verifier that every GPU result goes through.
- * - the school reference twin agrees with GMP on every operand pattern and size;
- * - gmp_batch (the timed baseline, 1 and several threads) agrees with gmp_mul_words;
- * - mul_verify finds a planted wrong word and names its index, in full and sample mode. */
+/* cpu suite: the references every GPU product is judged by, each against computations that do
+ * not share its code.
+ * - The oracle: mpz_mul on operands brought in by mpz_import, and, with no GMP at all, the
+ *   residues modulo the prime 2^61 - 1: (A mod q)(B mod q) = C (mod q) for every product below.
+ * - ref_mul_school (the School twin of the GPU methods) and gmp_mul_words (what the verifier and
+ *   the tests compare GPU products with) agree with the oracle on every operand pattern of
+ *   tests/mul_operands.h, seeded random and the worst cases, at sizes around their edges, and
+ *   write no word past the product; the school reference also on unequal lengths.
+ * - gmp_batch (the timed GMP baseline, one and several threads) agrees with the oracle.
+ * - mul_verify passes clean products, finds planted wrong words (lowest and highest word of a
+ *   product), counts them and names the smallest bad index, on one and several threads with
+ *   more than one schedule chunk each; in sample mode it checks exactly the sampled products
+ *   (every stride-th and the last) and misses a bad one between them. */
+#include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,81 +21,196 @@
 #include "mul_school_ref.h"
 #include "test_seed.h"
 
+/* Words past a product that nothing may write. */
+#define CANARY_WORDS 4
+#define CANARY 0xc0ffee11u
 
-static void test_reference_vs_gmp(unsigned words)
+/* out[0 .. wa + wb) = a * b through mpz, a route into GMP that shares nothing with
+ * gmp_mul_words' limb packing or mpn_mul_n's equal-length operands. */
+static void oracle_mul(uint32_t *out, const uint32_t *a, unsigned wa, const uint32_t *b,
+                       unsigned wb)
 {
-    uint32_t *a = malloc(words * 4), *b = malloc(words * 4);
-    uint32_t *c1 = malloc(words * 8), *c2 = malloc(words * 8);
-    for (size_t p = 0; p < 3 * N_PATTERNS; p++) {
-        operands_fill(a, b, words, p, seed);
-        ref_mul_school(c1, a, words, b, words);
-        gmp_mul_words(c2, a, b, words);
-        CHECK(!memcmp(c1, c2, words * 8), "school reference != GMP at %u bits, pattern %s",
-              words * 32, pattern_names[p % N_PATTERNS]);
-    }
-    /* unequal operand lengths through the reference itself */
-    unsigned wb = words / 2 + 1;
-    random_words(seed, 99, a, words);
-    random_words(seed, 98, b, wb);
-    ref_mul_school(c1, a, words, b, wb);
-    memset(b + wb, 0, (words - wb) * 4);
-    gmp_mul_words(c2, a, b, words);
-    CHECK(!memcmp(c1, c2, (words + wb) * 4), "unequal lengths %u x %u words", words, wb);
-    CHECK(c2[words + wb] == 0 || words + wb == 2 * words, "high words of an unequal product");
-    free(a);
-    free(b);
-    free(c1);
-    free(c2);
+    mpz_t x, y;
+    mpz_inits(x, y, NULL);
+    mpz_import(x, wa, -1, sizeof *a, 0, 0, a);
+    mpz_import(y, wb, -1, sizeof *b, 0, 0, b);
+    mpz_mul(x, x, y);
+    memset(out, 0, (wa + wb) * sizeof *out);
+    mpz_export(out, NULL, -1, sizeof *out, 0, 0, x); /* at most wa + wb words: |a b| < beta^(wa+wb) */
+    mpz_clears(x, y, NULL);
 }
 
+/* x mod (2^61 - 1), by Horner's rule from the most significant word. */
+static uint64_t mod_m61(const uint32_t *x, unsigned words)
+{
+    const uint64_t q = (UINT64_C(1) << 61) - 1;
+    uint64_t r = 0;
+    for (unsigned i = words; i-- > 0;)
+        r = (uint64_t)((((unsigned __int128)r << 32) + x[i]) % q);
+    return r;
+}
+
+static bool residues_agree(const uint32_t *c, const uint32_t *a, unsigned wa, const uint32_t *b,
+                           unsigned wb)
+{
+    const uint64_t q = (UINT64_C(1) << 61) - 1;
+    return mod_m61(c, wa + wb) == (uint64_t)((unsigned __int128)mod_m61(a, wa) * mod_m61(b, wb) % q);
+}
+
+/* Index of the first word where x and y differ, or n. */
+static unsigned first_diff(const uint32_t *x, const uint32_t *y, unsigned n)
+{
+    unsigned i = 0;
+    while (i < n && x[i] == y[i])
+        i++;
+    return i;
+}
+
+static bool canary_intact(const uint32_t *c, unsigned product_words)
+{
+    for (unsigned i = 0; i < CANARY_WORDS; i++)
+        if (c[product_words + i] != CANARY)
+            return false;
+    return true;
+}
+
+/* Equal lengths: every operand pattern three times (fresh random words each time). */
+static void test_equal(unsigned words)
+{
+    const unsigned n = 2 * words;
+    uint32_t *a = malloc(words * 4), *b = malloc(words * 4), *want = malloc(n * 4);
+    uint32_t *school = malloc((n + CANARY_WORDS) * 4), *gmp = malloc((n + CANARY_WORDS) * 4);
+    for (size_t p = 0; p < 3 * N_PATTERNS; p++) {
+        const char *pat = pattern_names[p % N_PATTERNS];
+        operands_fill(a, b, words, p, seed);
+        oracle_mul(want, a, words, b, words);
+        CHECK(residues_agree(want, a, words, b, words), "mpz product mod 2^61 - 1 at %u bits, %s",
+              words * 32, pat);
+        for (unsigned i = 0; i < n + CANARY_WORDS; i++)
+            school[i] = gmp[i] = CANARY;
+        ref_mul_school(school, a, words, b, words);
+        gmp_mul_words(gmp, a, b, words);
+        CHECK(!memcmp(school, want, n * 4), "school reference at %u bits, %s: first bad word %u",
+              words * 32, pat, first_diff(school, want, n));
+        CHECK(!memcmp(gmp, want, n * 4), "gmp_mul_words at %u bits, %s: first bad word %u",
+              words * 32, pat, first_diff(gmp, want, n));
+        CHECK(canary_intact(school, n) && canary_intact(gmp, n),
+              "a word past the %u-word product was written at %u bits, %s", n, words * 32, pat);
+    }
+    free(a);
+    free(b);
+    free(want);
+    free(school);
+    free(gmp);
+}
+
+/* Unequal lengths through the school reference, random and all-ones operands. */
+static void test_unequal(unsigned wa, unsigned wb)
+{
+    const unsigned n = wa + wb;
+    uint32_t *a = malloc(wa * 4), *b = malloc(wb * 4), *want = malloc(n * 4);
+    uint32_t *c = malloc((n + CANARY_WORDS) * 4);
+    for (int ones = 0; ones < 2; ones++) {
+        random_words(seed, 1000 + 2 * (uint64_t)wa, a, wa);
+        random_words(seed, 1001 + 2 * (uint64_t)wb, b, wb);
+        if (ones) {
+            memset(a, 0xff, wa * 4);
+            memset(b, 0xff, wb * 4);
+        }
+        oracle_mul(want, a, wa, b, wb);
+        for (unsigned i = 0; i < n + CANARY_WORDS; i++)
+            c[i] = CANARY;
+        ref_mul_school(c, a, wa, b, wb);
+        CHECK(!memcmp(c, want, n * 4) && residues_agree(c, a, wa, b, wb),
+              "school reference, %u x %u words, %s: first bad word %u", wa, wb,
+              ones ? "all ones" : "random", first_diff(c, want, n));
+        CHECK(canary_intact(c, n), "school reference, %u x %u words, wrote past the product", wa,
+              wb);
+    }
+    free(a);
+    free(b);
+    free(want);
+    free(c);
+}
+
+/* The timed GMP baseline and the verifier, on `count` products of every pattern. */
 static void test_batch_and_verify(unsigned words, size_t count, int threads)
 {
+    const size_t n = 2 * (size_t)words;
     uint32_t *a = malloc(count * words * 4), *b = malloc(count * words * 4);
-    uint32_t *c = malloc(count * words * 8), *e = malloc(words * 8);
+    uint32_t *c = malloc(count * n * 4), *want = malloc(n * 4);
     for (size_t p = 0; p < count; p++)
         operands_fill(a + p * words, b + p * words, words, p, seed);
     struct gmp_batch g;
-    CHECK(gmp_batch_init(&g, words, count, a, b) == 0, "gmp_batch_init");
+    if (gmp_batch_init(&g, words, count, a, b) != 0) {
+        CHECK(0, "gmp_batch_init: out of memory at %u bits x %zu", words * 32, count);
+        goto out;
+    }
     gmp_batch_multiply(&g, threads);
+    size_t bad = 0, first = count;
     for (size_t p = 0; p < count; p++) {
-        gmp_batch_product_words(&g, p, c + p * 2 * words);
-        gmp_mul_words(e, a + p * words, b + p * words, words);
-        CHECK(!memcmp(e, c + p * 2 * words, words * 8), "batch product %zu at %u bits, %d threads",
-              p, words * 32, threads);
+        gmp_batch_product_words(&g, p, c + p * n);
+        oracle_mul(want, a + p * words, words, b + p * words, words);
+        if (memcmp(want, c + p * n, n * 4) != 0 && bad++ == 0)
+            first = p;
     }
     gmp_batch_free(&g);
+    CHECK(bad == 0, "gmp_batch at %u bits, %d threads: %zu of %zu products differ from mpz, "
+          "first %zu (%s)", words * 32, threads, bad, count, first,
+          first < count ? pattern_names[first % N_PATTERNS] : "-");
 
-    uint64_t checked;
-    size_t first;
-    CHECK(mul_verify(words, count, a, b, c, 1, threads, &checked, &first) == 0 && first == count &&
-              checked == count, "clean verify reported a mismatch");
-    size_t planted = count / 2 + 1;
-    c[planted * 2 * words + words - 1] ^= 0x10;
-    c[(count - 1) * 2 * words] ^= 1;
-    uint64_t bad = mul_verify(words, count, a, b, c, 1, threads, &checked, &first);
-    CHECK(bad == 2 && first == planted, "verify all: %llu bad, first %zu, planted %zu",
-          (unsigned long long)bad, first, planted);
-    /* sample mode always includes the last product */
-    bad = mul_verify(words, count, a, b, c, 7, threads, &checked, &first);
-    CHECK(bad >= 1 && checked == (count + 6) / 7 + ((count - 1) % 7 != 0),
-          "verify sample: %llu bad, %llu checked", (unsigned long long)bad,
-          (unsigned long long)checked);
+    uint64_t checked, found;
+    size_t first_bad;
+    found = mul_verify(words, count, a, b, c, 1, threads, &checked, &first_bad);
+    CHECK(found == 0 && checked == count && first_bad == count,
+          "verify all, clean, %u bits, %d threads: %llu bad of %llu checked, first %zu", words * 32,
+          threads, (unsigned long long)found, (unsigned long long)checked, first_bad);
+
+    /* Wrong words in a product the sample (stride 7) skips, in one it takes and in the last
+     * one; the first two lie about half the batch apart, so with several threads in different
+     * schedule chunks, and the smallest index must survive the threads' reduction. */
+    const size_t stride = 7, skipped = stride * (count / stride - 2) + 3,
+                 taken = stride * (count / (2 * stride)), last = count - 1;
+    c[skipped * n] ^= 1;
+    c[taken * n + n - 1] ^= 0x80000000u;
+    c[last * n + words] ^= 0x10;
+    found = mul_verify(words, count, a, b, c, 1, threads, &checked, &first_bad);
+    CHECK(found == 3 && checked == count && first_bad == taken,
+          "verify all, %u bits, %d threads: %llu bad, first %zu; planted 3, first %zu", words * 32,
+          threads, (unsigned long long)found, first_bad, taken);
+    const uint64_t sampled = (count + stride - 1) / stride + ((count - 1) % stride != 0);
+    found = mul_verify(words, count, a, b, c, stride, threads, &checked, &first_bad);
+    CHECK(found == 2 && checked == sampled && first_bad == taken,
+          "verify sample, %u bits, %d threads: %llu bad of %llu checked, first %zu; want 2 of "
+          "%llu, first %zu", words * 32, threads, (unsigned long long)found,
+          (unsigned long long)checked, first_bad, (unsigned long long)sampled, taken);
+    c[0] ^= 0x100;
+    found = mul_verify(words, count, a, b, c, 1, threads, &checked, &first_bad);
+    CHECK(found == 4 && first_bad == 0, "verify all, %u bits, %d threads, product 0 wrong too: "
+          "%llu bad, first %zu", words * 32, threads, (unsigned long long)found, first_bad);
+out:
     free(a);
     free(b);
     free(c);
-    free(e);
+    free(want);
 }
 
 int main(void)
 {
     seed = test_seed();
-    unsigned sizes[] = {2, 3, 5, 32, 33, 64, 127, 128, 1000, 2048};
+    /* odd sizes (half a GMP limb), the 1024-bit warp, gmp_mul_words' stack/heap edge at 256
+     * words, and the largest GPU size */
+    static const unsigned sizes[] = {1, 2, 3, 5, 31, 32, 33, 64, 127, 128, 255, 256, 257, 1000, 2048};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        test_reference_vs_gmp(sizes[i]);
+        test_equal(sizes[i]);
+    static const unsigned unequal[][2] = {{1, 1},   {1, 7},   {7, 1},    {2, 3},     {33, 17},
+                                          {17, 33}, {2048, 1}, {1, 2048}, {1000, 513}, {64, 2048}};
+    for (size_t i = 0; i < sizeof unequal / sizeof unequal[0]; i++)
+        test_unequal(unequal[i][0], unequal[i][1]);
+    /* counts above 64 (the verifier's schedule chunk) times the threads */
     test_batch_and_verify(3, 101, 1);
-    test_batch_and_verify(32, 257, 4);
-    test_batch_and_verify(129, 50, 2);
-    printf("%s: %d failure(s), seed %llu\n", failures ? "FAILED" : "passed", failures,
-           (unsigned long long)seed);
-    return failures != 0;
+    test_batch_and_verify(32, 1000, 4);
+    test_batch_and_verify(129, 300, 2);
+    test_batch_and_verify(257, 400, 3);
+    return test_finish("test_mul_cpu");
 }

@@ -1,6 +1,11 @@
 /* gpu suite: every registered GPU multiplication method against GMP, at the sizes the issues
  * name (64, 96, 1024, 1056, 4096, 16384, 32768, 65536 bits) plus random multiples of 32, on
- * random, all-ones, zero, one and unequal-length operands. Exits 77 (skipped) without a GPU. */
+ * every operand pattern of tests/mul_operands.h (seeded random, all ones, zero, one, unequal
+ * lengths, all ones times random, the carry-ripple worst case), with the product buffer poisoned
+ * before each run. Every method at every size runs at least two full thread blocks of each of
+ * its kernels and a partial one (batch_count). Each product compared is one check.
+ * Optional argument: one method name (a name no method has is an error). Exits 77 (skipped)
+ * without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +17,36 @@
 #include "random_words.h"
 #include "test_seed.h"
 
-static void check_method(const struct mul_method *m, unsigned words, size_t count, uint64_t seed)
+static bool is_prime(size_t n)
 {
+    if (n < 2)
+        return false;
+    for (size_t d = 2; d * d <= n; d++)
+        if (n % d == 0)
+            return false;
+    return true;
+}
+
+/* Products to run at `words` words: two and a half blocks of the method's largest block
+ * (mul_method_block_products), and at least `floor`, rounded up to a prime. A prime is a
+ * multiple of no block size from 2 up to that largest one, so every kernel of the method, the
+ * layout transposes included, ends on a partial block. */
+static size_t batch_count(const struct mul_method *m, unsigned words, size_t floor)
+{
+    const size_t per_block = mul_method_block_products(m, words);
+    size_t count = 2 * per_block + per_block / 2 + 1;
+    if (count < floor)
+        count = floor;
+    while (!is_prime(count))
+        count++;
+    return count;
+}
+
+static void check_method(const struct mul_method *m, unsigned words, size_t count)
+{
+    const size_t n = 2 * (size_t)words;
     uint32_t *a = malloc(count * words * 4), *b = malloc(count * words * 4);
-    uint32_t *c = malloc(count * 2 * words * 4), *expect = malloc(2 * words * 4);
+    uint32_t *c = malloc(count * n * 4), *expect = malloc(n * 4);
     for (size_t p = 0; p < count; p++)
         operands_fill(a + p * words, b + p * words, words, p, seed);
     struct mul_device d;
@@ -29,32 +60,32 @@ static void check_method(const struct mul_method *m, unsigned words, size_t coun
     if (err == cudaSuccess)
         err = mul_device_download(&d, c, count);
     if (err != cudaSuccess) {
+        check_outcome(false);
         printf("FAIL %s bits=%u count=%zu seed=%llu: CUDA call %s failed: %s\n", m->name,
                words * 32, count, (unsigned long long)seed, d.failed_call ? d.failed_call : "?",
                cudaGetErrorString(err));
-        failures++;
         cudaGetLastError();
     } else {
         size_t bad = 0, first = count;
         for (size_t p = 0; p < count; p++) {
             gmp_mul_words(expect, a + p * words, b + p * words, words);
-            if (memcmp(expect, c + p * 2 * words, 2 * words * 4) != 0) {
-                if (!bad)
-                    first = p;
-                bad++;
-            }
+            if (!check_outcome(memcmp(expect, c + p * n, n * 4) == 0) && bad++ == 0)
+                first = p;
         }
         if (bad) {
-            unsigned w0 = 0;
-            while (c[first * 2 * words + w0] == expect[w0])
-                w0++;
+            /* The first bad word of the first bad product, against that product's own value. */
             gmp_mul_words(expect, a + first * words, b + first * words, words);
-            printf("FAIL %s bits=%u count=%zu seed=%llu: %zu products differ; first bad index %zu "
-                   "(pattern %s), first bad word %u\n", m->name, words * 32, count,
-                   (unsigned long long)seed, bad, first, pattern_names[first % N_PATTERNS], w0);
-            failures++;
+            const uint32_t *got = c + first * n;
+            size_t w0 = 0;
+            while (w0 < n && got[w0] == expect[w0])
+                w0++;
+            printf("FAIL %s bits=%u count=%zu seed=%llu: %zu products differ; first bad product "
+                   "%zu (pattern %s), its first bad word %zu of %zu: GPU 0x%08x, GMP 0x%08x\n",
+                   m->name, words * 32, count, (unsigned long long)seed, bad, first,
+                   pattern_names[first % N_PATTERNS], w0, n, got[w0], expect[w0]);
         } else {
-            printf("ok   %s bits=%u count=%zu\n", m->name, words * 32, count);
+            printf("ok   %s bits=%u count=%zu (at most %u per block)\n", m->name, words * 32,
+                   count, mul_method_block_products(m, words));
         }
     }
     mul_device_close(&d);
@@ -66,19 +97,31 @@ static void check_method(const struct mul_method *m, unsigned words, size_t coun
 
 int main(int argc, char **argv)
 {
+    seed = test_seed();
+    size_t n;
+    const struct mul_method *all = mul_methods(&n);
+    /* The filter is checked before the GPU is looked for, so a misspelt one fails everywhere. */
+    if (argc > 2) {
+        printf("usage: test_mul_gpu [METHOD]\n");
+        return 1;
+    }
+    const char *only = argc > 1 ? argv[1] : NULL;
+    if (only && !mul_method_find(only)) {
+        printf("test_mul_gpu: no method is named '%s'; methods:", only);
+        for (size_t i = 0; i < n; i++)
+            printf(" %s", all[i].name);
+        printf("\n");
+        return 1;
+    }
     char why[256];
     if (!gpu_open(0, why, sizeof why)) {
         printf("skipped: %s\n", why);
         return 77;
     }
-    const char *only = argc > 1 ? argv[1] : NULL; /* optional: one method name */
-    uint64_t seed = test_seed();
     unsigned sizes[16] = {2, 3, 32, 33, 128, 512, 1024, 2048};
     size_t n_sizes = 8;
     for (int i = 0; i < 4; i++) /* random multiples of 32 bits in 64..16384 */
         sizes[n_sizes++] = 2 + (unsigned)(splitmix64(seed + i) % 511);
-    size_t n;
-    const struct mul_method *all = mul_methods(&n);
     for (size_t i = 0; i < n; i++) {
         if (only && strcmp(only, all[i].name))
             continue;
@@ -86,13 +129,11 @@ int main(int argc, char **argv)
             unsigned w = sizes[s];
             if (!mul_method_supports(&all[i], w))
                 continue;
-            /* Enough products to fill several warps of the multi-product methods, with a
-             * ragged tail; fewer at the largest sizes, where one-thread methods are slow. */
-            size_t count = w <= 128 ? 1000 + 37 : w <= 512 ? 300 + 5 : 6 * 2 + 1;
-            check_method(&all[i], w, count, seed);
+            /* Besides the blocks: many warps of the multi-product warp methods with a ragged
+             * tail at small sizes, every operand pattern three times at the largest. */
+            const size_t floor = w <= 128 ? 1037 : w <= 512 ? 305 : 3 * N_PATTERNS;
+            check_method(&all[i], w, batch_count(&all[i], w, floor));
         }
     }
-    printf("%s: %d failure(s), seed %llu (set MPGPU_TEST_SEED to replay)\n",
-           failures ? "FAILED" : "passed", failures, (unsigned long long)seed);
-    return failures ? 1 : 0;
+    return test_finish("test_mul_gpu");
 }

@@ -95,7 +95,5 @@ int main(void)
     const unsigned worst[] = {2, 3, 7, 8, 31, 32, 64, 96, 2048};
     for (size_t i = 0; i < sizeof worst / sizeof worst[0]; i++)
         test_carry_loop_worst_case(worst[i]);
-    printf("%s: %d failure(s), seed %llu (set MPGPU_TEST_SEED to replay)\n",
-           failures ? "FAILED" : "passed", failures, (unsigned long long)seed);
-    return failures != 0;
+    return test_finish("test_sumrotate_model");
 }

@@ -71,15 +71,16 @@ static void check_size(unsigned k, unsigned w)
         size_t stream = p < N_PATTERNS ? p + N_PATTERNS * (16 * (size_t)w + k)
                                        : N_PATTERNS * (16 * (size_t)w + k + 8 * p);
         operands_fill(a, b, w, stream, seed);
-        CHECK(toom_ref_mul(c, a, b, w, k, NULL) == 0, "out of memory");
-        gmp_mul_words(e, a, b, w);
-        if (memcmp(c, e, w * 8) != 0) {
-            unsigned i = 0;
-            while (c[i] == e[i])
-                i++;
-            CHECK(0, "Toom-%u at %u words (%u bits), pattern %s: first bad word %u of %u", k, w,
-                  w * 32, pattern_names[stream % N_PATTERNS], i, 2 * w);
+        if (toom_ref_mul(c, a, b, w, k, NULL) != 0) {
+            CHECK(0, "Toom-%u at %u words: out of memory", k, w);
+            continue;
         }
+        gmp_mul_words(e, a, b, w);
+        unsigned i = 0;
+        while (i < 2 * w && c[i] == e[i])
+            i++;
+        CHECK(i == 2 * w, "Toom-%u at %u words (%u bits), pattern %s: first bad word %u of %u", k,
+              w, w * 32, pattern_names[stream % N_PATTERNS], i, 2 * w);
     }
     free(a);
     free(b);
@@ -110,7 +111,5 @@ int main(void)
     }
     check_size(8, 2048); /* 65536 bits, the largest size of the GPU methods */
     check_size(2, 2048);
-    printf("%s: %d failure(s), seed %llu (set MPGPU_TEST_SEED to replay)\n",
-           failures ? "FAILED" : "passed", failures, (unsigned long long)seed);
-    return failures != 0;
+    return test_finish("test_toom_ref");
 }
