@@ -66,6 +66,15 @@ bool collatz_device_shared_fits(const struct collatz_device *g, unsigned d, bool
 /* Device bytes S of `count` residues takes while it is set (the residues and their jump states). */
 uint64_t collatz_device_s_bytes(uint64_t count);
 
+/* The grid of a persistent kernel, which runs a whole range in one launch: as many blocks of
+ * `threads` threads as stay resident on every SM at once, at most g->max_blocks. A kernel whose
+ * tables take more than the default 48 KiB of shared memory (smem bytes) is opted in first. */
+cudaError_t collatz_device_grid(struct collatz_device *g, const void *kernel, unsigned threads,
+                                size_t smem, unsigned *blocks);
+/* Appends the first n overflowed starting values the last launch reported (g->d_list) to *list. */
+cudaError_t collatz_device_fetch_overflows(struct collatz_device *g, struct collatz_list *list,
+                                           size_t n);
+
 /* Copies tables to the device (replacing earlier ones). */
 cudaError_t collatz_device_set_bc(struct collatz_device *g, const struct collatz_bc_table *t, bool with_ops);
 cudaError_t collatz_device_set_s(struct collatz_device *g, const struct collatz_s_table *s);

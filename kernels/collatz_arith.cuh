@@ -6,14 +6,13 @@
 
 #include <stdint.h>
 
+#include "mp_helpers.cuh"
 #include "ptx_carry.cuh"
 
 namespace collatz {
 
 // A value below 2^96, least significant word first.
-struct u96 {
-    uint32_t w0, w1, w2;
-};
+using u96 = mp::u96;
 
 // n <- B * (n >> d) + C for the entry e = {B, C} of n's low d bits (000 Algorithm 5, line 7).
 // Returns the word above the 96 bits: nonzero means the value overflowed (000 section 4.4.1).
@@ -56,9 +55,8 @@ __device__ __forceinline__ void table_prefix(const uint2 *bc, const uint8_t *ops
     for (unsigned i = 0; i < ops; i++) {
         const uint32_t l = (uint32_t)(r >> (i * d)) & mask;
         const uint32_t p0 = (uint32_t)p3, p1 = (uint32_t)(p3 >> 32);
-        uint32_t w0 = ptx::mad_lo_cc(p0, l, (uint32_t)c);
-        uint32_t w1 = ptx::madc_hi_cc(p0, l, (uint32_t)(c >> 32));
-        uint32_t w2 = ptx::addc(0, 0);
+        uint32_t w0 = (uint32_t)c, w1 = (uint32_t)(c >> 32), w2 = 0;
+        ptx::mac3(w2, w1, w0, p0, l); // {w2, w1, w0} = c + p0 l
         w1 = ptx::mad_lo_cc(p1, l, w1);
         w2 = ptx::madc_hi(p1, l, w2);
         const uint32_t wl = w0 & mask;
@@ -76,24 +74,14 @@ __device__ __forceinline__ u96 mul_add_64(uint64_t p, uint64_t q, uint64_t c)
 {
     const uint32_t p0 = (uint32_t)p, p1 = (uint32_t)(p >> 32);
     const uint32_t q0 = (uint32_t)q, q1 = (uint32_t)(q >> 32);
-    u96 r;
-    r.w0 = ptx::mad_lo_cc(p0, q0, (uint32_t)c);
-    r.w1 = ptx::madc_hi_cc(p0, q0, (uint32_t)(c >> 32));
-    r.w2 = ptx::addc(0, 0);
+    u96 r = {(uint32_t)c, (uint32_t)(c >> 32), 0};
+    ptx::mac3(r.w2, r.w1, r.w0, p0, q0); // c + p0 q0
     r.w1 = ptx::mad_lo_cc(p1, q0, r.w1);
     r.w2 = ptx::madc_hi(p1, q0, r.w2);
     r.w1 = ptx::mad_lo_cc(p0, q1, r.w1);
     r.w2 = ptx::madc_hi(p0, q1, r.w2);
     r.w2 += p1 * q1;
     return r;
-}
-
-// n += x for a 64-bit x.
-__device__ __forceinline__ void add_64(u96 &n, uint64_t x)
-{
-    n.w0 = ptx::add_cc(n.w0, (uint32_t)x);
-    n.w1 = ptx::addc_cc(n.w1, (uint32_t)(x >> 32));
-    n.w2 = ptx::addc(n.w2, 0);
 }
 
 __device__ __forceinline__ u96 from_64(uint64_t x)

@@ -85,7 +85,7 @@ struct value_stream {
             } else {
                 m += (uint64_t)1 << a.k;
                 if (JUMP)
-                    collatz::add_64(start, inc);
+                    mp::add_shifted<0>(start, inc);
             }
             left--;
             if (m >= a.first && m <= a.last && m >= 3)
@@ -207,20 +207,10 @@ template <bool SHARED, bool JUMP, int SLOTS>
 cudaError_t launch(struct collatz_device *g, conv_args &a, size_t smem, unsigned *blocks_out)
 {
     auto kernel = convergence_kernel<SHARED, JUMP, SLOTS>;
-    cudaError_t err;
-    if (SHARED && smem > 48 * 1024 &&
-        (err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess) {
-        g->failed_call = "cudaFuncSetAttribute(convergence_kernel)";
+    unsigned blocks;
+    cudaError_t err = collatz_device_grid(g, reinterpret_cast<const void *>(kernel), kThreads, smem, &blocks);
+    if (err != cudaSuccess)
         return err;
-    }
-    int per_sm = 0;
-    if ((err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem)) != cudaSuccess) {
-        g->failed_call = "cudaOccupancyMaxActiveBlocksPerMultiprocessor(convergence_kernel)";
-        return err;
-    }
-    unsigned blocks = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)g->sm_count;
-    if (blocks > g->max_blocks)
-        blocks = g->max_blocks;
     const uint64_t stride = (uint64_t)blocks * kThreads;
     a.stride_entries = stride / a.runs;
     a.stride_runs = stride % a.runs;
@@ -289,13 +279,8 @@ cudaError_t convergence_range(struct collatz_device *g, enum collatz_table_memor
         t.mandatory += g->h_partials[2 * b];
         t.steps += g->h_partials[2 * b + 1];
     }
-    size_t at = overflows->n;
-    for (unsigned long long i = 0; i < n_over; i++)
-        if (collatz_list_push(overflows, 0) != 0)
-            return cudaErrorMemoryAllocation;
-    if (n_over)
-        TRY(cudaMemcpy(overflows->v + at, g->d_list, n_over * sizeof(uint64_t), cudaMemcpyDeviceToHost),
-            "cudaMemcpy(overflow list)");
+    if ((err = collatz_device_fetch_overflows(g, overflows, n_over)) != cudaSuccess)
+        return err;
     collatz_conv_add(totals, &t);
     return cudaSuccess;
 }

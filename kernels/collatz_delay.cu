@@ -92,7 +92,7 @@ struct number_stream {
                 item += (uint64_t)gridDim.x * blockDim.x;
             } else {
                 n += (uint64_t)1 << a.y;
-                collatz::add_64(start, inc);
+                mp::add_shifted<0>(start, inc);
             }
             left--;
             if (n >= a.first && n <= a.last)
@@ -213,20 +213,10 @@ template <bool SHARED, int SLOTS>
 cudaError_t launch(struct collatz_device *g, const delay_args &a, size_t smem, unsigned *blocks_out)
 {
     auto kernel = delay_kernel<SHARED, SLOTS>;
-    cudaError_t err;
-    if (SHARED && smem > 48 * 1024 &&
-        (err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem)) != cudaSuccess) {
-        g->failed_call = "cudaFuncSetAttribute(delay_kernel)";
+    unsigned blocks;
+    cudaError_t err = collatz_device_grid(g, reinterpret_cast<const void *>(kernel), kThreads, smem, &blocks);
+    if (err != cudaSuccess)
         return err;
-    }
-    int per_sm = 0;
-    if ((err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, smem)) != cudaSuccess) {
-        g->failed_call = "cudaOccupancyMaxActiveBlocksPerMultiprocessor(delay_kernel)";
-        return err;
-    }
-    unsigned blocks = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)g->sm_count;
-    if (blocks > g->max_blocks)
-        blocks = g->max_blocks;
     kernel<<<blocks, kThreads, smem, g->stream>>>(a);
     g->launches++;
     if ((err = cudaGetLastError()) != cudaSuccess) {
@@ -237,21 +227,9 @@ cudaError_t launch(struct collatz_device *g, const delay_args &a, size_t smem, u
     return cudaSuccess;
 }
 
-#define TRY(call, name) CUDA_TRY(g, call, name)
-
-// Appends n device words to a host list.
-cudaError_t fetch_list(struct collatz_device *g, struct collatz_list *l, const uint64_t *src, size_t n)
-{
-    size_t at = l->n;
-    for (size_t i = 0; i < n; i++)
-        if (collatz_list_push(l, 0) != 0)
-            return cudaErrorMemoryAllocation;
-    if (n)
-        TRY(cudaMemcpy(l->v + at, src, n * sizeof(uint64_t), cudaMemcpyDeviceToHost), "cudaMemcpy(list)");
-    return cudaSuccess;
-}
-
 } // namespace
+
+#define TRY(call, name) CUDA_TRY(g, call, name)
 
 extern "C" cudaError_t collatz_device_delay(struct collatz_device *g, enum collatz_table_memory mem,
                                             unsigned interleave, uint64_t first, uint64_t last, int64_t floor,
@@ -316,7 +294,7 @@ extern "C" cudaError_t collatz_device_delay(struct collatz_device *g, enum colla
             t.argmax = arg;
         }
     }
-    if ((err = fetch_list(g, overflows, g->d_list, counts[0])) != cudaSuccess)
+    if ((err = collatz_device_fetch_overflows(g, overflows, counts[0])) != cudaSuccess)
         return err;
     if (candidates && counts[1]) {
         uint64_t *ns = (uint64_t *)malloc(counts[1] * sizeof *ns);

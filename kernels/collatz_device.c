@@ -129,3 +129,28 @@ cudaError_t collatz_device_set_a(struct collatz_device *g, const uint16_t *a, un
     g->a_bits = a_bits;
     return cudaSuccess;
 }
+
+cudaError_t collatz_device_grid(struct collatz_device *g, const void *kernel, unsigned threads,
+                                size_t smem, unsigned *blocks)
+{
+    if (smem > 48 * 1024)
+        TRY(g, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    int per_sm = 0;
+    TRY(g, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)threads, smem));
+    *blocks = (unsigned)(per_sm > 0 ? per_sm : 1) * (unsigned)g->sm_count;
+    if (*blocks > g->max_blocks)
+        *blocks = g->max_blocks;
+    return cudaSuccess;
+}
+
+cudaError_t collatz_device_fetch_overflows(struct collatz_device *g, struct collatz_list *list,
+                                           size_t n)
+{
+    size_t at = list->n;
+    for (size_t i = 0; i < n; i++)
+        if (collatz_list_push(list, 0) != 0)
+            return cudaErrorMemoryAllocation;
+    if (n)
+        TRY(g, cudaMemcpy(list->v + at, g->d_list, n * sizeof(uint64_t), cudaMemcpyDeviceToHost));
+    return cudaSuccess;
+}

@@ -38,6 +38,43 @@ __device__ __forceinline__ uint32_t abs_diff_words(uint32_t (&d)[N], const uint3
     return borrow;
 }
 
+// ---- Three-word values --------------------------------------------------------------------
+
+// A value of three words, least significant first: Toom-k's signed interpolation sums
+// (mul_toom.cu) and the Collatz kernels' values below 2^96 (000 section 4.4.1).
+struct u96 {
+    uint32_t w0, w1, w2;
+};
+
+// n += x 2^SHIFT and n -= x 2^SHIFT for a 64-bit x, 0 <= SHIFT < 32: one carry chain each.
+template <int SHIFT> __device__ __forceinline__ void add_shifted(u96 &n, uint64_t x)
+{
+    n.w0 = ptx::add_cc(n.w0, (uint32_t)(x << SHIFT));
+    n.w1 = ptx::addc_cc(n.w1, (uint32_t)(x >> (32 - SHIFT) % 64));
+    n.w2 = ptx::addc(n.w2, SHIFT ? (uint32_t)(x >> (64 - SHIFT) % 64) : 0);
+}
+template <int SHIFT> __device__ __forceinline__ void sub_shifted(u96 &n, uint64_t x)
+{
+    n.w0 = ptx::sub_cc(n.w0, (uint32_t)(x << SHIFT));
+    n.w1 = ptx::subc_cc(n.w1, (uint32_t)(x >> (32 - SHIFT) % 64));
+    n.w2 = ptx::subc(n.w2, SHIFT ? (uint32_t)(x >> (64 - SHIFT) % 64) : 0);
+}
+
+// ---- Carries across the lanes of a warp ---------------------------------------------------
+
+// The carries of one addition spread over up to 32 lanes, a word each: carry-lookahead over
+// two warp votes, where 000 Algorithm 3 (lines 16-19) moves a carry one lane per step. Bit i of
+// `generate` says word i carries out by itself, bit i of `generate_or_propagate` that it does or
+// passes a carry on (all ones; all zeros in a difference), and carry_in enters word 0. Bit i of
+// the result is the carry into word i and the bit above the top word the carry out: the
+// carries of the one addition generate + generate_or_propagate + carry_in.
+__device__ __forceinline__ uint64_t lookahead_carries(uint64_t generate,
+                                                      uint64_t generate_or_propagate,
+                                                      uint32_t carry_in)
+{
+    return (generate + generate_or_propagate + carry_in) ^ generate ^ generate_or_propagate;
+}
+
 } // namespace mp
 
 #endif

@@ -14,6 +14,7 @@
 // words, in scratch) and c[h, 2n) += T. Each of these is a pass over 32-word chunks, lane i on
 // word i of the chunk (coalesced, product-major scratch per warp), with the carries between lanes
 // resolved by two ballots (carry look-ahead) instead of a loop.
+#include "mp_helpers.cuh"
 #include "mul.h"
 #include "sumrotate.cuh"
 
@@ -50,8 +51,8 @@ __host__ __device__ constexpr size_t scratch_words(unsigned n, unsigned depth)
 // carry (borrow) out of word len - 1. dst may be x or y: each lane reads its word of a chunk
 // before any lane writes it (the ballots order them). Lane i of a chunk generates a carry when
 // its own sum overflows and propagates one when the sum is all ones (all zeros for a difference);
-// the carries into the lanes are then bits of G + (G | P) + carry_in (the carry look-ahead of a
-// 32-bit addition). Lanes past len propagate, so the chunk's carry out is the one out of len - 1.
+// mp::lookahead_carries gives the carries into the lanes. Lanes past len propagate, so the
+// chunk's carry out is the one out of len - 1.
 __device__ uint32_t add_sub(uint32_t *dst, const uint32_t *x, unsigned xlen, const uint32_t *y,
                             unsigned ylen, unsigned len, bool subtract)
 {
@@ -66,12 +67,12 @@ __device__ uint32_t add_sub(uint32_t *dst, const uint32_t *x, unsigned xlen, con
         const bool prop = !in || r == (subtract ? 0u : 0xffffffffu);
         const uint32_t g = __ballot_sync(sumrotate::FULL_MASK, gen);
         const uint32_t gp = __ballot_sync(sumrotate::FULL_MASK, gen || prop);
-        const uint64_t s = (uint64_t)g + gp + carry;
-        const uint32_t carry_in = ((uint32_t)s ^ g ^ gp) >> lane & 1;
+        const uint64_t carries = mp::lookahead_carries(g, gp, carry);
+        const uint32_t carry_in = (uint32_t)carries >> lane & 1;
         r = subtract ? r - carry_in : r + carry_in;
         if (in)
             dst[i] = r;
-        carry = (uint32_t)(s >> 32);
+        carry = (uint32_t)(carries >> 32);
     }
     __syncwarp();
     return carry;

@@ -21,6 +21,7 @@
 // of the two kernels is coalesced (000 section 3.3.2: "all the data stored in the global memory
 // is arranged so that the memory access can be performed with coalesced access").
 #include "layout_transpose.h"
+#include "mp_helpers.cuh"
 #include "mul.h"
 #include "ptx_carry.cuh"
 #include "sumrotate.cuh"
@@ -123,20 +124,17 @@ struct Dims {
 // ---- kernel 1 helpers: multiword arithmetic across the 32 lanes of a warp -------------------
 
 // x + y + carry over one 32-word chunk, word `lane` in each lane; carry (0 or 1, the same in
-// every lane) comes in at lane 0 and goes out of lane 31. Carry-lookahead by warp votes: lane l
-// generates a carry (g) or propagates one (p, sum all ones), and the carries into the lanes are
-// the carries of the 32-bit addition (g | p) + g + carry_in.
+// every lane) comes in at lane 0 and goes out of lane 31. Lane l generates a carry (g) or
+// propagates one (p, sum all ones), and mp::lookahead_carries finds the carries into the lanes.
 __device__ __forceinline__ uint32_t warp_add(uint32_t x, uint32_t y, uint32_t &carry)
 {
     const unsigned lane = threadIdx.x % 32;
     uint32_t s = x + y;
     uint32_t g = __ballot_sync(FULL_MASK, s < x);
     uint32_t p = __ballot_sync(FULL_MASK, s == 0xffffffffu);
-    uint64_t gp = g | p;
-    uint64_t sum = gp + g + carry;
-    uint32_t carry_in = (uint32_t)(sum ^ gp ^ g);
-    carry = (uint32_t)(sum >> 32);
-    return s + ((carry_in >> lane) & 1);
+    const uint64_t carries = mp::lookahead_carries(g, g | p, carry);
+    carry = (uint32_t)(carries >> 32);
+    return s + (((uint32_t)carries >> lane) & 1);
 }
 
 // Word `lane` of a chunk of a sum whose lanes hold 64-bit terms: the low halves at their own
@@ -258,28 +256,11 @@ __global__ void __launch_bounds__(POINTS_WARPS_PER_BLOCK * 32)
 
 // ---- kernel 2 helpers: one thread's signed three-word accumulator ---------------------------
 
-// A signed 96-bit accumulator {w2, w1, w0}. For k <= 9 its magnitude stays below
-// (sum_i |M[m][i]| + d) 2^32 < 2^82 (toom_points_gen.c), so three words never overflow.
-struct Acc {
-    uint32_t w0, w1, w2;
-};
-
-// acc += x * 2^shift and acc -= x * 2^shift for a 64-bit x, shift 0 or 24 (the limbs of the
-// row sums below).
-template <int SHIFT>
-__device__ __forceinline__ void acc_add(Acc &acc, uint64_t x)
-{
-    acc.w0 = ptx::add_cc(acc.w0, (uint32_t)(x << SHIFT));
-    acc.w1 = ptx::addc_cc(acc.w1, (uint32_t)(x >> (32 - SHIFT) % 64));
-    acc.w2 = ptx::addc(acc.w2, SHIFT ? (uint32_t)(x >> (64 - SHIFT) % 64) : 0);
-}
-template <int SHIFT>
-__device__ __forceinline__ void acc_sub(Acc &acc, uint64_t x)
-{
-    acc.w0 = ptx::sub_cc(acc.w0, (uint32_t)(x << SHIFT));
-    acc.w1 = ptx::subc_cc(acc.w1, (uint32_t)(x >> (32 - SHIFT) % 64));
-    acc.w2 = ptx::subc(acc.w2, SHIFT ? (uint32_t)(x >> (64 - SHIFT) % 64) : 0);
-}
+// A signed 96-bit accumulator {w2, w1, w0}, two's complement. For k <= 9 its magnitude stays
+// below (sum_i |M[m][i]| + d) 2^32 < 2^82 (toom_points_gen.c), so three words never overflow.
+// The row sums below enter it through mp::add_shifted and mp::sub_shifted, shift 0 or 24 (the
+// limbs of a split row).
+using Acc = mp::u96;
 
 // One step of the 2-adic exact division by the odd constant d (as GMP's mpn_divexact_1):
 // q = w0 * d^-1 mod 2^32 makes the low word of acc - q d zero; returns q and leaves
@@ -376,11 +357,11 @@ __global__ void __launch_bounds__(INTERP_THREADS)
                 if (c < 0 && hi)
                     neg_hi += (uint64_t)hi * v[i];
             }
-            acc_add<0>(acc[m], pos_lo);
-            acc_sub<0>(acc[m], neg_lo);
+            mp::add_shifted<0>(acc[m], pos_lo);
+            mp::sub_shifted<0>(acc[m], neg_lo);
             if (split) {
-                acc_add<24>(acc[m], pos_hi);
-                acc_sub<24>(acc[m], neg_hi);
+                mp::add_shifted<24>(acc[m], pos_hi);
+                mp::sub_shifted<24>(acc[m], neg_hi);
             }
             const uint32_t q = divexact_step(acc[m], Tables<K>::odd(m), Tables<K>::odd_inv(m));
             const int e = Tables<K>::shift(m);

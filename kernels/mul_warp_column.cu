@@ -32,6 +32,7 @@
 // the low stream (below 2^44) is the carry into the high stream. For w <= 32 each stream is one
 // block and the low one is done first; for w > 32 the high blocks are converted as they come and
 // the carry is added to the first one at the end, rippling further up only while non-zero.
+#include "mp_helpers.cuh"
 #include "mul.h"
 #include "ptx_carry.cuh"
 
@@ -201,8 +202,8 @@ __device__ __forceinline__ column column_sub(column a, column b)
 // the block below into G product words, and returns the carry into the next block.
 // Word r is v_r + u_{r-1} + t_{r-2} + carry-in (t < w <= 2048, so the high part h_r of that sum
 // is at most 2), plus h_{r-1}, plus the carry from the words below. A word generates a carry
-// when adding h_{r-1} wraps it and propagates one when it is all ones; the carry into every lane
-// is then (P|G + G) ^ (P|G) ^ G over the lanes' bits, the carries of that one addition.
+// when adding h_{r-1} wraps it and propagates one when it is all ones; mp::lookahead_carries
+// gives the carry into every lane of the group.
 template <class X>
 __device__ uint32_t columns_to_word(const X &x, column s, carry2 &carry, unsigned r)
 {
@@ -217,8 +218,7 @@ __device__ uint32_t columns_to_word(const X &x, column s, carry2 &carry, unsigne
     const uint64_t generate = (__ballot_sync(FULL_MASK, d < low) >> group_shift) & GROUP_BITS;
     const uint64_t propagate =
         (__ballot_sync(FULL_MASK, d == FULL_MASK) >> group_shift) & GROUP_BITS;
-    const uint64_t either = generate | propagate;
-    const uint64_t carries = (either + generate) ^ either ^ generate;
+    const uint64_t carries = mp::lookahead_carries(generate, generate | propagate, 0);
     const uint64_t top = (uint64_t)s.u + t1 + h + ((carries >> G) & 1);
     carry.lo = x.from((uint32_t)top, G - 1);
     carry.hi = x.from(s.t + (uint32_t)(top >> 32), G - 1);

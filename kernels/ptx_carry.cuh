@@ -73,12 +73,6 @@ __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) 
     asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
     return r;
 }
-/* lo(a * b) + c + carry, ends the chain. */
-__device__ __forceinline__ uint32_t madc_lo(uint32_t a, uint32_t b, uint32_t c) {
-    uint32_t r;
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-}
 
 /* Asks L2 to fetch the 128-byte line holding p; nothing waits for it. */
 __device__ __forceinline__ void prefetch_l2(const void *p) {
@@ -86,7 +80,7 @@ __device__ __forceinline__ void prefetch_l2(const void *p) {
 }
 
 /* {t, u, v} += a * b: the three-word column accumulator of the Comba method (000 Algorithm 2,
- * line 4). */
+ * line 4); with t = 0, the {t, u, v} = a b' + {u, v} of sum-rotate (000 Algorithm 3, line 7). */
 __device__ __forceinline__ void mac3(uint32_t &t, uint32_t &u, uint32_t &v, uint32_t a, uint32_t b) {
     v = mad_lo_cc(a, b, v);
     u = madc_hi_cc(a, b, u);

@@ -140,9 +140,8 @@ __device__ __forceinline__ void rows(Exchange &x, uint32_t a, unsigned rows_rt, 
 #pragma unroll
     for (unsigned j = 0; j < n; j++) {
         uint32_t b_j = x.broadcast_multiplier(j);              // line 6
-        v = ptx::mad_lo_cc(a, b_j, v);                         // line 7: {t, u, v} = a b' + {u, v}
-        u = ptx::madc_hi_cc(a, b_j, u);
-        uint32_t t = ptx::addc(0, 0);
+        uint32_t t = 0;
+        ptx::mac3(t, u, v, a, b_j);                            // line 7: {t, u, v} = a b' + {u, v}
         uint32_t v_in = v;
         x.rotate_right(v_in, c_prime);                         // lines 8-9
         c_prime = x.seg.last ? v_in : c_prime;                 // lines 10-12, as selects
@@ -155,18 +154,15 @@ __device__ __forceinline__ void rows(Exchange &x, uint32_t a, unsigned rows_rt, 
 // 000 Algorithm 3, lines 16-19: {u, v} of lane i is the pending value at column i of the top
 // half; carries move one lane left per iteration until the warp vote finds none. The top lane's
 // u is zero (the product fits), so the circular shift brings zero into lane 0, and after
-// iteration k only lanes >= k can hold a carry: at most width - 1 iterations. Returns the count.
+// iteration k only lanes >= k can hold a carry: at most width - 1 iterations.
 template <class Exchange>
-__device__ __forceinline__ unsigned carry_loop(Exchange &x, uint32_t &u, uint32_t &v)
+__device__ __forceinline__ void carry_loop(Exchange &x, uint32_t &u, uint32_t &v)
 {
-    unsigned iterations = 0;
     while (x.any(u != 0)) {
         uint32_t u_in = x.rotate_left(u); // line 17
         v = ptx::add_cc(v, u_in);         // line 18: {u, v} = u + v
         u = ptx::addc(0, 0);
-        iterations++;
     }
-    return iterations;
 }
 
 // c[0 .. 2w) = a[0 .. w) * b[0 .. w) by the `w` lanes of one segment, w <= 32 (000 Algorithm 3
