@@ -1,8 +1,7 @@
 #include "cli.h"
 
-#include <errno.h>
+#include <ctype.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,57 +19,206 @@ _Noreturn void cli_bad_input(const char *fmt, ...)
     exit(EXIT_BAD_INPUT);
 }
 
-uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max)
+/* Why parse_number fails: not written as a number at all, or a number of 2^64 or more. */
+enum { NUM_OK, NUM_NOT_A_NUMBER, NUM_TOO_LARGE };
+
+/* The whole of s: decimal digits, 0x hex digits, 2^N or 10^N (N decimal). Decimal is decimal
+ * even with leading zeros: users write 010 for ten, not for eight. */
+static int parse_number(const char *s, uint64_t *v)
 {
-    uint64_t v;
-    const char *p = arg;
-    while (*p == ' ')
-        p++;
-    if (*p == '-' || *p == '\0')
-        goto bad;
-    if ((p[0] == '2' && p[1] == '^') || (p[0] == '1' && p[1] == '0' && p[2] == '^')) {
-        const unsigned base = p[0] == '2' ? 2 : 10;
-        const char *digits = p + (base == 2 ? 2 : 3);
-        char *end;
-        errno = 0;
-        unsigned long e = strtoul(digits, &end, 10);
-        if (errno || *end || end == digits || e > (base == 2 ? 63u : 19u))
-            goto bad;
-        v = 1;
-        while (e--)
-            v *= base;
-    } else {
-        char *end;
-        errno = 0;
-        unsigned long long x = strtoull(p, &end, 0);
-        if (errno || *end || end == p)
-            goto bad;
-        v = x;
+    unsigned base = 10;
+    uint64_t power_of = 0; /* 2 or 10 for 2^N and 10^N */
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        base = 16;
+        s += 2;
+    } else if (s[0] == '2' && s[1] == '^') {
+        power_of = 2;
+        s += 2;
+    } else if (s[0] == '1' && s[1] == '0' && s[2] == '^') {
+        power_of = 10;
+        s += 3;
     }
-    if (v < min || v > max)
-        cli_bad_input("%s %s is out of range; accepted: %llu..%llu", option, arg,
-                      (unsigned long long)min, (unsigned long long)max);
-    return v;
-bad:
-    cli_bad_input("%s '%s' is not a number; accepted: an integer in %llu..%llu", option, arg,
-                  (unsigned long long)min, (unsigned long long)max);
+    if (*s == '\0')
+        return NUM_NOT_A_NUMBER;
+    for (const char *p = s; *p; p++)
+        if (!(base == 16 ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p)))
+            return NUM_NOT_A_NUMBER;
+    uint64_t x = 0;
+    bool too_large = false;
+    for (const char *p = s; *p; p++) {
+        unsigned d = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
+                                                : (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+        if (x > (UINT64_MAX - d) / base)
+            too_large = true;
+        else
+            x = x * base + d;
+    }
+    if (power_of && !too_large) {
+        uint64_t e = x;
+        x = 1;
+        while (e-- && !too_large) {
+            if (x > UINT64_MAX / power_of)
+                too_large = true;
+            else
+                x *= power_of;
+        }
+    }
+    if (too_large)
+        return NUM_TOO_LARGE;
+    *v = x;
+    return NUM_OK;
 }
 
-double cli_parse_double(const char *option, const char *arg, double min, double max)
+/* A range bound as it reads best: decimal up to 65536 (operand sizes read as such), above it
+ * powers of two as 2^N and one below them as 2^N-1 (--count 1..2^40, --seed 0..2^64-1). */
+static const char *format_bound(char out[24], uint64_t v)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(arg, &end);
-    if (errno || *end || end == arg || isnan(v))
-        cli_bad_input("%s '%s' is not a number; accepted: %g..%g", option, arg, min, max);
-    if (v < min || v > max)
-        cli_bad_input("%s %s is out of range; accepted: %g..%g", option, arg, min, max);
+    if (v > 65536 && (v & (v - 1)) == 0)
+        snprintf(out, 24, "2^%d", __builtin_ctzll(v));
+    else if (v > 65536 && (v & (v + 1)) == 0)
+        snprintf(out, 24, "2^%d-1", v == UINT64_MAX ? 64 : __builtin_ctzll(v + 1));
+    else
+        snprintf(out, 24, "%llu", (unsigned long long)v);
+    return out;
+}
+
+uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max)
+{
+    char lo[24], hi[24];
+    uint64_t v = 0;
+    int rc = parse_number(arg, &v);
+    if (rc == NUM_NOT_A_NUMBER)
+        cli_bad_input("%s '%s' is not a number; accepted: an integer in %s..%s (decimal, 2^N, "
+                      "10^N or 0x hex)", option, arg, format_bound(lo, min), format_bound(hi, max));
+    if (rc == NUM_TOO_LARGE || v < min || v > max)
+        cli_bad_input("%s %s is out of range; accepted: %s..%s", option, arg,
+                      format_bound(lo, min), format_bound(hi, max));
     return v;
+}
+
+unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsigned max,
+                        unsigned multiple)
+{
+    char rule[96], lo[24], hi[24];
+    snprintf(rule, sizeof rule, "a multiple of %u in %s..%s", multiple, format_bound(lo, min),
+             format_bound(hi, max));
+    uint64_t v = 0;
+    int rc = parse_number(arg, &v);
+    if (rc == NUM_NOT_A_NUMBER)
+        cli_bad_input("%s '%s' is not a number; accepted: %s", option, arg, rule);
+    if (rc == NUM_TOO_LARGE || v < min || v > max || v % multiple)
+        cli_bad_input("%s %s is not accepted; accepted: %s", option, arg, rule);
+    return (unsigned)v;
+}
+
+void cli_check_list(const char *option, const char *arg, const char *accepted)
+{
+    bool empty_item = arg[0] == '\0' || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+                      strstr(arg, ",,") != NULL;
+    if (empty_item)
+        cli_bad_input("%s '%s' is not accepted: %s; accepted: %s", option, arg,
+                      arg[0] ? "it has an empty item" : "it is empty", accepted);
 }
 
 bool cli_progress_enabled(const struct cli_common *c)
 {
     return !c->quiet && isatty(STDERR_FILENO);
+}
+
+#define HELP_WIDTH 80
+
+/* Prints one line of text (no '\n' in it), wrapped at HELP_WIDTH columns: the first row as
+ * given, spacing included (so aligned columns stay aligned), every further row indented by
+ * `hang`. A word is never split; one longer than a row overflows it. With hold_last, a last
+ * row that the wrapping made is not printed; its offset in s is returned (else len), for the
+ * caller to carry into the next line of a paragraph. */
+static size_t print_wrapped_line(FILE *f, const char *s, size_t len, size_t hang, bool hold_last)
+{
+    size_t rows_start[HELP_WIDTH * 4], n_rows = 0; /* up to the first few hundred rows */
+    size_t i = 0, col = 0, line_start = 0;
+    /* First pass: where each row starts. */
+    rows_start[n_rows++] = 0;
+    while (i < len) {
+        size_t gap = 0;
+        while (i + gap < len && s[i + gap] == ' ')
+            gap++;
+        size_t w = i + gap, wl = 0;
+        while (w + wl < len && s[w + wl] != ' ')
+            wl++;
+        if (wl == 0)
+            break; /* trailing spaces */
+        if (col > line_start && col + gap + wl > HELP_WIDTH &&
+            n_rows < sizeof rows_start / sizeof rows_start[0]) {
+            rows_start[n_rows++] = w;
+            col = line_start = hang;
+            gap = 0;
+        }
+        col += gap + wl;
+        i = w + wl;
+    }
+    const size_t printed_rows = hold_last && n_rows > 1 ? n_rows - 1 : n_rows;
+    for (size_t r = 0; r < printed_rows; r++) {
+        size_t from = rows_start[r], to = r + 1 < n_rows ? rows_start[r + 1] : len;
+        while (to > from && s[to - 1] == ' ')
+            to--;
+        fprintf(f, "%*s%.*s\n", r ? (int)hang : 0, "", (int)(to - from), s + from);
+    }
+    return printed_rows < n_rows ? rows_start[n_rows - 1] : len;
+}
+
+/* The hanging indent of a help line: where its second column starts (after the first run of
+ * two or more spaces past the first word, as in "  name       summary"), else four columns in
+ * from its own indent (an example's continuation), else none (a paragraph line). */
+static size_t hang_of(const char *s, size_t len)
+{
+    size_t lead = 0;
+    while (lead < len && s[lead] == ' ')
+        lead++;
+    const char *gap = NULL;
+    for (size_t i = lead; i + 2 < len; i++)
+        if (s[i] == ' ' && s[i + 1] == ' ') {
+            gap = s + i;
+            break;
+        }
+    if (gap && lead > 0) {
+        size_t h = (size_t)(gap - s);
+        while (h < len && s[h] == ' ')
+            h++;
+        if (h <= HELP_WIDTH / 2 + 10)
+            return h;
+    }
+    return lead > 0 ? lead + 4 : 0;
+}
+
+void cli_print_wrapped(FILE *f, const char *text)
+{
+    /* Paragraph lines (not indented) are reflowed: the words one wraps off its end join the
+     * next line, so a paragraph written for a wider screen does not leave one-word rows. */
+    char *carry = NULL;
+    while (*text) {
+        size_t len = strcspn(text, "\n");
+        const char *next = text[len] ? text + len + 1 : text + len;
+        const bool paragraph = len > 0 && text[0] != ' ';
+        const bool next_paragraph = *next && *next != '\n' && *next != ' ';
+        char *line = NULL;
+        if (carry) {
+            size_t n = strlen(carry) + 1 + len + 1;
+            line = malloc(n);
+            if (line)
+                snprintf(line, n, "%s %.*s", carry, (int)len, text);
+            free(carry);
+            carry = NULL;
+        }
+        const char *s = line ? line : text;
+        const size_t slen = line ? strlen(line) : len;
+        const bool hold = paragraph && next_paragraph;
+        size_t held = print_wrapped_line(f, s, slen, hang_of(s, slen), hold);
+        if (held < slen)
+            carry = strndup(s + held, slen - held);
+        free(line);
+        text = next;
+    }
+    free(carry);
 }
 
 struct common_def {
@@ -82,7 +230,7 @@ struct common_def {
 
 static const struct common_def common_defs[] = {
     {OPT_COUNT, "count", "N", "number of independent problems (default 10240)"},
-    {OPT_BITS, "bits", "B", "operand size in bits (default 1024)"},
+    {OPT_BITS, "bits", "B[,B...]", NULL /* from the subcommand's size rule: bits_help */},
     {OPT_METHOD, "method", "M[,M...]", "method(s) to run; repeatable or a comma list; 'all' runs every method"},
     {OPT_REPS, "reps", "R", "timed repetitions; the median, min and max are reported (default 10, as the papers)"},
     {OPT_WARMUP, "warmup", "W", "untimed warm-up runs before timing (default 2)"},
@@ -96,47 +244,129 @@ static const struct common_def common_defs[] = {
 };
 #define N_COMMON (sizeof common_defs / sizeof common_defs[0])
 
+#define DEFAULT_BITS 1024u
+/* --bits without a size rule of the subcommand's own. */
+#define ANY_BITS_MAX (1u << 30)
+
+/* What --bits accepts, for its help and its error messages. */
+static void bits_rule(const struct cli_spec *spec, char *out, size_t len)
+{
+    char lo[24], hi[24];
+    if (spec->bits_multiple)
+        snprintf(out, len, "a multiple of %u in %s..%s", spec->bits_multiple,
+                 format_bound(lo, spec->bits_min), format_bound(hi, spec->bits_max));
+    else
+        snprintf(out, len, "1..%s", format_bound(hi, ANY_BITS_MAX));
+}
+
+/* An option's left column, then its help from column 32 on, wrapped under itself. */
+#define OPTION_COLUMN 31
 static void print_option(const char *name, const char *arg_name, const char *help)
 {
-    char left[64];
+    char left[64], line[1024];
     if (arg_name)
         snprintf(left, sizeof left, "--%s %s", name, arg_name);
     else
         snprintf(left, sizeof left, "--%s", name);
-    printf("  %-28s %s\n", left, help);
+    if (strlen(left) > OPTION_COLUMN - 3) {
+        printf("  %s\n", left);
+        left[0] = '\0';
+    }
+    int n = snprintf(line, sizeof line, "  %-*s %s", OPTION_COLUMN - 3, left, help);
+    print_wrapped_line(stdout, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1,
+                       OPTION_COLUMN, false);
 }
 
 static void print_help(const struct cli_spec *spec)
 {
-    printf("usage: %s\n\n%s\n\noptions:\n", spec->usage, spec->description);
+    /* Each usage line wraps under its first option: "usage: mpgpu tune [--sizes ...". */
+    for (const char *u = spec->usage; *u;) {
+        const bool first = u == spec->usage;
+        while (*u == ' ')
+            u++;
+        size_t len = strcspn(u, "\n"), words = 0, hang = 0;
+        for (size_t i = 0; i < len && words < 2; i++)
+            if (u[i] != ' ' && (i + 1 == len || u[i + 1] == ' ') && ++words == 2)
+                hang = i + 2;
+        char line[512];
+        int n = snprintf(line, sizeof line, "%s%.*s", first ? "usage: " : "       ", (int)len, u);
+        print_wrapped_line(stdout, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1,
+                           7 + hang, false);
+        u += len;
+        u += *u == '\n';
+    }
+    printf("\n");
+    cli_print_wrapped(stdout, spec->description);
+    printf("\noptions:\n");
     for (const struct cli_option *o = spec->options; o && o->name; o++)
         print_option(o->name, o->arg_name, o->help);
-    for (size_t i = 0; i < N_COMMON; i++)
-        if (spec->common & common_defs[i].bit)
-            print_option(common_defs[i].name, common_defs[i].arg_name, common_defs[i].help);
+    for (size_t i = 0; i < N_COMMON; i++) {
+        if (!(spec->common & common_defs[i].bit))
+            continue;
+        const char *help = common_defs[i].help;
+        char bits_help[256];
+        if (common_defs[i].bit == OPT_BITS) {
+            char rule[96];
+            bits_rule(spec, rule, sizeof rule);
+            char default_bits[16];
+            snprintf(default_bits, sizeof default_bits, "%u", DEFAULT_BITS);
+            snprintf(bits_help, sizeof bits_help, "operand size in bits, %s (default %s); a comma "
+                     "list or a repeated --bits runs each size in turn", rule,
+                     spec->bits_default ? spec->bits_default : default_bits);
+            help = bits_help;
+        }
+        print_option(common_defs[i].name, common_defs[i].arg_name, help);
+    }
     print_option("help", NULL, "print this help and exit");
-    if (spec->methods_help)
-        printf("\nmethods:\n%s", spec->methods_help);
-    if (spec->examples)
-        printf("\nexamples:\n%s", spec->examples);
+    printf("\n");
+    cli_print_wrapped(stdout, "Numbers (N, B, R, ...) are decimal (leading zeros do not make them "
+                              "octal), 2^N, 10^N or 0x hex: --count 2^20, --count 10^6, "
+                              "--seed 0x2a.");
+    if (spec->methods_help) {
+        printf("\nmethods:\n");
+        cli_print_wrapped(stdout, spec->methods_help);
+    }
+    if (spec->examples) {
+        printf("\nexamples:\n");
+        cli_print_wrapped(stdout, spec->examples);
+    }
 }
 
 static void add_methods(struct cli_common *out, char *list)
 {
+    cli_check_list("--method", list, "method names separated by single commas");
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (*tok == '\0')
-            continue;
         if (out->n_methods == CLI_MAX_METHODS)
             cli_bad_input("--method: more than %d methods given", CLI_MAX_METHODS);
         out->methods[out->n_methods++] = tok;
     }
 }
 
+/* Every item of a --bits list, against the subcommand's size rule. */
+static void add_bits(const struct cli_spec *spec, struct cli_common *out, const char *list)
+{
+    char rule[96], accepted[160];
+    bits_rule(spec, rule, sizeof rule);
+    snprintf(accepted, sizeof accepted, "sizes separated by single commas, each %s", rule);
+    cli_check_list("--bits", list, accepted);
+    char *copy = strdup(list);
+    if (!copy)
+        cli_bad_input("--bits: out of memory");
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (out->n_bits == CLI_MAX_SIZES)
+            cli_bad_input("--bits: more than %d sizes given", CLI_MAX_SIZES);
+        out->bits_list[out->n_bits++] =
+            spec->bits_multiple
+                ? cli_parse_size("--bits", tok, spec->bits_min, spec->bits_max, spec->bits_multiple)
+                : (unsigned)cli_parse_u64("--bits", tok, 1, ANY_BITS_MAX);
+    }
+    free(copy);
+}
+
 void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out)
 {
     memset(out, 0, sizeof *out);
     out->count = 10240;
-    out->bits = 1024;
     out->reps = 10;
     out->warmup = 2;
     out->seed = 1;
@@ -185,7 +415,7 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             out->count_set = true;
             break;
         case OPT_BITS:
-            out->bits = (unsigned)cli_parse_u64("--bits", arg, 1, 1u << 30);
+            add_bits(spec, out, arg);
             out->bits_set = true;
             break;
         case OPT_METHOD:
@@ -234,4 +464,7 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
     if (optind < argc)
         cli_bad_input("%s: unexpected argument '%s'; see 'mpgpu %s --help'", spec->command,
                       argv[optind], spec->command);
+    if (out->n_bits == 0)
+        out->bits_list[out->n_bits++] = DEFAULT_BITS;
+    out->bits = out->bits_list[0];
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum {
     EXIT_MISMATCH = 1,  /* a GPU result differs from GMP */
@@ -34,12 +35,17 @@ enum {
 };
 
 #define CLI_MAX_METHODS 64
+#define CLI_MAX_SIZES 64
 
 struct cli_common {
     uint64_t count;
     bool count_set;
-    unsigned bits;
+    unsigned bits; /* bits_list[0] */
     bool bits_set;
+    /* --bits as given (a comma list, repeatable: a sweep), each item checked against the
+     * subcommand's size rule; without --bits the one default size. n_bits >= 1. */
+    unsigned bits_list[CLI_MAX_SIZES];
+    size_t n_bits;
     const char *methods[CLI_MAX_METHODS]; /* as given; "all" expanded by the subcommand */
     size_t n_methods;
     unsigned reps;
@@ -66,6 +72,11 @@ struct cli_spec {
     const char *usage;       /* e.g. "mpgpu mul [options]" */
     const char *description; /* a paragraph printed by --help */
     unsigned common;         /* OPT_* mask */
+    /* What --bits accepts: a multiple of bits_multiple in bits_min..bits_max. All 0: no rule of
+     * the subcommand's own, any size in 1..2^30. */
+    unsigned bits_min, bits_max, bits_multiple;
+    /* What runs without --bits, as its help says it; NULL: "1024" (bits_list[0] then). */
+    const char *bits_default;
     const struct cli_option *options; /* terminated by a zero entry, or NULL */
     /* Called for each subcommand option; returns 0, or exits through cli_bad_input. */
     int (*handle)(int id, const char *arg, void *ctx);
@@ -82,9 +93,24 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
 _Noreturn void cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Number parsing: the whole argument must be a number in [min, max], else cli_bad_input naming
- * the option, the value and the range. Accepts decimal, 0x hex, 2^N and 10^N. */
+ * the option, the value and the range ("is not a number", or "is out of range" for a number
+ * outside it, 2^64 and beyond included). Accepts decimal (leading zeros do not make it octal),
+ * 0x hex, 2^N and 10^N. */
 uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max);
-double cli_parse_double(const char *option, const char *arg, double min, double max);
+
+/* One operand size: a number that is a multiple of `multiple` (>= 1) in [min, max], else
+ * cli_bad_input "<option> <arg> is not accepted; accepted: a multiple of <multiple> in
+ * <min>..<max>". For --bits items and lists of sizes of a subcommand's own. */
+unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsigned max,
+                        unsigned multiple);
+
+/* A comma list must have no empty item ("", ",", "a,,b", "a,"): else cli_bad_input
+ * "<option> '<arg>' is not accepted: it has an empty item; accepted: <accepted>". */
+void cli_check_list(const char *option, const char *arg, const char *accepted);
+
+/* Prints help text, each line wrapped at 80 columns; a continuation line hangs under the
+ * line's second column ("  name      summary ...") or four columns in from its indent. */
+void cli_print_wrapped(FILE *f, const char *text);
 
 /* True when stderr is a terminal and --quiet was not given: progress may be drawn. */
 bool cli_progress_enabled(const struct cli_common *c);

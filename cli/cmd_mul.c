@@ -82,6 +82,9 @@ int cmd_mul(int argc, char **argv)
             "Operands come from a seeded generator, or from --input. B is a multiple of 32 in\n"
             "64..65536. Without --method: thread-rowchain-karatsuba (the fastest) and gmp.",
         .common = OPT_ALL_COMMON,
+        .bits_min = MUL_MIN_BITS,
+        .bits_max = MUL_MAX_BITS,
+        .bits_multiple = 32,
         .options = mul_options,
         .handle = mul_handle,
         .ctx = &io,
@@ -92,12 +95,6 @@ int cmd_mul(int argc, char **argv)
     };
     cli_parse(argc, argv, &spec, &r.opt);
     free(mhelp);
-
-    if (r.opt.bits_set && (r.opt.bits % 32 || r.opt.bits < MUL_MIN_BITS || r.opt.bits > MUL_MAX_BITS))
-        cli_bad_input("--bits %u is not accepted; accepted: a multiple of 32 in %u..%u", r.opt.bits,
-                      MUL_MIN_BITS, MUL_MAX_BITS);
-    if (!r.opt.bits_set && r.opt.bits % 32)
-        r.opt.bits = 1024;
 
     /* Resolve the method list before any work, so a typo costs nothing. */
     bool explicit_methods = r.opt.n_methods > 0;

@@ -28,10 +28,12 @@ struct toom_args {
 
 static void parse_k_list(struct toom_args *t, const char *arg)
 {
+    char accepted[64];
+    snprintf(accepted, sizeof accepted, "%u..%u, a comma list of them, or all", TOOM_REF_K_MIN,
+             TOOM_REF_K_MAX);
+    cli_check_list("--k", arg, accepted);
     char *copy = strdup(arg);
-    unsigned tokens = 0;
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        tokens++;
         if (!strcmp(tok, "all")) {
             for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++)
                 t->k_selected[k] = true;
@@ -40,14 +42,10 @@ static void parse_k_list(struct toom_args *t, const char *arg)
         char *end;
         long k = strtol(tok, &end, 10);
         if (*end || end == tok || k < (long)TOOM_REF_K_MIN || k > (long)TOOM_REF_K_MAX)
-            cli_bad_input("--k '%s' is not accepted; accepted: %u..%u, a comma list of them, or all",
-                          tok, TOOM_REF_K_MIN, TOOM_REF_K_MAX);
+            cli_bad_input("--k '%s' is not accepted; accepted: %s", tok, accepted);
         t->k_selected[k] = true;
     }
     free(copy);
-    if (tokens == 0)
-        cli_bad_input("--k '%s' is not accepted; accepted: %u..%u, a comma list of them, or all",
-                      arg, TOOM_REF_K_MIN, TOOM_REF_K_MAX);
     t->k_given = true;
 }
 
@@ -126,6 +124,9 @@ int cmd_toom(int argc, char **argv)
             "up to 65536, with at least one 32-bit word per piece: B >= 32 k.\n"
             "With --count-ops: 000 Table 3.2 on a CPU model instead (no GPU needed).",
         .common = OPT_ALL_COMMON & ~OPT_METHOD,
+        .bits_min = 32 * TOOM_REF_K_MIN,
+        .bits_max = TOOM_MAX_BITS,
+        .bits_multiple = 32,
         .options = toom_options,
         .handle = toom_handle,
         .ctx = &t,
@@ -142,9 +143,6 @@ int cmd_toom(int argc, char **argv)
         if (t.k_selected[k])
             k_max = k;
     const unsigned bits = r.opt.bits;
-    if (bits % 32 || bits > TOOM_MAX_BITS)
-        cli_bad_input("--bits %u is not accepted; accepted: a multiple of 32 in %u..%u", bits,
-                      32 * (t.count_ops ? TOOM_REF_K_MAX : k_max), TOOM_MAX_BITS);
     if (t.count_ops) {
         if (bits < 32 * TOOM_REF_K_MAX)
             cli_bad_input("--bits %u is too small for --count-ops, which runs Toom-%u: %u pieces of "

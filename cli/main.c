@@ -21,28 +21,33 @@ static const struct subcommand subcommands[] = {
 };
 #define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
 
-static void print_help(void)
+/* To stdout when asked for, to stderr when no subcommand was given (then it is an error). */
+static void print_help(FILE *f)
 {
-    printf("usage: mpgpu <subcommand> [options]\n"
-           "       mpgpu <subcommand> --help\n"
-           "       mpgpu --version\n\n"
-           "Multiple-precision integer arithmetic on NVIDIA GPUs: reproduces the experiments of\n"
-           "five papers and checks every GPU result against GMP.\n\nsubcommands:\n");
-    for (size_t i = 0; i < N_SUBCOMMANDS; i++)
-        printf("  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
-    printf("\nExit status: 0 success, 1 a result differs from GMP, 2 bad input, 3 GPU error,\n"
-           "130 interrupted.\n");
+    cli_print_wrapped(f, "usage: mpgpu <subcommand> [options]\n"
+                         "       mpgpu <subcommand> --help\n"
+                         "       mpgpu --version\n\n"
+                         "Multiple-precision integer arithmetic on NVIDIA GPUs: reproduces the "
+                         "experiments of five papers and checks every GPU result against GMP.\n\n"
+                         "subcommands:\n");
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "  %-12s %s", subcommands[i].name, subcommands[i].summary);
+        cli_print_wrapped(f, line);
+    }
+    cli_print_wrapped(f, "\nExit status: 0 success, 1 a result differs from GMP, 2 bad input, "
+                         "3 GPU error, 130 interrupted.\n");
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        print_help();
+        print_help(stderr);
         return EXIT_BAD_INPUT;
     }
     const char *sub = argv[1];
     if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-        print_help();
+        print_help(stdout);
         return 0;
     }
     if (!strcmp(sub, "--version")) {

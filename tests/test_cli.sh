@@ -10,6 +10,25 @@ expect_ok "mul" -- --help
 expect_ok "commit" -- --version
 expect_fail 2 "unknown subcommand 'frobnicate'" -- frobnicate
 expect_fail 2 "accepted: mul" -- frobnicate
+# No subcommand: the usage goes to stderr (it is an error), nothing to stdout, status 2.
+checks=$((checks + 1))
+"$MPGPU" >"$tmp/out" 2>"$tmp/err" </dev/null
+st=$?
+if [ "$st" -ne 2 ] || [ -s "$tmp/out" ] || ! grep -q "^usage: mpgpu <subcommand>" "$tmp/err"; then
+    echo "FAIL: mpgpu without arguments -> status $st (want 2), usage on stderr and nothing on stdout"
+    fails=$((fails + 1))
+fi
+# Every help fits 80 columns and says how numbers are written.
+for sub in "" mul toom tune collatz delay; do
+    checks=$((checks + 1))
+    "$MPGPU" $sub --help >"$tmp/out" 2>&1
+    if awk 'length > 80 { bad = 1 } END { exit !bad }' "$tmp/out"; then
+        echo "FAIL: mpgpu $sub --help has lines over 80 columns:"
+        awk 'length > 80' "$tmp/out" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+    [ -n "$sub" ] && expect_ok "are decimal (leading zeros do not make them octal), 2^N," -- $sub --help
+done
 
 # --- mul: help documents every option
 expect_ok "--include-transfers" -- mul --help
@@ -28,7 +47,30 @@ expect_fail 2 "--count 'ten' is not a number" -- mul --count ten
 expect_fail 2 "--count '-5' is not a number" -- mul --count -5
 expect_fail 2 "--count '12abc' is not a number" -- mul --count 12abc
 expect_fail 2 "--count '10^x' is not a number" -- mul --count 10^x
-expect_fail 2 "--count '2^64' is not a number" -- mul --count 2^64
+expect_fail 2 "--count 2^64 is out of range; accepted: 1..2^40" -- mul --count 2^64
+expect_fail 2 "--count 2^70 is out of range; accepted: 1..2^40" -- mul --count 2^70
+expect_fail 2 "--count 99999999999999999999999 is out of range; accepted: 1..2^40" -- mul --count 99999999999999999999999
+expect_fail 2 "--count 0x10000000000000000 is out of range" -- mul --count 0x10000000000000000
+expect_fail 2 "--count '0x' is not a number; accepted: an integer in 1..2^40 (decimal, 2^N, 10^N or 0x hex)" -- mul --count 0x
+expect_fail 2 "--count '2^' is not a number" -- mul --count 2^
+expect_fail 2 "--seed 2^64 is out of range; accepted: 0..2^64-1" -- mul --seed 2^64
+expect_fail 2 "--bits 0 is not accepted; accepted: a multiple of 32 in 64..65536" -- mul --bits 0
+expect_fail 2 "--bits 2^70 is not accepted; accepted: a multiple of 32 in 64..65536" -- mul --bits 2^70
+expect_fail 2 "--bits 100 is not accepted" -- mul --bits 64,100
+expect_fail 2 "--bits '64,,128' is not accepted: it has an empty item" -- mul --bits 64,,128
+expect_fail 2 "--bits '' is not accepted: it is empty" -- mul --bits ""
+expect_fail 2 "--method '' is not accepted: it is empty" -- mul --method ""
+expect_fail 2 "--method ',' is not accepted: it has an empty item" -- mul --method ,
+expect_fail 2 "--method 'gmp,,all' is not accepted: it has an empty item" -- mul --method gmp,,all
+expect_ok "gmp" -- mul --count 0x10 --bits 64 --method gmp --reps 1
+# Decimal with a leading zero is decimal: --count 010 is ten products, not eight (octal).
+checks=$((checks + 1))
+rm -f "$tmp/c010.csv"
+"$MPGPU" mul --method gmp --bits 64 --count 010 --reps 1 --quiet --csv "$tmp/c010.csv" 2>"$tmp/err"
+if ! awk -F, 'NR == 1 { ok = $16 == "count" } NR == 2 { ok = ok && $16 == 10 } END { exit !(ok && NR == 2) }' "$tmp/c010.csv"; then
+    echo "FAIL: --count 010 is not 10 products:"; sed 's/^/    /' "$tmp/c010.csv" "$tmp/err"
+    fails=$((fails + 1))
+fi
 expect_ok "gmp" -- mul --count 10^2 --bits 64 --method gmp --reps 1
 expect_ok "gmp" -- mul --count 2^7 --bits 64 --method gmp --reps 1
 expect_fail 2 "--reps 0 is out of range" -- mul --reps 0

@@ -19,6 +19,9 @@ expect_fail 2 "--k '0' is not accepted" -- toom --k 2,0
 expect_fail 2 "--k 'x' is not accepted" -- toom --k x
 expect_fail 2 "--k '3.5' is not accepted" -- toom --k 3.5
 expect_fail 2 "--k '' is not accepted" -- toom --k ""
+expect_fail 2 "--k '2,,3' is not accepted: it has an empty item; accepted: 2..9" -- toom --k 2,,3
+expect_fail 2 "--k ',' is not accepted: it has an empty item" -- toom --k ,
+expect_fail 2 "--k '2,' is not accepted: it has an empty item" -- toom --k 2,
 expect_fail 2 "needs a value" -- toom --k
 
 # --- bad input: bits
@@ -28,6 +31,8 @@ expect_fail 2 "--bits 96 is too small for Toom-4" -- toom --k 4 --bits 96
 expect_fail 2 "--bits 1000 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --k 2 --bits 1000
 expect_fail 2 "--bits 65568 is not accepted" -- toom --bits 65568
 expect_fail 2 "--bits 'big' is not a number" -- toom --bits big
+expect_fail 2 "--bits 0 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --bits 0
+expect_fail 2 "--bits 2^64 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --bits 2^64
 expect_fail 2 "--count 0 is out of range" -- toom --count 0
 expect_fail 2 "unknown option '--method'" -- toom --method toom-3
 expect_fail 2 "--bits 256 is too small for --count-ops" -- toom --count-ops --bits 256
