@@ -1,8 +1,10 @@
 #include "hexio.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -81,7 +83,13 @@ void hex_pairs_read(const char *path, unsigned words_wanted, unsigned max_words,
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        cli_bad_input("--input '%s' cannot be opened for reading", path);
+        cli_bad_input("--input '%s' cannot be opened for reading: %s; accepted: a readable file of "
+                      "'HEX_A HEX_B' lines", path, strerror(errno));
+    /* fopen opens a directory for reading; its first read would fail with EISDIR. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
+        cli_bad_input("--input '%s' is a directory; accepted: a readable file of 'HEX_A HEX_B' lines",
+                      path);
     char *line = NULL;
     size_t cap = 0, lineno = 0, count = 0;
     long max_bits = 1;
@@ -109,6 +117,8 @@ void hex_pairs_read(const char *path, unsigned words_wanted, unsigned max_words,
             max_bits = bb;
         count++;
     }
+    if (ferror(f))
+        cli_bad_input("--input '%s' cannot be read: %s", path, strerror(errno));
     if (count == 0)
         cli_bad_input("--input %s holds no operand pairs; accepted: lines 'HEX_A HEX_B'", path);
     unsigned words = words_wanted ? words_wanted : (unsigned)((max_bits + 31) / 32);

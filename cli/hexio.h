@@ -16,7 +16,8 @@ struct hex_pairs {
 /* Reads "HEX_A HEX_B" lines (optional 0x prefixes; blank lines and lines starting with '#' are
  * skipped). words_wanted 0 picks the smallest multiple of 32 bits, at least 64, that holds the
  * largest operand. Any unreadable line or operand wider than words_wanted exits with status 2
- * naming the file and line. */
+ * naming the file and line; a path that cannot be read (missing, no permission, a directory)
+ * exits with status 2 naming it and the reason. */
 void hex_pairs_read(const char *path, unsigned words_wanted, unsigned max_words,
                     struct hex_pairs *out);
 void hex_pairs_free(struct hex_pairs *p);

@@ -84,7 +84,9 @@ expect_fail 2 "--verify 'some' is not a mode; accepted: all, sample, none" -- mu
 expect_fail 2 "unknown option '--frob'" -- mul --frob
 expect_fail 2 "needs a value" -- mul --bits
 expect_fail 2 "unexpected argument 'extra'" -- mul extra
-expect_fail 2 "--input '$tmp/missing.txt' cannot be opened" -- mul --input "$tmp/missing.txt"
+expect_fail 2 "--input '$tmp/missing.txt' cannot be opened for reading: No such file or directory" -- mul --input "$tmp/missing.txt"
+mkdir -p "$tmp/indir"
+expect_fail 2 "--input '$tmp/indir' is a directory" -- mul --input "$tmp/indir" --method gmp
 
 printf '1234 5678\nnot-hex ff\n' >"$tmp/bad.txt"
 expect_fail 2 "line 2 is not two hexadecimal operands" -- mul --input "$tmp/bad.txt" --method gmp
