@@ -1,0 +1,294 @@
+#include "gcd_modular_ref.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gcd_modinv.h"
+
+uint64_t gcd_modular_nq_formula(uint64_t n_u, unsigned L)
+{
+    double x = n_u < 2 ? 2.0 : (double)n_u;
+    return (uint64_t)ceil((1.6 - 0.015 * L) * x / log10(x));
+}
+
+static uint64_t round_up(uint64_t n, size_t block)
+{
+    return (n + block - 1) / block * block;
+}
+
+enum gcd_status gcd_modular_nq(uint64_t n_u, unsigned L, size_t block, uint64_t available,
+                               size_t *n_q)
+{
+    uint64_t n = gcd_modular_nq_formula(n_u, L);
+    if (n > available)
+        return GCD_TOO_LARGE;
+    /* The last block may be partly filled when rounding up passes the end of M. */
+    n = round_up(n, block);
+    *n_q = (size_t)(n < available ? n : available);
+    return GCD_OK;
+}
+
+size_t gcd_modular_retry_nq(size_t n_q, size_t block, uint64_t available)
+{
+    if (n_q >= available)
+        return 0;
+    uint64_t n = round_up(2 * (uint64_t)n_q, block);
+    return (size_t)(n < available ? n : available);
+}
+
+bool gcd_modular_prepare(mpz_t u, mpz_t v, mpz_t g, const mpz_t a, const mpz_t b)
+{
+    int a_larger = mpz_cmpabs(a, b) >= 0;
+    mpz_abs(u, a_larger ? a : b);
+    mpz_abs(v, a_larger ? b : a);
+    if (mpz_sgn(v) != 0)
+        return false;
+    mpz_set(g, u);
+    return true;
+}
+
+void gcd_mixed_radix_to_mpz(mpz_t g, const uint32_t *p, const int32_t *digit, size_t k)
+{
+    mpz_set_ui(g, 0);
+    for (size_t i = k; i-- > 0;) {
+        mpz_mul_ui(g, g, p[i]);
+        if (digit[i] >= 0)
+            mpz_add_ui(g, g, (unsigned long)digit[i]);
+        else
+            mpz_sub_ui(g, g, (unsigned long)-(int64_t)digit[i]);
+    }
+    mpz_abs(g, g);
+}
+
+/* The per-modulus state of gcd_modular_ref.h, index i standing for GPU thread i. */
+struct twin {
+    unsigned L;
+    enum gcd_filter filter;
+    size_t n;
+    const uint32_t *q;
+    uint64_t *m, *key;
+    uint32_t *u, *v;
+    unsigned char *active;
+};
+
+/* Memory is short only for inputs far past one GPU's reach; like GMP, give up loudly. */
+static void *alloc_or_die(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "gcd_modular_ref: out of memory for %zu bytes\n", bytes);
+        abort();
+    }
+    return p;
+}
+
+static uint32_t mulmod(const struct twin *s, size_t i, uint32_t a, uint32_t b)
+{
+    return gcd_fastrem((uint64_t)a * b, s->q[i], s->m[i], s->L, s->filter);
+}
+
+static uint32_t submod(uint32_t a, uint32_t b, uint32_t q)
+{
+    return a >= b ? a - b : a + (q - b);
+}
+
+/* a mod q for a symmetric residue of another modulus: |a| < 2^(L-1) < q. */
+static uint32_t symmetric_mod(int64_t a, uint32_t q)
+{
+    return (uint32_t)(a < 0 ? a + q : a);
+}
+
+/* p mod q for two different L-bit moduli: p < 2q. */
+static uint32_t modulus_mod(uint32_t p, uint32_t q)
+{
+    return p > q ? p - q : p;
+}
+
+/* Fig. 2 lines 9 and 19, the global minimum of the keys (002 section 4.2); also gives the
+ * index of the winner, which on the GPU is the thread whose q equals the key's modulus. */
+static uint64_t min_key(const struct twin *s, size_t *at)
+{
+    uint64_t best = GCD_KEY_INF;
+    for (size_t i = 0; i < s->n; i++) {
+        if (s->key[i] < best) {
+            best = s->key[i];
+            *at = i;
+        }
+    }
+    return best;
+}
+
+/* Fig. 2 lines 13-14 for modulus i (the update of gcd_modular_ref.h). */
+static void reduce(struct twin *s, size_t i, uint32_t p, int64_t b)
+{
+    const uint32_t q = s->q[i], pq = modulus_mod(p, q), v_old = s->v[i];
+    uint32_t w = submod(s->u[i], mulmod(s, i, symmetric_mod(b, q), v_old), q);
+    s->u[i] = v_old;
+    if (w == 0) {
+        s->v[i] = 0;
+        s->key[i] = GCD_KEY_INF;
+        return;
+    }
+    uint32_t x = gcd_modinv(mulmod(s, i, pq, w), q);
+    s->v[i] = mulmod(s, i, mulmod(s, i, w, w), x);
+    uint32_t inv_w = mulmod(s, i, pq, x);
+    s->key[i] = gcd_key(q, mulmod(s, i, mulmod(s, i, v_old, pq), inv_w));
+}
+
+/* Fig. 2 lines 22 and 27, the global "choose any" (002 section 4.3) with priority to u != 0.
+ * Tie rule: the lowest index, i.e. the largest modulus (on the GPU each block posts its
+ * lowest-index nonzero pair and the lowest-numbered such block wins the ballot). Returns n when
+ * every u left is 0 (g_k = 0, which ends the loop at line 28), or Q is empty. */
+static size_t choose_any(const struct twin *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->active[i] && s->u[i] != 0)
+            return i;
+    return s->n;
+}
+
+/* Fig. 2 line 25 for modulus i: u <- (u - g) / p mod q. */
+static void strip_digit(struct twin *s, size_t i, uint32_t p, int32_t g)
+{
+    const uint32_t q = s->q[i];
+    uint32_t diff = submod(s->u[i], symmetric_mod(g, q), q);
+    s->u[i] = mulmod(s, i, diff, gcd_modinv(modulus_mod(p, q), q));
+}
+
+static unsigned bit_length(uint64_t x)
+{
+    return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
+}
+
+/* Fig. 2 lines 21-30 on the `left` moduli still in Q, with the k <- k + 1 that the printed
+ * figure lost (lines 22-27 find a new pair (p_k, g_k) each time; line 29 reads them all back
+ * from k - 1 down to 1). Sets g = |G| on the host with GMP and returns the digits found. */
+static uint64_t recover(struct twin *s, size_t left, mpz_t g)
+{
+    uint32_t *digit_p = alloc_or_die(left * sizeof *digit_p);
+    int32_t *digit_g = alloc_or_die(left * sizeof *digit_g);
+    size_t k = 0;
+    for (size_t i = choose_any(s); i < s->n; i = choose_any(s)) {
+        const uint32_t p = s->q[i], up = s->u[i];
+        const int32_t gk = up > p / 2 ? (int32_t)((int64_t)up - p) : (int32_t)up;
+        digit_p[k] = p;
+        digit_g[k] = gk;
+        k++;
+        s->active[i] = 0; /* line 24 */
+        for (size_t j = 0; j < s->n; j++)
+            if (s->active[j])
+                strip_digit(s, j, p, gk);
+    }
+    gcd_mixed_radix_to_mpz(g, digit_p, digit_g, k);
+    free(digit_p);
+    free(digit_g);
+    return k;
+}
+
+enum gcd_status gcd_modular_attempt(mpz_t g, const mpz_t u, const mpz_t v,
+                                    const struct gcd_moduli *M, size_t n_q, struct gcd_run *run)
+{
+    const unsigned L = M->L;
+    run->n_q = n_q;
+    run->steps = 0;
+    run->digits = 0;
+    run->shortage = GCD_SHORT_NONE;
+
+    /* Fig. 2 line 1. */
+    const int64_t n_u0 = (int64_t)mpz_sizeinbase(u, 2), n_v0 = (int64_t)mpz_sizeinbase(v, 2);
+    size_t uw_count = 0, vw_count = 0;
+    uint32_t *uw = alloc_or_die(((size_t)n_u0 + 31) / 32 * sizeof *uw);
+    uint32_t *vw = alloc_or_die(((size_t)n_v0 + 31) / 32 * sizeof *vw);
+    mpz_export(uw, &uw_count, -1, sizeof *uw, 0, 0, u);
+    mpz_export(vw, &vw_count, -1, sizeof *vw, 0, 0, v);
+
+    /* Fig. 2 lines 4-8: Q is the n_q largest moduli. */
+    struct twin s = {.L = L, .filter = M->filter, .n = n_q, .q = M->q};
+    s.m = alloc_or_die(n_q * sizeof *s.m);
+    s.key = alloc_or_die(n_q * sizeof *s.key);
+    s.u = alloc_or_die(n_q * sizeof *s.u);
+    s.v = alloc_or_die(n_q * sizeof *s.v);
+    s.active = alloc_or_die(n_q);
+    for (size_t i = 0; i < n_q; i++) {
+        const uint32_t q = s.q[i];
+        s.m[i] = gcd_fastrem_multiplier(q, L, s.filter);
+        s.u[i] = gcd_residue_words(uw, uw_count, q, s.m[i], L, s.filter);
+        s.v[i] = gcd_residue_words(vw, vw_count, q, s.m[i], L, s.filter);
+        s.key[i] = s.v[i] ? gcd_key(q, mulmod(&s, i, s.u[i], gcd_modinv(s.v[i], q))) : GCD_KEY_INF;
+        s.active[i] = 1;
+    }
+    free(uw);
+    free(vw);
+
+    /* Lines 9-20. The printed loop is repeat-until, which would run its body once with b = inf
+     * when every v_q is 0 from the start; that happens only when V is a multiple of the product
+     * of Q, and the bound test below then reports the shortage. */
+    int64_t n_u = n_u0, n_v = n_v0, b_u = n_u0, b_v = n_v0, left = (int64_t)n_q;
+    size_t at = 0;
+    uint64_t key = min_key(&s, &at);
+    while (key != GCD_KEY_INF) {
+        const uint32_t p = gcd_key_modulus(key);
+        const int64_t b = gcd_key_b(key);
+        s.active[at] = 0; /* line 11 */
+        s.key[at] = GCD_KEY_INF;
+        for (size_t i = 0; i < s.n; i++)
+            if (s.active[i])
+                reduce(&s, i, p, b);
+        run->steps++;
+        left--;
+        /* Line 15, with |b| for b (b may be negative). b = 0 makes v' = u / p, whose size
+         * estimate is N_u - L, in place of floor(log2 0). */
+        const int64_t b_bits = bit_length((uint64_t)(b < 0 ? -b : b));
+        const int64_t n_v_next = b ? n_v - (int64_t)L + b_bits - 1 : n_u - (int64_t)L;
+        n_u = n_v;
+        n_v = n_v_next;
+        /* The proven bounds of gcd_modular_ref.h. */
+        const int64_t b_v_next = (b_u > b_v + b_bits ? b_u : b_v + b_bits) + 2 - (int64_t)L;
+        b_u = b_v;
+        b_v = b_v_next;
+        /* Lines 16-17. */
+        if (left * ((int64_t)L - 2) <= n_u) {
+            run->shortage = GCD_SHORT_PAPER_TEST;
+            break;
+        }
+        key = min_key(&s, &at); /* line 19 */
+    }
+    const int64_t capacity = left * ((int64_t)L - 1);
+    if (run->shortage == GCD_SHORT_NONE && (b_v > capacity || b_u > capacity - 1))
+        run->shortage = GCD_SHORT_BOUND;
+    if (run->shortage == GCD_SHORT_NONE)
+        run->digits = recover(&s, (size_t)left, g);
+    free(s.m);
+    free(s.key);
+    free(s.u);
+    free(s.v);
+    free(s.active);
+    run->status = run->shortage == GCD_SHORT_NONE ? GCD_OK : GCD_SHORTAGE;
+    return run->status;
+}
+
+void gcd_modular(mpz_t g, const mpz_t a, const mpz_t b, const struct gcd_moduli *M, size_t block,
+                 size_t first_nq, struct gcd_run *run)
+{
+    *run = (struct gcd_run){.status = GCD_OK};
+    mpz_t u, v;
+    mpz_inits(u, v, NULL);
+    if (!gcd_modular_prepare(u, v, g, a, b)) {
+        size_t n = first_nq < M->count ? first_nq : (size_t)M->count;
+        if (first_nq == 0 &&
+            gcd_modular_nq(mpz_sizeinbase(u, 2), M->L, block, M->count, &n) != GCD_OK)
+            n = 0;
+        /* n = 0: nothing (more) to try with */
+        while (n != 0) {
+            run->attempts++;
+            if (gcd_modular_attempt(g, u, v, M, n, run) == GCD_OK)
+                break;
+            run->shortages++;
+            n = gcd_modular_retry_nq(n, block, M->count);
+        }
+        if (n == 0)
+            run->status = GCD_TOO_LARGE;
+    }
+    mpz_clears(u, v, NULL);
+}

@@ -1,0 +1,129 @@
+/* The sequential CPU twin of the modular integer GCD as 002 implements it (Fig. 2): the same
+ * moduli, keys, choices and order as the GPU kernel, which repeats it step by step.
+ *
+ * What one GPU thread block holds, per modulus (one thread each, moduli in the order of
+ * struct gcd_moduli, largest first):
+ *   q       the modulus (u32), one of the N_Q largest of M (Fig. 2 line 4);
+ *   m       its fast-remainder multiplier (u64, gcd_fastrem_multiplier, 002 section 3.1);
+ *   u, v    the residues of the current pair, kept in [0, q) (002 section 3: the operations run
+ *           on [0, q - 1] and the symmetric range is used only where a value leaves the modulus:
+ *           the key, b and the digits g);
+ *   key     gcd_key(q, u/v mod q), or GCD_KEY_INF when v = 0 or q has left Q (u64);
+ *   active  whether q is still in Q.
+ * and, identical in every block, the scalars N_Q, N_u, N_v (Fig. 2), the proven size bounds
+ * B_u, B_v (below), and the broadcast pair (p, b) or (p_k, g_k). The digits (p_k, g_k) go to the
+ * host, which forms G with GMP (Fig. 2 line 29; gcd_mixed_radix_to_mpz).
+ *
+ * One reduction step for every q in Q other than p (Fig. 2 lines 12-14), with b_q = b mod q and
+ * p_q = p mod q, each one conditional add or subtract, as all moduli are L-bit (|b| < 2^(L-1) < q
+ * and p < 2q):
+ *   w = u - b_q v;  u <- v;  if w = 0: v <- 0, key <- INF;
+ *   else x = (p_q w)^-1, v <- w^2 x (= w / p), t = v_old p_q^2 x (= v_old p / w = u / v),
+ *        key <- gcd_key(q, t).
+ * One inverse per modulus and step instead of two (p^-1 and w^-1 are w x and p x).
+ *
+ * Tie rules, so that every block and the twin make the same choices: the minimum key is unique
+ * (it contains q, 002 section 4.2); "choose any" (section 4.3) takes the lowest index with
+ * u != 0, i.e. the largest such modulus.
+ *
+ * Never a wrong answer. The residues always hold the integers of the sequence u' = v,
+ * v' = (u - b v) / p that the chosen (p, b) define (p divides u - b v because b = u/v mod p), and
+ * that sequence keeps gcd(u, v) (p does not divide v, so p is not in the GCD). They can be read
+ * back only while |u| and |v| are below the product P of the moduli left. The twin tracks proven
+ * bounds |u| < 2^B_u, |v| < 2^B_v: B_u' = B_v, B_v' = max(B_u, B_v + bits(b)) + 2 - L, as
+ * |u - b v| / p < (2^B_u + 2^(B_v + bits(b))) / 2^(L-1). When the reduction loop ends with n moduli
+ * left (P > 2^(n (L-1))), B_v <= n (L-1) proves v = 0 from v = 0 mod P, and B_u <= n (L-1) - 1
+ * proves |u| < P/2, so the mixed-radix digits give u exactly. Otherwise, or when Fig. 2's own
+ * test (line 16, a size estimate, not a bound) fires first, the result is GCD_SHORTAGE and the
+ * caller retries with more moduli. The loop always ends: each step removes one modulus. */
+#ifndef MPGPU_GCD_MODULAR_REF_H
+#define MPGPU_GCD_MODULAR_REF_H
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gcd_moduli.h"
+
+/* The key of the global minimum (002 section 4.2, Fig. 2 lines 9 and 19): (|t| << 32) | q, with
+ * the sign of t appended below it so that every block learns the signed b = t_p from the
+ * minimum alone: key = ((|t| << 32 | q) << 1) | (t < 0). |t| <= (q - 1)/2 < 2^31, so the key fits
+ * 64 bits, and as the moduli differ the appended bit never decides the minimum: the minimum is
+ * the paper's (smallest |t|, then smallest q). t is the residue in [0, q); its symmetric value
+ * is t - q when t > q/2 (002 section 2). */
+#define GCD_KEY_INF UINT64_MAX
+static inline uint64_t gcd_key(uint32_t q, uint32_t t)
+{
+    uint32_t neg = t > q / 2, mag = neg ? q - t : t;
+    return ((uint64_t)mag << 32 | q) << 1 | neg;
+}
+static inline uint32_t gcd_key_modulus(uint64_t key)
+{
+    return (uint32_t)(key >> 1);
+}
+static inline int64_t gcd_key_b(uint64_t key)
+{
+    int64_t mag = (int64_t)(key >> 33);
+    return key & 1 ? -mag : mag;
+}
+
+enum gcd_status {
+    GCD_OK = 0,
+    GCD_SHORTAGE = 1, /* too few moduli for this pair; retry with gcd_modular_retry_nq */
+    GCD_TOO_LARGE = 2, /* Fig. 2 line 3: N_Q > |M|, or no moduli left to add */
+};
+
+enum gcd_shortage {
+    GCD_SHORT_NONE = 0,
+    GCD_SHORT_PAPER_TEST = 1, /* Fig. 2 line 16: N_Q (L - 2) <= N_u */
+    GCD_SHORT_BOUND = 2,      /* the loop ended, but the bounds do not prove v = 0, |u| < P/2 */
+};
+
+/* What a run did. attempts counts the runs of the retry loop (1 without a retry). */
+struct gcd_run {
+    enum gcd_status status;
+    enum gcd_shortage shortage; /* of the last attempt that fell short */
+    size_t n_q;                 /* moduli of the last attempt */
+    uint64_t steps;             /* reduction-loop iterations of the last attempt (lines 10-20) */
+    uint64_t digits;            /* mixed-radix digits of G (k - 1 at Fig. 2 line 29) */
+    unsigned attempts;
+    unsigned shortages;         /* attempts that ended in GCD_SHORTAGE */
+};
+
+/* Fig. 2 line 2: ceil(C_L N_u / log10 N_u), C_L = 1.6 - 0.015 L. N_u = 1 (U = 1) would divide by
+ * log10 1 = 0; N_u is taken as at least 2 (x / log10 x is smallest near x = e, so this keeps
+ * the count at its small-input size of about 6.6 C_L). */
+uint64_t gcd_modular_nq_formula(uint64_t n_u, unsigned L);
+
+/* The moduli of the first attempt: the formula rounded up to a multiple of `block` (002 section
+ * 2: "a multiple of the thread block size"), at most `available`. GCD_TOO_LARGE when the formula
+ * itself exceeds `available` (Fig. 2 line 3), else GCD_OK with *n_q set. */
+enum gcd_status gcd_modular_nq(uint64_t n_u, unsigned L, size_t block, uint64_t available,
+                               size_t *n_q);
+
+/* The retry policy after GCD_SHORTAGE: twice the moduli, rounded up to `block`, at most
+ * `available`; 0 when n_q was already `available` (nothing left to add). */
+size_t gcd_modular_retry_nq(size_t n_q, size_t block, uint64_t available);
+
+/* GMP's conventions (mpz_gcd): the GCD of |a| and |b|, gcd(0, b) = |b|, gcd(0, 0) = 0. Sets
+ * u = max(|a|, |b|), v = min(|a|, |b|) (Fig. 2's U >= V) and returns false when v > 0 (the
+ * modular algorithm must run); else sets g and returns true. */
+bool gcd_modular_prepare(mpz_t u, mpz_t v, mpz_t g, const mpz_t a, const mpz_t b);
+
+/* One attempt of Fig. 2 on U >= V > 0 with the n_q largest moduli of M (n_q <= M->count).
+ * Sets g on GCD_OK; leaves it alone on GCD_SHORTAGE. */
+enum gcd_status gcd_modular_attempt(mpz_t g, const mpz_t u, const mpz_t v,
+                                    const struct gcd_moduli *M, size_t n_q, struct gcd_run *run);
+
+/* gcd(a, b) as mpz_gcd gives it: prepare, then attempts from first_nq moduli (0: the formula,
+ * gcd_modular_nq) growing by the retry policy until one succeeds. run->status is GCD_OK with g
+ * set, or GCD_TOO_LARGE (g untouched) when M has too few moduli for the pair. */
+void gcd_modular(mpz_t g, const mpz_t a, const mpz_t b, const struct gcd_moduli *M, size_t block,
+                 size_t first_nq, struct gcd_run *run);
+
+/* |G| for G = g_0 + p_0 (g_1 + p_1 (... + p_(k-2) g_(k-1))), the symmetric mixed-radix digits of
+ * the recovery loop in the order they were found (Fig. 2 line 29). */
+void gcd_mixed_radix_to_mpz(mpz_t g, const uint32_t *p, const int32_t *digit, size_t k);
+
+#endif
