@@ -60,7 +60,7 @@ static char *methods_help(void)
     len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp",
                     "GMP mpn_mul_n per product on the CPU, on --threads threads (the papers' baseline)");
     len += snprintf(s + len, cap - len, "  %-30s %s\n", "auto",
-                    "the fastest GPU method at --bits in the table `mpgpu tune` wrote (" TUNE_TABLE_DEFAULT_PATH ", or $MPGPU_TUNE_TABLE)");
+                    "the fastest GPU method at --bits in the table `mpgpu tune` writes: $MPGPU_TUNE_TABLE, else the installed one, else the one built in");
     snprintf(s + len, cap - len, "  %-30s %s\n", "all", "every GPU method that supports --bits, then gmp");
     return s;
 }
@@ -128,7 +128,7 @@ int cmd_mul(int argc, char **argv)
             want_gmp = true;
         } else if (!strcmp(name, "auto")) {
             char why[256];
-            const struct mul_method *m = tune_table_pick(r.words, why, sizeof why);
+            const struct mul_method *m = tune_table_pick(r.words, r.opt.device, why, sizeof why);
             if (!m)
                 cli_bad_input("mul: --method auto: %s", why);
             chosen[n_chosen++] = m;

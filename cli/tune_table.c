@@ -1,8 +1,12 @@
 #include "tune_table.h"
 
+#include <cuda_runtime_api.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tune_table_builtin.h"
 
 const char *tune_table_path(void)
 {
@@ -40,20 +44,65 @@ int tune_table_write(const char *path, const struct run_env *env, struct tune_en
     return 0;
 }
 
-const struct mul_method *tune_table_pick(unsigned words, char *why, size_t why_len)
+/* Opens the table --method auto reads: $MPGPU_TUNE_TABLE (which must exist when set), else the
+ * installed copy, else the one built into the binary, so that auto works from any folder.
+ * `name` gets how messages call it. NULL with the reason in why when none can be read. */
+static FILE *tune_table_open(char *name, size_t name_len, char *why, size_t why_len)
 {
-    const char *path = tune_table_path();
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(why, why_len, "no tune table at '%s' (run mpgpu tune, or set MPGPU_TUNE_TABLE)",
-                 path);
-        return NULL;
+    const char *env = getenv("MPGPU_TUNE_TABLE");
+    if (env && *env) {
+        snprintf(name, name_len, "tune table '%s'", env);
+        FILE *f = fopen(env, "r");
+        if (!f)
+            snprintf(why, why_len, "no tune table at '%s' (from $MPGPU_TUNE_TABLE): %s", env,
+                     strerror(errno));
+        return f;
     }
+    snprintf(name, name_len, "tune table '%s'", TUNE_TABLE_INSTALLED);
+    FILE *f = fopen(TUNE_TABLE_INSTALLED, "r");
+    if (f || errno != ENOENT) {
+        if (!f)
+            snprintf(why, why_len, "tune table '%s' cannot be read: %s (set MPGPU_TUNE_TABLE to "
+                     "use another)", TUNE_TABLE_INSTALLED, strerror(errno));
+        return f;
+    }
+    snprintf(name, name_len, "the tune table built into mpgpu");
+    f = fmemopen((void *)TUNE_TABLE_BUILTIN, sizeof TUNE_TABLE_BUILTIN - 1, "r");
+    if (!f)
+        snprintf(why, why_len, "the built-in tune table cannot be read: %s", strerror(errno));
+    return f;
+}
+
+/* Says once per run when the table was measured on another GPU than `device`: its choices may
+ * not be the fastest there. Without a usable device (auto's GPU methods are then skipped) it
+ * says nothing. */
+static void warn_other_gpu(const char *name, const char *table_gpu, int device)
+{
+    static bool warned;
+    struct cudaDeviceProp prop;
+    if (warned || !table_gpu[0])
+        return;
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+        cudaGetLastError(); /* leave no error for the GPU's own opening to trip over */
+        return;
+    }
+    if (strcmp(prop.name, table_gpu) != 0)
+        fprintf(stderr, "mpgpu: note: --method auto: %s was measured on %s, not on this %s; "
+                        "`mpgpu tune` measures this GPU\n", name, table_gpu, prop.name);
+    warned = true;
+}
+
+const struct mul_method *tune_table_pick(unsigned words, int device, char *why, size_t why_len)
+{
+    char name[512];
+    FILE *f = tune_table_open(name, sizeof name, why, why_len);
+    if (!f)
+        return NULL;
     const unsigned want = words * 32;
     unsigned chosen_bits = 0; /* the measured size that decides */
     const struct mul_method *best = NULL;
     double best_ms = 0;
-    char line[512];
+    char line[512], table_gpu[256] = "";
     unsigned lineno = 0;
     /* Two passes: pick the size, then the fastest supported method at that size. */
     for (int pass = 0; pass < 2; pass++) {
@@ -61,6 +110,15 @@ const struct mul_method *tune_table_pick(unsigned words, char *why, size_t why_l
         lineno = 0;
         while (fgets(line, sizeof line, f)) {
             lineno++;
+            /* "# gpu: NVIDIA H200, 132 SMs, SM clock 1980 MHz", as tune_table_write puts it. */
+            const char *sms = strstr(line, " SMs, ");
+            if (pass == 0 && !strncmp(line, "# gpu: ", 7) && sms) {
+                const char *end = sms;
+                while (end > line + 7 && end[-1] != ',')
+                    end--;
+                if (end > line + 8)
+                    snprintf(table_gpu, sizeof table_gpu, "%.*s", (int)(end - 1 - (line + 7)), line + 7);
+            }
             if (line[0] == '#' || !strncmp(line, "bits,", 5) || line[0] == '\n')
                 continue;
             unsigned bits;
@@ -68,8 +126,8 @@ const struct mul_method *tune_table_pick(unsigned words, char *why, size_t why_l
             char method[64];
             double ms;
             if (sscanf(line, "%u,%llu,%63[^,],%lf", &bits, &count, method, &ms) != 4) {
-                snprintf(why, why_len, "tune table '%s', line %u, is not 'bits,count,method,median_ms'",
-                         path, lineno);
+                snprintf(why, why_len, "%s, line %u, is not 'bits,count,method,median_ms'", name,
+                         lineno);
                 fclose(f);
                 return NULL;
             }
@@ -89,6 +147,8 @@ const struct mul_method *tune_table_pick(unsigned words, char *why, size_t why_l
     }
     fclose(f);
     if (!best)
-        snprintf(why, why_len, "tune table '%s' has no method for %u bits", path, want);
+        snprintf(why, why_len, "%s has no method for %u bits", name, want);
+    else
+        warn_other_gpu(name, table_gpu, device);
     return best;
 }

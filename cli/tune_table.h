@@ -4,7 +4,9 @@
  *
  * File format (CSV, '#' lines are comments naming the device, commit and date):
  *     bits,count,method,median_ms
- * The default location is results/tune_table.csv; MPGPU_TUNE_TABLE overrides it. */
+ * `--method auto` reads $MPGPU_TUNE_TABLE, else the copy `meson install` puts in
+ * <datadir>/mpgpu/tune_table.csv, else the committed results/tune_table.csv, which the build
+ * embeds in the binary (cli/meson.build). */
 #ifndef MPGPU_TUNE_TABLE_H
 #define MPGPU_TUNE_TABLE_H
 
@@ -23,7 +25,8 @@ struct tune_entry {
     double median_ms;
 };
 
-/* The path `--method auto` reads: $MPGPU_TUNE_TABLE, else TUNE_TABLE_DEFAULT_PATH. */
+/* The file `mpgpu tune` writes without --table: $MPGPU_TUNE_TABLE, else
+ * TUNE_TABLE_DEFAULT_PATH (relative to the current folder). */
 const char *tune_table_path(void);
 
 /* Writes the entries (any order; they are sorted by bits, then time). Returns 0, or -1 with a
@@ -32,8 +35,9 @@ int tune_table_write(const char *path, const struct run_env *env, struct tune_en
 
 /* The method `--method auto` runs for `words`-word operands: among the measured sizes, the
  * smallest at least as large as words * 32 bits (else the largest), and there the fastest
- * method that supports `words`. NULL when the table is missing or has no such method; the
- * reason goes to why. */
-const struct mul_method *tune_table_pick(unsigned words, char *why, size_t why_len);
+ * method that supports `words`. NULL when the table cannot be read or has no such method; the
+ * reason goes to why. When the table was measured on another GPU than CUDA device `device`,
+ * one note on stderr says so (once per run). */
+const struct mul_method *tune_table_pick(unsigned words, int device, char *why, size_t why_len);
 
 #endif

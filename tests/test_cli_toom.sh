@@ -68,6 +68,31 @@ printf '# comment\nbits,count,method,median_ms\n1024,10,nosuch-method,1.0\n' >"$
 MPGPU_TUNE_TABLE="$tmp/t1.csv" expect_fail 2 "has no method for 1024 bits" -- mul --method auto --bits 1024 --count 4
 printf 'bits,count,method,median_ms\n1024,10,toom-2\n' >"$tmp/t2.csv"
 MPGPU_TUNE_TABLE="$tmp/t2.csv" expect_fail 2 "line 2, is not 'bits,count,method,median_ms'" -- mul --method auto --bits 1024 --count 4
+# From any folder: without $MPGPU_TUNE_TABLE the installed or built-in table decides, with it
+# that file, and a relative $MPGPU_TUNE_TABLE is relative to the folder mpgpu runs in. Without
+# a GPU the pick is then skipped (status 3); with one it runs (status 0).
+MPGPU=$(realpath "$MPGPU") # the binary, as these checks see it from /tmp
+printf '# gpu: Some Other GPU, 8 SMs, SM clock 1000 MHz\nbits,count,method,median_ms\n1024,10,sumrotate-shuffle,1.0\n' >"$tmp/t3.csv"
+auto_anywhere() {
+    local label=$1
+    shift
+    checks=$((checks + 1))
+    (cd /tmp && env "$@" "$MPGPU" mul --method auto --bits 1024 --count 4 --reps 1) >"$tmp/out" 2>"$tmp/err" </dev/null
+    local st=$?
+    if { [ "$st" -ne 0 ] && [ "$st" -ne 3 ]; } || grep -q "tune table" "$tmp/err"; then
+        echo "FAIL: --method auto from /tmp $label -> status $st (want 0, or 3 without a GPU):"
+        sed 's/^/    /' "$tmp/err"
+        fails=$((fails + 1))
+    fi
+}
+auto_anywhere "without MPGPU_TUNE_TABLE" -u MPGPU_TUNE_TABLE
+auto_anywhere "with MPGPU_TUNE_TABLE" MPGPU_TUNE_TABLE="$tmp/t3.csv"
+cp "$tmp/t3.csv" /tmp/mpgpu_test_tune_$$.csv
+auto_anywhere "with a relative MPGPU_TUNE_TABLE" MPGPU_TUNE_TABLE=mpgpu_test_tune_$$.csv
+rm -f /tmp/mpgpu_test_tune_$$.csv
+pushd /tmp >/dev/null
+MPGPU_TUNE_TABLE=no_such_table.csv expect_fail 2 "no tune table at 'no_such_table.csv' (from \$MPGPU_TUNE_TABLE): No such file or directory" -- mul --method auto --bits 1024 --count 4
+popd >/dev/null
 expect_fail 2 "--sizes 100 is not accepted" -- tune --sizes 1024,100
 expect_fail 2 "unknown method 'nosuch'" -- tune --method nosuch
 expect_ok "--sizes" -- tune --help
