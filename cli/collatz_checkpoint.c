@@ -1,11 +1,13 @@
 #include "collatz_checkpoint.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define CHECKPOINT_MAGIC "mpgpu-checkpoint 1"
@@ -61,6 +63,47 @@ static int put(char *buf, size_t *len, const char *fmt, ...)
     return 0;
 }
 
+static int fail(char *why, size_t why_len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, why_len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The file a checkpoint is written to before it is renamed over `path`: in the same folder, so
+ * the rename is atomic. malloc'ed; NULL when out of memory. */
+static char *tmp_path(const char *path)
+{
+    size_t len = strlen(path) + sizeof ".tmp";
+    char *tmp = malloc(len);
+    if (tmp)
+        snprintf(tmp, len, "%s.tmp", path);
+    return tmp;
+}
+
+int checkpoint_writable(const char *path, char *why, size_t why_len)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail(why, why_len, "%s", S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
+    char *tmp = tmp_path(path);
+    if (!tmp)
+        return fail(why, why_len, "cannot be written (out of memory)");
+    /* What checkpoint_write does first; the file is removed again, nothing else is touched. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    int rc = 0;
+    if (fd < 0) {
+        rc = fail(why, why_len, "cannot be written: %s (creating %s)", strerror(errno), tmp);
+    } else {
+        close(fd);
+        unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
 int checkpoint_write(const char *path, const struct checkpoint *c)
 {
     char *buf = malloc(CHECKPOINT_MAX_BYTES);
@@ -81,13 +124,11 @@ int checkpoint_write(const char *path, const struct checkpoint *c)
         errno = EFBIG;
         return -1;
     }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
+    char *tmp = tmp_path(path);
     if (!tmp) {
         free(buf);
         return -1;
     }
-    snprintf(tmp, plen + 16, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     int ok = f && fwrite(buf, 1, len, f) == len;
     ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
@@ -101,15 +142,6 @@ int checkpoint_write(const char *path, const struct checkpoint *c)
     free(buf);
     errno = saved;
     return ok ? 0 : -1;
-}
-
-static int fail(char *why, size_t why_len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, why_len, fmt, ap);
-    va_end(ap);
-    return -1;
 }
 
 /* The whole token must be a decimal number that fits 64 bits. */
@@ -133,13 +165,28 @@ int checkpoint_read(const char *path, struct checkpoint *c, char *why, size_t wh
     if (!f) {
         if (errno == ENOENT)
             return 0;
-        return fail(why, why_len, "cannot be read (%s)", strerror(errno));
+        fail(why, why_len, "cannot be read (%s)", strerror(errno));
+        return -2;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        fail(why, why_len, "is a directory");
+        return -2;
     }
     char *buf = malloc(CHECKPOINT_MAX_BYTES + 1);
     size_t len = buf ? fread(buf, 1, CHECKPOINT_MAX_BYTES + 1, f) : 0;
+    const int read_errno = buf && ferror(f) ? errno : 0;
     fclose(f);
-    if (!buf)
-        return fail(why, why_len, "cannot be read (out of memory)");
+    if (!buf) {
+        fail(why, why_len, "cannot be read (out of memory)");
+        return -2;
+    }
+    if (read_errno) {
+        free(buf);
+        fail(why, why_len, "cannot be read (%s)", strerror(read_errno));
+        return -2;
+    }
     int rc = -1;
     if (len > CHECKPOINT_MAX_BYTES) {
         fail(why, why_len, "is larger than %u bytes", CHECKPOINT_MAX_BYTES);

@@ -36,8 +36,14 @@ int checkpoint_get(const struct checkpoint *c, const char *key, uint64_t *value)
 /* Returns 0, or -1 (errno set) when the file cannot be written. */
 int checkpoint_write(const char *path, const struct checkpoint *c);
 
-/* Returns 1 when read, 0 when there is no such file, -1 when the file is unreadable or corrupt,
- * with the reason (naming the line) in why. */
+/* Whether checkpoint_write can replace `path`: it is not a directory or other non-regular file,
+ * and the temporary file beside it can be created (the folder exists and is writable, the name
+ * is not too long). Touches nothing that exists. Returns 0, or -1 with the reason in why. */
+int checkpoint_writable(const char *path, char *why, size_t why_len);
+
+/* Returns 1 when read, 0 when there is no such file, -1 when the file is corrupt (the reason,
+ * naming the line, in why), -2 when the path cannot be read at all (a directory, no
+ * permission: the reason, with strerror, in why). */
 int checkpoint_read(const char *path, struct checkpoint *c, char *why, size_t why_len);
 
 void checkpoint_free(struct checkpoint *c);

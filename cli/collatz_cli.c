@@ -1,11 +1,13 @@
 #include "collatz_cli.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "collatz_plain.h"
 #include "gpu.h"
 #include "random_words.h"
 
@@ -161,6 +163,16 @@ void collatz_require_host(uint64_t bytes, const char *what)
     }
 }
 
+/* What to do about a --checkpoint path that cannot be used. */
+#define CHECKPOINT_PATH_HINT "give the path of a file (created when absent) in a writable folder"
+
+void collatz_checkpoint_prepare(const char *path)
+{
+    char why[512];
+    if (checkpoint_writable(path, why, sizeof why) != 0)
+        cli_bad_input("--checkpoint %s %s; " CHECKPOINT_PATH_HINT, path, why);
+}
+
 bool collatz_checkpoint_load(const char *path, const char *command, const char *params,
                              struct collatz_range_args *r, struct checkpoint *ck)
 {
@@ -168,6 +180,8 @@ bool collatz_checkpoint_load(const char *path, const char *command, const char *
     int rc = checkpoint_read(path, ck, why, sizeof why);
     if (rc == 0)
         return false;
+    if (rc == -2)
+        cli_bad_input("--checkpoint %s %s; " CHECKPOINT_PATH_HINT, path, why);
     if (rc < 0)
         cli_bad_input("--checkpoint %s %s; remove it to start afresh", path, why);
     if (strcmp(ck->command, command) != 0)
@@ -182,17 +196,121 @@ bool collatz_checkpoint_load(const char *path, const char *command, const char *
     return true;
 }
 
+/* The totals each subcommand's checkpoint holds, as cmd_collatz.c and cmd_delay.c save them. */
+static const char *const conv_totals[] = {"mandatory", "steps", "overflows", NULL};
+static const char *const delay_totals[] = {"numbers", "sum", "max", "argmax", "overflows",
+                                           "floor_plus_one", NULL};
+
+/* A checkpoint whose checksum holds but whose fields cannot be a state of its range: refused,
+ * naming the field, as resuming from it would print wrong totals. */
+#define CHECKPOINT_UNFIT(path, fmt, ...)                                                          \
+    cli_bad_input("--checkpoint %s does not fit its range: " fmt "; remove it to start afresh",   \
+                  path, __VA_ARGS__)
+
+static uint64_t checkpoint_total(const struct checkpoint *ck, const char *key)
+{
+    uint64_t v = 0;
+    checkpoint_get(ck, key, &v);
+    return v;
+}
+
+/* The delay fields: one delay per finished starting value, the maximum and its place among
+ * them, and the records, each D(n) recomputed by plain iteration (a few hundred at most). */
+static void check_delay_fields(const char *path, const struct checkpoint *ck)
+{
+    const uint64_t done = ck->done, last = ck->start + (done - 1);
+    const uint64_t numbers = checkpoint_total(ck, "numbers"), sum = checkpoint_total(ck, "sum"),
+                   max = checkpoint_total(ck, "max"), argmax = checkpoint_total(ck, "argmax"),
+                   overflows = checkpoint_total(ck, "overflows"),
+                   floor_plus_one = checkpoint_total(ck, "floor_plus_one");
+    if (numbers != done)
+        CHECKPOINT_UNFIT(path, "numbers is %" PRIu64 ", not done %" PRIu64
+                         " (one delay per finished starting value)", numbers, done);
+    if (overflows > numbers)
+        CHECKPOINT_UNFIT(path, "overflows %" PRIu64 " exceed numbers %" PRIu64, overflows, numbers);
+    if (done == 0 && (sum || max || argmax || ck->records.n))
+        CHECKPOINT_UNFIT(path, "%s is set, but no starting value is done",
+                         sum ? "sum" : max ? "max" : argmax ? "argmax" : "a record");
+    if (done > 0) {
+        uint32_t d = 0;
+        if (argmax < ck->start || argmax > last)
+            CHECKPOINT_UNFIT(path, "argmax %" PRIu64 " is outside the finished [%" PRIu64 ", %" PRIu64
+                             "]", argmax, ck->start, last);
+        if (collatz_plain_delay(argmax, &d) != 0 || d != max)
+            CHECKPOINT_UNFIT(path, "max %" PRIu64 " is not the delay of argmax %" PRIu64 " (%u)", max,
+                             argmax, d);
+        if (sum < max || (unsigned __int128)max * numbers < sum)
+            CHECKPOINT_UNFIT(path, "sum %" PRIu64 " cannot be %" PRIu64 " delays of at most max %" PRIu64,
+                             sum, numbers, max);
+    }
+    const bool records = strstr(ck->params, "records=on") != NULL;
+    if (!records && ck->records.n)
+        CHECKPOINT_UNFIT(path, "it holds %zu records, but was made without --records", ck->records.n);
+    /* With --records the floor is raised to the running maximum of every finished segment. */
+    if (records && done > 0 && floor_plus_one <= max)
+        CHECKPOINT_UNFIT(path, "floor_plus_one %" PRIu64 " is not above max %" PRIu64, floor_plus_one,
+                         max);
+    for (size_t i = 0; i < ck->records.n; i++) {
+        const uint64_t n = ck->records.v[i].n;
+        const uint32_t delay = ck->records.v[i].delay;
+        uint32_t d = 0;
+        if (n < ck->start || n > last)
+            CHECKPOINT_UNFIT(path, "record %zu, n = %" PRIu64 ", is outside the finished [%" PRIu64
+                             ", %" PRIu64 "]", i + 1, n, ck->start, last);
+        if (i > 0 && (n <= ck->records.v[i - 1].n || delay <= ck->records.v[i - 1].delay))
+            CHECKPOINT_UNFIT(path, "record %zu (n = %" PRIu64 ", delay %u) does not follow record %zu "
+                             "in n and delay", i + 1, n, delay, i);
+        if (delay > max || collatz_plain_delay(n, &d) != 0 || d != delay)
+            CHECKPOINT_UNFIT(path, "record %zu gives D(%" PRIu64 ") = %u; it is %u", i + 1, n, delay, d);
+    }
+}
+
 void collatz_checkpoint_check(const char *path, const struct checkpoint *ck, uint64_t count)
 {
     if (ck->done > count)
         cli_bad_input("--checkpoint %s has finished %" PRIu64 " starting values, more than the %" PRIu64
                       " of this range; give a later --end", path, ck->done, count);
+    const bool delay = !strcmp(ck->command, "delay");
+    const char *const *keys = delay ? delay_totals : conv_totals;
+    for (size_t i = 0; i < ck->n_totals; i++) {
+        size_t k = 0;
+        while (keys[k] && strcmp(keys[k], ck->totals[i].key) != 0)
+            k++;
+        if (!keys[k])
+            CHECKPOINT_UNFIT(path, "it holds a total '%s', which 'mpgpu %s' does not keep",
+                             ck->totals[i].key, ck->command);
+    }
+    for (size_t k = 0; keys[k]; k++) {
+        uint64_t v;
+        if (checkpoint_get(ck, keys[k], &v) != 0)
+            CHECKPOINT_UNFIT(path, "it lacks the total '%s'", keys[k]);
+    }
+    if (delay) {
+        check_delay_fields(path, ck);
+        return;
+    }
+    const uint64_t mandatory = checkpoint_total(ck, "mandatory"), steps = checkpoint_total(ck, "steps"),
+                   overflows = checkpoint_total(ck, "overflows");
+    if (mandatory > ck->done)
+        CHECKPOINT_UNFIT(path, "mandatory %" PRIu64 " exceeds done %" PRIu64
+                         " (iterated starting values are among the finished ones)", mandatory, ck->done);
+    if (overflows > mandatory)
+        CHECKPOINT_UNFIT(path, "overflows %" PRIu64 " exceed mandatory %" PRIu64, overflows, mandatory);
+    /* Every iterated starting value takes at least one table operation. */
+    if (steps < mandatory)
+        CHECKPOINT_UNFIT(path, "steps %" PRIu64 " are fewer than mandatory %" PRIu64, steps, mandatory);
+    if (ck->records.n)
+        CHECKPOINT_UNFIT(path, "it holds %zu delay records, which 'mpgpu collatz' does not keep",
+                         ck->records.n);
 }
 
-void collatz_checkpoint_save(const char *path, const struct checkpoint *ck)
+int collatz_checkpoint_save(const char *path, const struct checkpoint *ck)
 {
-    if (checkpoint_write(path, ck) != 0)
-        perror("mpgpu: writing --checkpoint failed (the run goes on)");
+    if (checkpoint_write(path, ck) == 0)
+        return 0;
+    fprintf(stderr, "mpgpu: --checkpoint %s could not be saved: %s; the file keeps the last state "
+                    "saved, if any\n", path, strerror(errno));
+    return -1;
 }
 
 void collatz_report_interrupted(const char *command, uint64_t first, uint64_t done, const char *checkpoint)

@@ -75,16 +75,24 @@ void collatz_require_host(uint64_t bytes, const char *what);
 /* "1.50 GiB" */
 void collatz_format_bytes(char *out, size_t len, uint64_t bytes);
 
+/* Checks, before any work, that --checkpoint FILE can be written where and as the run will
+ * write it (a temporary file beside it, renamed over it): exits 2 naming what is wrong with the
+ * path (a directory, a missing or unwritable folder, a name too long) otherwise. */
+void collatz_checkpoint_prepare(const char *path);
+
 /* Reads --checkpoint FILE: returns true when it holds a state of `command` with these
  * parameters, and then sets the range's start to the checkpoint's (a --start that differs is an
- * error). Exits 2 with the reason when the file is corrupt or belongs to another run. After the
- * range is resolved, collatz_checkpoint_check tells whether its finished prefix fits it. */
+ * error). Exits 2 with the reason when the file is corrupt, belongs to another run, or the path
+ * cannot be read. After the range is resolved, collatz_checkpoint_check tells whether it fits
+ * the range: its finished prefix, and every total and record (a field that cannot be a state
+ * of the range is named, and the run refused, exit 2). */
 bool collatz_checkpoint_load(const char *path, const char *command, const char *params,
                              struct collatz_range_args *r, struct checkpoint *ck);
 void collatz_checkpoint_check(const char *path, const struct checkpoint *ck, uint64_t count);
 
-/* Writes the checkpoint or says on stderr why it could not (the run goes on). */
-void collatz_checkpoint_save(const char *path, const struct checkpoint *ck);
+/* Writes the checkpoint. Returns 0, or -1 after one line on stderr saying why it could not be
+ * saved; the caller stops the run (exit non-zero), as its progress would no longer be kept. */
+int collatz_checkpoint_save(const char *path, const struct checkpoint *ck);
 
 /* The message of an interrupted run: the exact finished prefix. */
 void collatz_report_interrupted(const char *command, uint64_t first, uint64_t done, const char *checkpoint);

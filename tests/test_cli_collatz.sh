@@ -45,6 +45,7 @@ for sub in collatz delay; do
     expect_fail 2 "--start 2^64 is out of range; accepted: 1..2^64-1" -- $sub --start 2^64
     expect_fail 2 "--count 99999999999999999999999 is out of range; accepted: 1..2^64-1" -- $sub --count 99999999999999999999999
     expect_fail 2 "--method 'gpu,,cpu' is not accepted: it has an empty item" -- $sub --method gpu,,cpu
+    expect_fail 2 "--checkpoint $tmp is a directory" -- $sub $CPU --count 2^20 --checkpoint "$tmp"
     expect_fail 2 "--table-memory 'texture' is not a place; accepted: shared, global" -- $sub --table-memory texture
     expect_fail 2 "unknown method 'fpga'; accepted: gpu, cpu, all" -- $sub --method fpga
     expect_fail 2 "unknown option '--frob'" -- $sub --frob
@@ -125,6 +126,48 @@ head -c 40 "$tmp/c.ckpt" >"$tmp/short.ckpt"
 expect_fail 2 "does not end with a checksum line" -- collatz $CPU --checkpoint "$tmp/short.ckpt"
 printf 'not a checkpoint\n' >"$tmp/foreign.ckpt"
 expect_fail 2 "does not end with a checksum line" -- collatz $CPU --checkpoint "$tmp/foreign.ckpt"
+
+# A checkpoint whose checksum holds but whose fields cannot be a state of its range is refused,
+# naming the field (one such resumed run reported 3145719 numbers for a range of 2097151).
+# reseal FILE: the checksum line after an edit, FNV-1a 64 of every byte before it
+# (cli/collatz_checkpoint.c); bash arithmetic wraps at 2^64 as the hash does.
+reseal() {
+    local h=$((0xcbf29ce484222325)) b
+    for b in $(grep -v '^checksum ' "$1" | od -An -v -tu1); do
+        h=$(((h ^ b) * 0x100000001b3))
+    done
+    { grep -v '^checksum ' "$1"; printf 'checksum %016x\n' "$h"; } >"$1.new" && mv "$1.new" "$1"
+}
+# unfit SED_EDIT MESSAGE -- ARGS: the edited copy of $tmp/f.ckpt is refused with MESSAGE.
+unfit() {
+    local edit=$1 message=$2
+    shift 3
+    sed "$edit" "$tmp/f.ckpt" >"$tmp/u.ckpt"
+    reseal "$tmp/u.ckpt"
+    expect_fail 2 "$message" -- "$@" --checkpoint "$tmp/u.ckpt"
+}
+F="$CPU --threads 0 --start 1 --bc-bits 10 --a-bits 16 --records --end 2^21"
+"$MPGPU" delay $F --checkpoint "$tmp/f.ckpt" >/dev/null 2>&1
+cp "$tmp/f.ckpt" "$tmp/u.ckpt"
+reseal "$tmp/u.ckpt"
+check "reseal reproduces the checksum" cmp -s "$tmp/f.ckpt" "$tmp/u.ckpt"
+unfit 's/^total numbers .*/total numbers 3145719/' "numbers is 3145719, not done 2097151" -- delay $F
+unfit 's/^total max .*/total max 557/' "max 557 is not the delay of argmax" -- delay $F
+unfit 's/^total argmax .*/total argmax 2097152/' "argmax 2097152 is outside the finished [1, 2097151]" -- delay $F
+unfit 's/^total sum .*/total sum 5/' "sum 5 cannot be 2097151 delays of at most max" -- delay $F
+unfit 's/^total overflows .*/total overflows 2097152/' "overflows 2097152 exceed numbers 2097151" -- delay $F
+unfit 's/^total floor_plus_one .*/total floor_plus_one 3/' "floor_plus_one 3 is not above max" -- delay $F
+unfit 's/^record 27 111$/record 27 112/' "record 9 gives D(27) = 112; it is 111" -- delay $F
+unfit 's/^record 27 111$/record 4000000 111/' "record 9, n = 4000000, is outside the finished [1, 2097151]" -- delay $F
+unfit '/^total sum /d' "it lacks the total 'sum'" -- delay $F
+unfit 's/^total sum /total summ /' "it holds a total 'summ', which 'mpgpu delay' does not keep" -- delay $F
+G="$CPU --start 2^50 --s-bits 20 --bc-bits 10 --count 2^26"
+rm -f "$tmp/f.ckpt"
+"$MPGPU" collatz $G --checkpoint "$tmp/f.ckpt" >/dev/null 2>&1
+unfit 's/^total mandatory .*/total mandatory 67108865/' "mandatory 67108865 exceeds done 67108864" -- collatz $G
+unfit 's/^total steps .*/total steps 5/' "steps 5 are fewer than mandatory" -- collatz $G
+unfit 's/^total overflows .*/total overflows 67108864/' "overflows 67108864 exceed mandatory" -- collatz $G
+unfit 's/^checksum/record 5 5\nchecksum/' "delay records, which 'mpgpu collatz' does not keep" -- collatz $G
 
 # --- Ctrl-C: stops at a segment boundary, names the finished prefix, and the resumed run ends with
 # the totals of an unbroken one.
