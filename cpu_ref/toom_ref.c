@@ -5,6 +5,7 @@
 
 #include "mul_school_ref.h"
 #include "toom_points.h"
+#include "words_ref.h"
 
 /* The tables of toom_points.h, one set per k, flattened so k can be chosen at run time. */
 #define TOOM_TABLES(K)                                                                      \
@@ -85,21 +86,10 @@ static int evaluate(uint32_t *mag, uint32_t *neg_part, const uint32_t *x,
         add_weighted_piece(weight[j] > 0 ? mag : neg_part, S, x + j * t->piece, n, wt);
         count(ops, 0, wt != 1 ? n : 0, n, 0);
     }
-    /* mag = E - O, two's complement over S + 1 words */
-    uint32_t borrow = 0;
-    for (unsigned i = 0; i <= S; i++) {
-        uint64_t d = (uint64_t)mag[i] - neg_part[i] - borrow;
-        mag[i] = (uint32_t)d;
-        borrow = (uint32_t)(d >> 63);
-    }
-    if (borrow) {
-        uint32_t carry = 1;
-        for (unsigned i = 0; i <= S; i++) {
-            uint64_t v = (uint64_t)(uint32_t)~mag[i] + carry;
-            mag[i] = (uint32_t)v;
-            carry = (uint32_t)(v >> 32);
-        }
-    }
+    /* mag = E - O, two's complement over S + 1 words, then negated when it borrowed */
+    const uint32_t borrow = ref_sub_n(mag, mag, neg_part, S + 1);
+    if (borrow)
+        ref_neg_n(mag, S + 1);
     /* The GPU writes the S low words for the sub-product and keeps word S in a register. */
     count(ops, 0, 0, 0, S);
     return borrow != 0;
@@ -168,15 +158,9 @@ int toom_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, unsigned w, 
     /* Kernel 2, first half: C_m = (sum_i M[m][i] V_i) / (2^e d), low word first. The signed
      * V_i enter as two's complement mod 2^(32L): every output word j < L - 1 depends only on
      * words <= j + 1 of the inputs, and 2^e C_m < 2^(32L). */
-    for (unsigned i = 0; i < n; i++) {
-        uint32_t *vi = v + (size_t)i * vs, carry = 1;
+    for (unsigned i = 0; i < n; i++)
         if (negative[i])
-            for (unsigned j = 0; j < L; j++) {
-                uint64_t x = (uint64_t)(uint32_t)~vi[j] + carry;
-                vi[j] = (uint32_t)x;
-                carry = (uint32_t)(x >> 32);
-            }
-    }
+            ref_neg_n(v + (size_t)i * vs, L);
     count(ops, 0, 0, (uint64_t)n * L + n, 0);
     for (unsigned m = 0; m < n; m++) {
         const int64_t *row = tb->matrix + m * n;
