@@ -15,6 +15,8 @@
 #include "collatz_tables.h"
 #include "commands.h"
 #include "gpu.h"
+#include "hostmem.h"
+#include "bench.h"
 #include "interrupt.h"
 #include "progress.h"
 #include "report.h"
@@ -183,7 +185,7 @@ static int print_tables(unsigned max_s_bits, int threads)
         uint64_t n = collatz_s_count(k, threads);
         char ratio[16], bytes[32];
         snprintf(ratio, sizeof ratio, "%.4f", (double)n / (double)((uint64_t)1 << k));
-        collatz_format_bytes(bytes, sizeof bytes, collatz_s_bytes(n));
+        hostmem_format(bytes, sizeof bytes, collatz_s_bytes(n));
         if (k <= 37) {
             int same = n == paper43_words[k - 3] && !strcmp(ratio, paper43_ratio[k - 3]);
             differ |= !same;
@@ -201,116 +203,79 @@ static int print_tables(unsigned max_s_bits, int threads)
 
 /* ---------------------------------------------------------------- verification runs */
 
-struct collatz_run {
-    struct cli_common opt;
-    struct collatz_args a;
-    struct run_env env;
-    enum verify_mode verify;
-    uint64_t first, count;
-    char params[128];
-    struct collatz_bc_table bc;
-    struct collatz_s_table s;
-    struct collatz_device dev;
-    bool have_dev;
-    struct checkpoint ck;
-    bool resumed;
-    int cpu_threads;
-    int exit_status;
-    bool interrupted;
-};
-
 struct pass_result {
     struct collatz_conv_totals t;
     struct collatz_list overflows;
-    double ms, overflow_ms;
-    uint64_t done;
-    bool interrupted;
+    double overflow_ms;
 };
 
-static void die_gpu(struct collatz_run *r, cudaError_t err)
+struct collatz_run {
+    struct collatz_bench cb;
+    struct collatz_args a;
+    char params[128];
+    struct collatz_bc_table bc;
+    struct collatz_s_table s;
+    /* The case in hand. */
+    struct collatz_conv_totals base; /* what the resumed checkpoint finished */
+    struct pass_result ref, cur;     /* pass 1, and the pass running now */
+};
+
+static void pass_free(struct pass_result *p)
 {
-    gpu_fail(r->dev.failed_call ? r->dev.failed_call : "collatz kernel", err);
+    collatz_list_free(&p->overflows);
+    memset(p, 0, sizeof *p);
 }
 
 static void conv_segment(struct collatz_run *r, bool gpu, uint64_t first, uint64_t last,
                          struct collatz_conv_totals *t, struct collatz_list *ov)
 {
     if (gpu) {
-        cudaError_t err = collatz_device_convergence(&r->dev, r->a.memory, r->a.first_step, r->a.interleave,
+        cudaError_t err = collatz_device_convergence(&r->cb.dev, r->a.memory, r->a.first_step, r->a.interleave,
                                                      first, last, t, ov);
         if (err != cudaSuccess)
-            die_gpu(r, err);
-    } else if (collatz_conv_cpu(&r->s, &r->bc, r->a.first_step, first, last, r->cpu_threads, t, ov) != 0) {
+            gpu_fail(r->cb.dev.failed_call ? r->cb.dev.failed_call : "collatz kernel", err);
+    } else if (collatz_conv_cpu(&r->s, &r->bc, r->a.first_step, first, last, r->cb.cpu_threads, t, ov) != 0) {
         cli_bad_input("collatz: out of host memory for the overflow list");
     }
 }
 
-static void save_checkpoint(const struct collatz_run *r, uint64_t done_before,
-                            const struct collatz_conv_totals *base, const struct pass_result *p)
+/* One segment of a pass: its overflows settled by plain iteration with GMP, its completeness
+ * checked (the iterated count equals the count S implies), then the checkpoint. */
+static void pass_segment(void *ctx, uint64_t first, uint64_t last, uint64_t done_after)
 {
-    struct checkpoint c = r->ck;
-    c.done = done_before + p->done;
-    checkpoint_set(&c, "mandatory", base->mandatory + p->t.mandatory);
-    checkpoint_set(&c, "steps", base->steps + p->t.steps);
-    checkpoint_set(&c, "overflows", base->overflows + p->t.overflows);
-    collatz_checkpoint_save(r->a.checkpoint, &c);
-}
-
-/* One pass over [from, from + n): segments, each checked for completeness (the iterated count
- * equals the count S implies) and its overflows settled by plain iteration with GMP. */
-static void run_pass(struct collatz_run *r, bool gpu, uint64_t from, uint64_t n, const char *label,
-                     uint64_t done_before, const struct collatz_conv_totals *ck_base, struct pass_result *p)
-{
-    memset(p, 0, sizeof *p);
-    const unsigned seg_bits_min = gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
-    const unsigned seg_bits = r->s.bits > seg_bits_min ? r->s.bits : seg_bits_min;
-    struct progress pg;
-    progress_begin(&pg, cli_progress_enabled(&r->opt), label, "numbers", n);
-    const double t0 = time_now_ms();
-    uint64_t pos = from;
-    while (p->done < n) {
-        if (interrupt_requested()) {
-            p->interrupted = true;
-            break;
-        }
-        /* Up to the next multiple of 2^seg_bits (modulo 2^64, which is right at the top end), or
-         * the end of the range. */
-        const uint64_t to_boundary = (((pos >> seg_bits) + 1) << seg_bits) - pos;
-        const uint64_t seg = n - p->done < to_boundary ? n - p->done : to_boundary;
-        const uint64_t last = pos + (seg - 1);
-        struct collatz_conv_totals t = {0, 0, 0};
-        struct collatz_list ov = {0};
-        conv_segment(r, gpu, pos, last, &t, &ov);
-        const double o0 = time_now_ms();
-        size_t bad = collatz_plain_verify_descents(ov.v, ov.n, 0);
-        p->overflow_ms += time_now_ms() - o0;
-        if (bad < ov.n) {
-            progress_end(&pg);
-            fprintf(stderr, "mpgpu: collatz: starting value %" PRIu64 " did not fall below itself "
-                            "within %llu operations at any length: NOT verified\n",
-                    ov.v[bad], (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
-            exit(EXIT_MISMATCH);
-        }
-        const uint64_t expected = collatz_conv_expected(&r->s, pos, last, 0);
-        if (t.mandatory != expected) {
-            progress_end(&pg);
-            fprintf(stderr, "mpgpu: collatz %s: [%" PRIu64 ", %" PRIu64 "] iterated %" PRIu64
-                            " starting values where S implies %" PRIu64 ": work was skipped\n",
-                    gpu ? "gpu" : "cpu", pos, last, t.mandatory, expected);
-            exit(EXIT_MISMATCH);
-        }
-        collatz_conv_add(&p->t, &t);
-        collatz_list_append(&p->overflows, ov.v, ov.n);
-        collatz_list_free(&ov);
-        p->done += seg;
-        pos = last + 1;
-        progress_update(&pg, p->done);
-        if (r->a.checkpoint)
-            save_checkpoint(r, done_before, ck_base, p);
+    struct collatz_run *r = ctx;
+    struct pass_result *p = &r->cur;
+    struct collatz_conv_totals t = {0, 0, 0};
+    struct collatz_list ov = {0};
+    conv_segment(r, r->cb.gpu, first, last, &t, &ov);
+    const double o0 = time_now_ms();
+    size_t bad = collatz_plain_verify_descents(ov.v, ov.n, 0);
+    p->overflow_ms += time_now_ms() - o0;
+    if (bad < ov.n) {
+        fprintf(stderr, "mpgpu: collatz: starting value %" PRIu64 " did not fall below itself "
+                        "within %llu operations at any length: NOT verified\n",
+                ov.v[bad], (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
+        exit(EXIT_MISMATCH);
     }
-    p->ms = time_now_ms() - t0;
-    progress_end(&pg);
-    collatz_list_sort(&p->overflows);
+    const uint64_t expected = collatz_conv_expected(&r->s, first, last, 0);
+    if (t.mandatory != expected) {
+        fprintf(stderr, "mpgpu: collatz %s: [%" PRIu64 ", %" PRIu64 "] iterated %" PRIu64
+                        " starting values where S implies %" PRIu64 ": work was skipped\n",
+                r->cb.gpu ? "gpu" : "cpu", first, last, t.mandatory, expected);
+        exit(EXIT_MISMATCH);
+    }
+    collatz_conv_add(&p->t, &t);
+    collatz_list_append(&p->overflows, ov.v, ov.n);
+    collatz_list_free(&ov);
+    if (r->cb.checkpoint) {
+        struct checkpoint c = r->cb.ck;
+        c.done = r->cb.done_before + done_after;
+        checkpoint_set(&c, "mandatory", r->base.mandatory + p->t.mandatory);
+        checkpoint_set(&c, "steps", r->base.steps + p->t.steps);
+        checkpoint_set(&c, "overflows", r->base.overflows + p->t.overflows);
+        if (collatz_checkpoint_save(r->cb.checkpoint, &c) != 0)
+            exit(EXIT_BAD_INPUT);
+    }
 }
 
 static bool same_result(const struct pass_result *x, const struct pass_result *y)
@@ -320,166 +285,178 @@ static bool same_result(const struct pass_result *x, const struct pass_result *y
            (x->overflows.n == 0 || !memcmp(x->overflows.v, y->overflows.v, x->overflows.n * 8));
 }
 
-/* --verify: the CPU twin redoes a sample (or all) of the range, compared exactly. */
-static void verify_gpu(struct collatz_run *r, uint64_t from, uint64_t n, const struct pass_result *all,
-                       uint64_t *checked, uint64_t *mismatches)
+static bool same_as_ref(void *ctx)
 {
-    *checked = *mismatches = 0;
-    if (r->verify == VERIFY_NONE || n == 0)
-        return;
-    uint64_t sample = n;
-    if (r->verify == VERIFY_SAMPLE) {
-        unsigned bits = r->s.bits > VERIFY_SAMPLE_BITS ? r->s.bits : VERIFY_SAMPLE_BITS;
-        sample = n < ((uint64_t)1 << bits) ? n : (uint64_t)1 << bits;
-    }
-    struct pass_result gpu_part, cpu_part;
-    memset(&gpu_part, 0, sizeof gpu_part);
-    memset(&cpu_part, 0, sizeof cpu_part);
-    const uint64_t last = from + (sample - 1);
-    if (sample == n) {
-        gpu_part.t = all->t;
-        collatz_list_append(&gpu_part.overflows, all->overflows.v, all->overflows.n);
-    } else {
-        conv_segment(r, true, from, last, &gpu_part.t, &gpu_part.overflows);
-    }
-    int saved = r->cpu_threads;
-    r->cpu_threads = 0;
-    conv_segment(r, false, from, last, &cpu_part.t, &cpu_part.overflows);
-    r->cpu_threads = saved;
-    collatz_list_sort(&gpu_part.overflows);
-    collatz_list_sort(&cpu_part.overflows);
-    *checked = sample;
-    *mismatches = !same_result(&gpu_part, &cpu_part);
-    if (*mismatches)
-        fprintf(stderr, "mpgpu: collatz: on [%" PRIu64 ", %" PRIu64 "] the GPU gives %" PRIu64 " iterated, %" PRIu64
-                        " table operations, %" PRIu64 " overflows; the CPU twin %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n",
-                from, last, gpu_part.t.mandatory, gpu_part.t.steps, gpu_part.t.overflows,
-                cpu_part.t.mandatory, cpu_part.t.steps, cpu_part.t.overflows);
-    collatz_list_free(&gpu_part.overflows);
-    collatz_list_free(&cpu_part.overflows);
+    struct collatz_run *r = ctx;
+    return same_result(&r->ref, &r->cur);
 }
 
-static void run_method(struct collatz_run *r, bool gpu)
+static int run_setup(void *ctx, struct bench_case *c)
 {
-    const char *name = gpu ? "gpu" : "cpu";
-    struct collatz_conv_totals base = {0, 0, 0};
-    uint64_t done_before = 0;
-    if (r->resumed) {
-        checkpoint_get(&r->ck, "mandatory", &base.mandatory);
-        checkpoint_get(&r->ck, "steps", &base.steps);
-        checkpoint_get(&r->ck, "overflows", &base.overflows);
-        done_before = r->ck.done;
+    struct collatz_run *r = ctx;
+    collatz_case_begin(&r->cb, c);
+    memset(&r->base, 0, sizeof r->base);
+    if (r->cb.resumed) {
+        checkpoint_get(&r->cb.ck, "mandatory", &r->base.mandatory);
+        checkpoint_get(&r->cb.ck, "steps", &r->base.steps);
+        checkpoint_get(&r->cb.ck, "overflows", &r->base.overflows);
     }
-    const uint64_t from = r->first + done_before, n = r->count - done_before;
-    const unsigned warmup = r->a.checkpoint ? 0 : r->opt.warmup;
-    const unsigned reps = r->a.checkpoint ? 1 : r->opt.reps;
-    double *samples = malloc(reps * sizeof *samples), overflow_ms = 0;
-    struct pass_result ref;
-    memset(&ref, 0, sizeof ref);
-    for (unsigned i = 0; i < warmup + reps && n > 0; i++) {
-        char label[64];
-        snprintf(label, sizeof label, "collatz %s %s %u/%u", name, i < warmup ? "warm-up" : "pass",
-                 i < warmup ? i + 1 : i - warmup + 1, i < warmup ? warmup : reps);
-        struct pass_result p;
-        run_pass(r, gpu, from, n, label, done_before, &base, &p);
-        if (p.interrupted) {
-            collatz_report_interrupted("collatz", r->first, done_before + p.done, r->a.checkpoint);
-            r->interrupted = true;
-            collatz_list_free(&p.overflows);
-            break;
-        }
-        if (i == 0) {
-            ref = p;
-        } else {
-            if (!same_result(&ref, &p)) {
-                fprintf(stderr, "mpgpu: collatz %s: pass %u gives other totals than pass 1\n", name, i + 1);
-                r->exit_status = EXIT_MISMATCH;
-            }
-            collatz_list_free(&p.overflows);
-        }
-        if (i >= warmup) {
-            samples[i - warmup] = p.ms;
-            overflow_ms += p.overflow_ms;
-        }
-    }
-    if (r->interrupted) {
-        collatz_list_free(&ref.overflows);
-        free(samples);
-        return;
-    }
-    struct collatz_conv_totals total = base;
-    collatz_conv_add(&total, &ref.t);
-    if (n > 0) {
-        struct timing_stats st;
-        timing_stats_from(samples, reps, &st);
-        struct result_row row = {.subcommand = "collatz", .method = name, .count = n, .reps = reps,
-                                 .warmup = warmup, .seed = r->opt.seed, .cpu_threads = gpu ? 0 : r->cpu_threads,
-                                 .include_transfers = gpu, .median_ms = st.median_ms, .min_ms = st.min_ms,
-                                 .max_ms = st.max_ms, .throughput_unit = "numbers"};
-        row.throughput = st.median_ms > 0 ? (double)n / (st.median_ms * 1e-3) : 0;
-        if (gpu) {
-            verify_gpu(r, from, n, &ref, &row.checked, &row.mismatches);
-            row.verify_mode = r->verify == VERIFY_ALL ? "all" : r->verify == VERIFY_SAMPLE ? "sample" : "none";
-            if (row.mismatches)
-                r->exit_status = EXIT_MISMATCH;
-        } else {
-            row.verify_mode = "reference";
-        }
-        snprintf(row.params, sizeof row.params,
-                 "start=%" PRIu64 ";bc_bits=%u;s_bits=%u;memory=%s;first_step=%s;interleave=%u;mandatory=%" PRIu64
-                 ";steps=%" PRIu64 ";overflows=%" PRIu64 ";overflow_ms=%.3f",
-                 from, r->a.bc_bits, r->a.s_bits,
-                 !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global",
-                 r->a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table", gpu ? r->a.interleave : 1,
-                 ref.t.mandatory, ref.t.steps,
-                 ref.t.overflows, overflow_ms / reps);
-        if (!r->opt.quiet)
-            table_row(stdout, &row);
-        if (r->opt.csv_path && csv_append(r->opt.csv_path, &r->env, &row) != 0)
-            r->exit_status = EXIT_BAD_INPUT;
-    }
-    if (!r->opt.quiet) {
-        const uint64_t last = r->first + (r->count - 1);
-        printf("# %s: every starting value in [%" PRIu64 ", %" PRIu64 "] falls below itself: %" PRIu64
-               " verified, counted as the paper counts%s\n",
-               name, r->first, last, r->count, r->resumed ? " (resumed from --checkpoint)" : "");
-        printf("#   %" PRIu64 " iterated (the rest skipped by S, %u bits), %" PRIu64
-               " table operations; %" PRIu64 " overflowed 96 bits and were settled with GMP in %.3f ms per pass\n",
-               total.mandatory, r->s.bits, total.steps, total.overflows, reps ? overflow_ms / reps : 0);
-    }
-    collatz_list_free(&ref.overflows);
-    free(samples);
+    return 0;
 }
+
+static int run_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+{
+    struct collatz_run *r = ctx;
+    const unsigned min_bits = r->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
+    const unsigned seg_bits = r->s.bits > min_bits ? r->s.bits : min_bits;
+    pass_free(&r->cur);
+    int rc = collatz_timed_pass(&r->cb, c, pass_index, warmup, seg_bits, pass_segment, r, ms);
+    if (rc != 0)
+        return rc;
+    collatz_list_sort(&r->cur.overflows);
+    if (collatz_pass_end(&r->cb, pass_index, warmup, r->cur.overflow_ms, same_as_ref, r)) {
+        r->ref = r->cur;
+        memset(&r->cur, 0, sizeof r->cur);
+    }
+    return 0;
+}
+
+/* --verify: the CPU twin redoes a sample (or all) of the range, compared exactly. */
+static void run_check(void *ctx, struct bench_case *c, struct bench_check *out)
+{
+    struct collatz_run *r = ctx;
+    const uint64_t from = r->cb.first + r->cb.done_before, n = c->count;
+    uint64_t sample = 0;
+    bool differs = false;
+    out->verify_mode = "reference";
+    if (r->cb.gpu) {
+        out->verify_mode = r->cb.verify == VERIFY_ALL ? "all" : r->cb.verify == VERIFY_SAMPLE ? "sample" : "none";
+        if (r->cb.verify != VERIFY_NONE) {
+            sample = n;
+            if (r->cb.verify == VERIFY_SAMPLE) {
+                unsigned bits = r->s.bits > VERIFY_SAMPLE_BITS ? r->s.bits : VERIFY_SAMPLE_BITS;
+                sample = n < ((uint64_t)1 << bits) ? n : (uint64_t)1 << bits;
+            }
+            struct pass_result gpu_part, cpu_part;
+            memset(&gpu_part, 0, sizeof gpu_part);
+            memset(&cpu_part, 0, sizeof cpu_part);
+            const uint64_t last = from + (sample - 1);
+            if (sample == n) {
+                gpu_part.t = r->ref.t;
+                collatz_list_append(&gpu_part.overflows, r->ref.overflows.v, r->ref.overflows.n);
+            } else {
+                conv_segment(r, true, from, last, &gpu_part.t, &gpu_part.overflows);
+            }
+            const int saved = r->cb.cpu_threads;
+            r->cb.cpu_threads = 0;
+            conv_segment(r, false, from, last, &cpu_part.t, &cpu_part.overflows);
+            r->cb.cpu_threads = saved;
+            collatz_list_sort(&gpu_part.overflows);
+            collatz_list_sort(&cpu_part.overflows);
+            out->checked = sample;
+            differs = !same_result(&gpu_part, &cpu_part);
+            if (differs)
+                fprintf(stderr, "mpgpu: collatz: on [%" PRIu64 ", %" PRIu64 "] the GPU gives %" PRIu64 " iterated, %" PRIu64
+                                " table operations, %" PRIu64 " overflows; the CPU twin %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n",
+                        from, last, gpu_part.t.mandatory, gpu_part.t.steps, gpu_part.t.overflows,
+                        cpu_part.t.mandatory, cpu_part.t.steps, cpu_part.t.overflows);
+            pass_free(&gpu_part);
+            pass_free(&cpu_part);
+        }
+    }
+    collatz_check_verdict(&r->cb, differs, from, from + (sample ? sample - 1 : 0), out);
+}
+
+static void run_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
+{
+    struct collatz_run *r = ctx;
+    const bool gpu = collatz_case_gpu(c);
+    snprintf(params, len,
+             "start=%" PRIu64 ";bc_bits=%u;s_bits=%u;memory=%s;first_step=%s;interleave=%u;mandatory=%" PRIu64
+             ";steps=%" PRIu64 ";overflows=%" PRIu64 ";overflow_ms=%.3f",
+             r->cb.first + r->cb.done_before, r->a.bc_bits, r->a.s_bits,
+             !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global",
+             r->a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table", gpu ? r->a.interleave : 1,
+             r->ref.t.mandatory, r->ref.t.steps, r->ref.t.overflows,
+             collatz_overflow_ms_per_pass(&r->cb));
+}
+
+static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
+{
+    struct collatz_run *r = ctx;
+    struct collatz_conv_totals total = r->base;
+    collatz_conv_add(&total, &r->ref.t);
+    const uint64_t last = r->cb.first + (r->cb.count - 1);
+    fprintf(out, "# %s: every starting value in [%" PRIu64 ", %" PRIu64 "] falls below itself: %" PRIu64
+                 " verified, counted as the paper counts%s\n",
+            c->method, r->cb.first, last, r->cb.count, r->cb.resumed ? " (resumed from --checkpoint)" : "");
+    fprintf(out, "#   %" PRIu64 " iterated (the rest skipped by S, %u bits), %" PRIu64
+                 " table operations; %" PRIu64 " overflowed 96 bits and were settled with GMP in %.3f ms per pass\n",
+            total.mandatory, r->s.bits, total.steps, total.overflows,
+            collatz_overflow_ms_per_pass(&r->cb));
+}
+
+static void run_teardown(void *ctx, struct bench_case *c)
+{
+    (void)c;
+    struct collatz_run *r = ctx;
+    pass_free(&r->ref);
+    pass_free(&r->cur);
+}
+
+static const struct bench_ops collatz_ops = {
+    .setup = run_setup,
+    .pass = run_pass,
+    .check = run_check,
+    .describe = run_describe,
+    .summary = run_summary,
+    .teardown = run_teardown,
+};
 
 static void build_tables(struct collatz_run *r, bool gpu)
 {
     const int threads = 0;
+    /* Building S walks its 2^K residues: those of 2^24 predict it, so a long build says so
+     * before it starts. (Counting S first, to check memory, takes seconds even at 40 bits.) */
+    const unsigned small = 24;
+    double build_ms = 0;
+    if (r->a.s_bits > small && !r->cb.opt.quiet) {
+        const uint64_t n = collatz_s_count(small, threads);
+        const double p0 = time_now_ms();
+        struct collatz_s_table probe;
+        if (collatz_s_build(&probe, small, n, threads) == 0)
+            collatz_s_free(&probe);
+        build_ms = time_now_ms() - p0;
+    }
+    char announce[64];
     const double t0 = time_now_ms();
     const uint64_t s_count = collatz_s_count(r->a.s_bits, threads);
     char what[160], bytes[32];
-    collatz_format_bytes(bytes, sizeof bytes, collatz_s_bytes(s_count));
+    hostmem_format(bytes, sizeof bytes, collatz_s_bytes(s_count));
     snprintf(what, sizeof what, "--s-bits %u: table S (%" PRIu64 " residues, %s)", r->a.s_bits, s_count, bytes);
-    collatz_require_host(collatz_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), what);
+    hostmem_require(collatz_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), what);
     if (gpu) {
         size_t free_b = 0, total_b = 0;
         GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
         uint64_t need = collatz_device_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits);
         if (need > free_b / 20 * 19) {
             char have[32];
-            collatz_format_bytes(have, sizeof have, free_b);
+            hostmem_format(have, sizeof have, free_b);
             cli_bad_input("%s with B and C needs %" PRIu64 " bytes of GPU memory; %s are free", what, need, have);
         }
     }
+    snprintf(announce, sizeof announce, "building table S of %u bits", r->a.s_bits);
+    collatz_announce_build(&r->cb.opt, announce, build_ms, small, r->a.s_bits);
     if (collatz_bc_build(&r->bc, r->a.bc_bits) != 0 || collatz_s_build(&r->s, r->a.s_bits, s_count, threads) != 0)
         cli_bad_input("%s: out of host memory while building", what);
     if (gpu) {
-        cudaError_t err = collatz_device_set_bc(&r->dev, &r->bc, false);
+        cudaError_t err = collatz_device_set_bc(&r->cb.dev, &r->bc, false);
         if (err == cudaSuccess)
-            err = collatz_device_set_s(&r->dev, &r->s);
+            err = collatz_device_set_s(&r->cb.dev, &r->s);
         if (err != cudaSuccess)
-            die_gpu(r, err);
+            gpu_fail(r->cb.dev.failed_call ? r->cb.dev.failed_call : "table upload", err);
     }
-    if (!r->opt.quiet)
+    if (!r->cb.opt.quiet)
         fprintf(stderr, "mpgpu: tables B, C (%u bits) and S (%u bits, %" PRIu64 " residues, %s) ready in %.2f s\n",
                 r->a.bc_bits, r->a.s_bits, s_count, bytes, (time_now_ms() - t0) * 1e-3);
 }
@@ -522,18 +499,20 @@ int cmd_collatz(int argc, char **argv)
                     "  mpgpu collatz --bc-bits 12 --table-memory shared --s-bits 32 --csv r.csv\n"
                     "  mpgpu collatz --tables\n",
     };
-    cli_parse(argc, argv, &spec, &r.opt);
+    cli_parse(argc, argv, &spec, &r.cb.opt);
     if (r.a.tables)
         return print_tables(r.a.s_bits_set ? r.a.s_bits : COLLATZ_PREFIX_MAX_BITS,
-                            collatz_option_given(argc, argv, "threads") ? r.opt.threads : 0);
+                            collatz_option_given(argc, argv, "threads") ? r.cb.opt.threads : 0);
 
     struct collatz_setup su;
-    if (collatz_setup(argc, argv, "collatz", &r.opt, r.a.checkpoint, &su) != 0)
+    if (collatz_setup(argc, argv, "collatz", &r.cb.opt, r.a.checkpoint, &su) != 0)
         return EXIT_GPU_ERROR;
     struct collatz_methods m = su.m;
-    r.verify = su.verify;
-    r.cpu_threads = su.cpu_threads;
-    r.have_dev = su.have_dev;
+    r.cb.command = "collatz";
+    r.cb.verify = su.verify;
+    r.cb.cpu_threads = su.cpu_threads;
+    r.cb.have_dev = su.have_dev;
+    r.cb.checkpoint = r.a.checkpoint;
     if (!m.gpu) {
         if (!r.a.s_bits_set)
             r.a.s_bits = DEFAULT_CPU_S_BITS;
@@ -542,40 +521,49 @@ int cmd_collatz(int argc, char **argv)
     }
     snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
              r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
-    if (r.a.checkpoint)
-        r.resumed = collatz_checkpoint_load(r.a.checkpoint, "collatz", r.params, &r.a.range, &r.ck);
-    collatz_resolve_range(&r.a.range, r.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT, &r.first, &r.count);
-    if (r.resumed)
-        collatz_checkpoint_check(r.a.checkpoint, &r.ck, r.count);
-    else if (r.a.checkpoint)
-        collatz_checkpoint_begin(&r.ck, "collatz", r.params, r.first);
+    if (r.a.checkpoint) {
+        collatz_checkpoint_prepare(r.a.checkpoint);
+        r.cb.resumed = collatz_checkpoint_load(r.a.checkpoint, "collatz", r.params, &r.a.range, &r.cb.ck);
+    }
+    collatz_resolve_range(&r.a.range, r.cb.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT,
+                          &r.cb.first, &r.cb.count);
+    if (r.cb.resumed) {
+        collatz_checkpoint_check(r.a.checkpoint, &r.cb.ck, r.cb.count);
+        r.cb.done_before = r.cb.ck.done;
+    } else if (r.a.checkpoint) {
+        collatz_checkpoint_begin(&r.cb.ck, "collatz", r.params, r.cb.first);
+    }
 
     if (m.gpu) {
-        cudaError_t err = collatz_device_open(&r.dev, OVERFLOW_CAP, 1);
+        cudaError_t err = collatz_device_open(&r.cb.dev, OVERFLOW_CAP, 1);
         if (err != cudaSuccess)
-            die_gpu(&r, err);
-        if (r.a.memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(&r.dev, r.a.bc_bits, false))
+            gpu_fail(r.cb.dev.failed_call ? r.cb.dev.failed_call : "collatz_device_open", err);
+        if (r.a.memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(&r.cb.dev, r.a.bc_bits, false))
             cli_bad_input("--table-memory shared --bc-bits %u: B and C need %zu bytes of shared memory "
                           "per block; this GPU gives a block at most %zu (use --table-memory global or fewer bits)",
-                          r.a.bc_bits, collatz_device_shared_bytes(r.a.bc_bits, false), r.dev.shared_limit);
+                          r.a.bc_bits, collatz_device_shared_bytes(r.a.bc_bits, false), r.cb.dev.shared_limit);
     }
+    struct bench b;
+    bench_open(&b, "collatz", &r.cb.opt, r.cb.have_dev, r.cb.opt.device);
+    /* A checkpointed run is one pass: the checkpoint follows it. */
+    if (r.a.checkpoint) {
+        b.warmup = 0;
+        b.reps = 1;
+    }
+    r.cb.warmup_passes = b.warmup;
     build_tables(&r, m.gpu);
-    run_env_collect(&r.env, r.have_dev, r.opt.device);
-    interrupt_install();
-    if (!r.opt.quiet) {
-        run_env_print(stdout, &r.env);
-        table_begin(stdout);
-    }
+    struct bench_case cases[2];
+    const size_t n_cases = collatz_bench_cases(&r.cb, &m, cases);
+    int status = 0;
+    if (r.cb.done_before == r.cb.count)
+        printf("# --checkpoint %s has finished the whole range [%" PRIu64 ", %" PRIu64 "]\n", r.a.checkpoint,
+               r.cb.first, r.cb.first + (r.cb.count - 1));
+    else
+        status = bench_run(&b, &collatz_ops, &r, cases, n_cases);
     if (m.gpu)
-        run_method(&r, true);
-    if (m.cpu && !r.interrupted)
-        run_method(&r, false);
-    if (m.gpu)
-        collatz_device_close(&r.dev);
+        collatz_device_close(&r.cb.dev);
     collatz_bc_free(&r.bc);
     collatz_s_free(&r.s);
-    checkpoint_free(&r.ck);
-    if (r.interrupted)
-        return EXIT_INTERRUPTED;
-    return r.exit_status;
+    checkpoint_free(&r.cb.ck);
+    return status;
 }

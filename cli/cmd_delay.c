@@ -14,6 +14,8 @@
 #include "collatz_tables.h"
 #include "commands.h"
 #include "gpu.h"
+#include "hostmem.h"
+#include "bench.h"
 #include "interrupt.h"
 #include "progress.h"
 #include "report.h"
@@ -99,79 +101,77 @@ static const struct cli_option delay_options[] = {
     {0},
 };
 
-struct delay_run {
-    struct cli_common opt;
-    struct delay_args a;
-    struct run_env env;
-    enum verify_mode verify;
-    uint64_t first, count;
-    char params[96];
-    struct collatz_bc_table bc;
-    uint16_t *table_a;
-    struct collatz_device dev;
-    bool have_dev;
-    struct checkpoint ck;
-    bool resumed;
-    int cpu_threads;
-    int exit_status;
-    bool interrupted;
-};
-
 struct pass_result {
     struct collatz_delay_totals t;
     struct collatz_pairs records;
     struct collatz_list overflows;
     int64_t floor; /* the running maximum after the pass */
-    double ms, overflow_ms;
-    uint64_t done;
-    bool interrupted;
+    double overflow_ms;
+};
+
+struct delay_run {
+    struct collatz_bench cb;
+    struct delay_args a;
+    char params[96];
+    struct collatz_bc_table bc;
+    uint16_t *table_a;
+    int64_t floor;                    /* the record floor below the range's unfinished part */
+    /* The case in hand. */
+    struct collatz_delay_totals base; /* what the resumed checkpoint finished */
+    struct pass_result ref, cur;      /* pass 1, and the pass running now */
 };
 
 static void pass_free(struct pass_result *p)
 {
     collatz_pairs_free(&p->records);
     collatz_list_free(&p->overflows);
+    memset(p, 0, sizeof *p);
 }
 
 /* One segment on the GPU or the CPU twin, with its overflows resolved by plain iteration and its
- * records extracted; floor is raised to the segment's running maximum. */
-static void delay_segment(struct delay_run *r, bool gpu, uint64_t first, uint64_t last, int64_t *floor,
-                          struct pass_result *p)
+ * records extracted; p->floor is raised to the segment's running maximum. */
+static void delay_segment(struct delay_run *r, bool gpu, uint64_t first, uint64_t last, struct pass_result *p)
 {
     struct collatz_delay_totals t = {0, 0, 0, 0, 0};
     struct collatz_pairs cand = {0};
     struct collatz_list ov = {0};
     struct collatz_pairs *want = r->a.records ? &cand : NULL;
     if (gpu) {
-        cudaError_t err = collatz_device_delay(&r->dev, r->a.memory, r->a.interleave, first, last, *floor, &t, want, &ov);
+        cudaError_t err = collatz_device_delay(&r->cb.dev, r->a.memory, r->a.interleave, first, last, p->floor,
+                                               &t, want, &ov);
         if (err != cudaSuccess)
-            gpu_fail(r->dev.failed_call ? r->dev.failed_call : "delay kernel", err);
-    } else if (collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, *floor, r->cpu_threads, &t, want, &ov) != 0) {
+            gpu_fail(r->cb.dev.failed_call ? r->cb.dev.failed_call : "delay kernel", err);
+    } else if (collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, p->floor, r->cb.cpu_threads,
+                                 &t, want, &ov) != 0) {
         cli_bad_input("delay: out of host memory for the overflow and candidate lists");
     }
     const double o0 = time_now_ms();
     uint64_t runaway = 0;
-    if (collatz_delay_resolve(&ov, *floor, 0, &t, want, &runaway) != 0) {
+    if (collatz_delay_resolve(&ov, p->floor, 0, &t, want, &runaway) != 0) {
         fprintf(stderr, "mpgpu: delay: %" PRIu64 " did not reach 1 within %llu operations at any length\n",
                 runaway, (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
         exit(EXIT_MISMATCH);
     }
     p->overflow_ms += time_now_ms() - o0;
     if (r->a.records)
-        collatz_records_extract(&cand, floor, &p->records);
+        collatz_records_extract(&cand, &p->floor, &p->records);
     collatz_delay_add(&p->t, &t);
     collatz_list_append(&p->overflows, ov.v, ov.n);
     collatz_pairs_free(&cand);
     collatz_list_free(&ov);
 }
 
-static void save_checkpoint(const struct delay_run *r, uint64_t done_before,
-                            const struct collatz_delay_totals *base, const struct pass_result *p)
+static void pass_segment(void *ctx, uint64_t first, uint64_t last, uint64_t done_after)
 {
-    struct checkpoint c = r->ck;
-    struct collatz_delay_totals t = *base;
+    struct delay_run *r = ctx;
+    struct pass_result *p = &r->cur;
+    delay_segment(r, r->cb.gpu, first, last, p);
+    if (!r->cb.checkpoint)
+        return;
+    struct checkpoint c = r->cb.ck;
+    struct collatz_delay_totals t = r->base;
     collatz_delay_add(&t, &p->t);
-    c.done = done_before + p->done;
+    c.done = r->cb.done_before + done_after;
     checkpoint_set(&c, "numbers", t.numbers);
     checkpoint_set(&c, "sum", t.sum);
     checkpoint_set(&c, "max", t.max);
@@ -179,43 +179,15 @@ static void save_checkpoint(const struct delay_run *r, uint64_t done_before,
     checkpoint_set(&c, "overflows", t.overflows);
     checkpoint_set(&c, "floor_plus_one", (uint64_t)(p->floor + 1));
     struct collatz_pairs all = {0};
-    for (size_t i = 0; i < r->ck.records.n; i++)
-        collatz_pairs_push(&all, r->ck.records.v[i].n, r->ck.records.v[i].delay);
+    for (size_t i = 0; i < r->cb.ck.records.n; i++)
+        collatz_pairs_push(&all, r->cb.ck.records.v[i].n, r->cb.ck.records.v[i].delay);
     for (size_t i = 0; i < p->records.n; i++)
         collatz_pairs_push(&all, p->records.v[i].n, p->records.v[i].delay);
     c.records = all;
-    collatz_checkpoint_save(r->a.checkpoint, &c);
+    const int rc = collatz_checkpoint_save(r->cb.checkpoint, &c);
     collatz_pairs_free(&all);
-}
-
-static void run_pass(struct delay_run *r, bool gpu, uint64_t from, uint64_t n, int64_t floor, const char *label,
-                     uint64_t done_before, const struct collatz_delay_totals *base, struct pass_result *p)
-{
-    memset(p, 0, sizeof *p);
-    p->floor = floor;
-    const unsigned seg_bits = gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
-    struct progress pg;
-    progress_begin(&pg, cli_progress_enabled(&r->opt), label, "numbers", n);
-    const double t0 = time_now_ms();
-    uint64_t pos = from;
-    while (p->done < n) {
-        if (interrupt_requested()) {
-            p->interrupted = true;
-            break;
-        }
-        const uint64_t to_boundary = (((pos >> seg_bits) + 1) << seg_bits) - pos;
-        const uint64_t seg = n - p->done < to_boundary ? n - p->done : to_boundary;
-        const uint64_t last = pos + (seg - 1);
-        delay_segment(r, gpu, pos, last, &p->floor, p);
-        p->done += seg;
-        pos = last + 1;
-        progress_update(&pg, p->done);
-        if (r->a.checkpoint)
-            save_checkpoint(r, done_before, base, p);
-    }
-    p->ms = time_now_ms() - t0;
-    progress_end(&pg);
-    collatz_list_sort(&p->overflows);
+    if (rc != 0)
+        exit(EXIT_BAD_INPUT);
 }
 
 static bool same_result(const struct pass_result *x, const struct pass_result *y)
@@ -230,174 +202,181 @@ static bool same_result(const struct pass_result *x, const struct pass_result *y
     return same;
 }
 
-static void verify_gpu(struct delay_run *r, uint64_t from, uint64_t n, int64_t floor, const struct pass_result *all,
-                       uint64_t *checked, uint64_t *mismatches)
+static bool same_as_ref(void *ctx)
 {
-    *checked = *mismatches = 0;
-    if (r->verify == VERIFY_NONE || n == 0)
-        return;
-    const uint64_t sample = r->verify == VERIFY_ALL || n < ((uint64_t)1 << VERIFY_SAMPLE_BITS)
-                                ? n : (uint64_t)1 << VERIFY_SAMPLE_BITS;
-    const uint64_t last = from + (sample - 1);
-    struct pass_result g, c;
-    memset(&g, 0, sizeof g);
-    memset(&c, 0, sizeof c);
-    g.floor = c.floor = floor;
-    if (sample == n) {
-        g.t = all->t;
-        collatz_list_append(&g.overflows, all->overflows.v, all->overflows.n);
-        for (size_t i = 0; i < all->records.n; i++)
-            collatz_pairs_push(&g.records, all->records.v[i].n, all->records.v[i].delay);
-    } else {
-        delay_segment(r, true, from, last, &g.floor, &g);
-    }
-    int saved = r->cpu_threads;
-    r->cpu_threads = 0;
-    delay_segment(r, false, from, last, &c.floor, &c);
-    r->cpu_threads = saved;
-    collatz_list_sort(&g.overflows);
-    collatz_list_sort(&c.overflows);
-    *checked = sample;
-    *mismatches = !same_result(&g, &c);
-    if (*mismatches)
-        fprintf(stderr, "mpgpu: delay: on [%" PRIu64 ", %" PRIu64 "] the GPU gives sum %" PRIu64 ", max %u at %" PRIu64
-                        ", %" PRIu64 " overflows, %zu records; the CPU twin %" PRIu64 ", %u at %" PRIu64 ", %" PRIu64 ", %zu\n",
-                from, last, g.t.sum, g.t.max, g.t.argmax, g.t.overflows, g.records.n, c.t.sum, c.t.max,
-                c.t.argmax, c.t.overflows, c.records.n);
-    pass_free(&g);
-    pass_free(&c);
+    struct delay_run *r = ctx;
+    return same_result(&r->ref, &r->cur);
 }
 
-static void run_method(struct delay_run *r, bool gpu, int64_t floor)
+static int run_setup(void *ctx, struct bench_case *c)
 {
-    const char *name = gpu ? "gpu" : "cpu";
-    struct collatz_delay_totals base = {0, 0, 0, 0, 0};
-    uint64_t done_before = 0;
-    if (r->resumed) {
+    struct delay_run *r = ctx;
+    collatz_case_begin(&r->cb, c);
+    memset(&r->base, 0, sizeof r->base);
+    if (r->cb.resumed) {
         uint64_t v = 0;
-        checkpoint_get(&r->ck, "numbers", &base.numbers);
-        checkpoint_get(&r->ck, "sum", &base.sum);
-        checkpoint_get(&r->ck, "max", &v);
-        base.max = (uint32_t)v;
-        checkpoint_get(&r->ck, "argmax", &base.argmax);
-        checkpoint_get(&r->ck, "overflows", &base.overflows);
-        done_before = r->ck.done;
+        checkpoint_get(&r->cb.ck, "numbers", &r->base.numbers);
+        checkpoint_get(&r->cb.ck, "sum", &r->base.sum);
+        checkpoint_get(&r->cb.ck, "max", &v);
+        r->base.max = (uint32_t)v;
+        checkpoint_get(&r->cb.ck, "argmax", &r->base.argmax);
+        checkpoint_get(&r->cb.ck, "overflows", &r->base.overflows);
     }
-    const uint64_t from = r->first + done_before, n = r->count - done_before;
-    const unsigned warmup = r->a.checkpoint ? 0 : r->opt.warmup;
-    const unsigned reps = r->a.checkpoint ? 1 : r->opt.reps;
-    double *samples = malloc(reps * sizeof *samples), overflow_ms = 0;
-    struct pass_result ref;
-    memset(&ref, 0, sizeof ref);
-    ref.floor = floor;
-    for (unsigned i = 0; i < warmup + reps && n > 0; i++) {
-        char label[64];
-        snprintf(label, sizeof label, "delay %s %s %u/%u", name, i < warmup ? "warm-up" : "pass",
-                 i < warmup ? i + 1 : i - warmup + 1, i < warmup ? warmup : reps);
-        struct pass_result p;
-        run_pass(r, gpu, from, n, floor, label, done_before, &base, &p);
-        if (p.interrupted) {
-            collatz_report_interrupted("delay", r->first, done_before + p.done, r->a.checkpoint);
-            r->interrupted = true;
-            pass_free(&p);
-            break;
-        }
-        if (i == 0) {
-            ref = p;
-        } else {
-            if (!same_result(&ref, &p)) {
-                fprintf(stderr, "mpgpu: delay %s: pass %u gives other totals than pass 1\n", name, i + 1);
-                r->exit_status = EXIT_MISMATCH;
-            }
-            pass_free(&p);
-        }
-        if (i >= warmup) {
-            samples[i - warmup] = p.ms;
-            overflow_ms += p.overflow_ms;
-        }
-    }
-    if (r->interrupted) {
-        pass_free(&ref);
-        free(samples);
-        return;
-    }
-    struct collatz_delay_totals total = base;
-    collatz_delay_add(&total, &ref.t);
-    if (n > 0) {
-        struct timing_stats st;
-        timing_stats_from(samples, reps, &st);
-        struct result_row row = {.subcommand = "delay", .method = name, .count = n, .reps = reps,
-                                 .warmup = warmup, .seed = r->opt.seed, .cpu_threads = gpu ? 0 : r->cpu_threads,
-                                 .include_transfers = gpu, .median_ms = st.median_ms, .min_ms = st.min_ms,
-                                 .max_ms = st.max_ms, .throughput_unit = "numbers"};
-        row.throughput = st.median_ms > 0 ? (double)n / (st.median_ms * 1e-3) : 0;
-        if (gpu) {
-            verify_gpu(r, from, n, floor, &ref, &row.checked, &row.mismatches);
-            row.verify_mode = r->verify == VERIFY_ALL ? "all" : r->verify == VERIFY_SAMPLE ? "sample" : "none";
-            if (row.mismatches)
-                r->exit_status = EXIT_MISMATCH;
-        } else {
-            row.verify_mode = "reference";
-        }
-        snprintf(row.params, sizeof row.params,
-                 "start=%" PRIu64 ";bc_bits=%u;a_bits=%u;memory=%s;interleave=%u;sum=%" PRIu64 ";max=%u;argmax=%" PRIu64
-                 ";overflows=%" PRIu64 ";overflow_ms=%.3f;records=%zu",
-                 from, r->a.bc_bits, r->a.a_bits,
-                 !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global", gpu ? r->a.interleave : 1,
-                 ref.t.sum, ref.t.max, ref.t.argmax, ref.t.overflows, overflow_ms / reps, ref.records.n);
-        if (!r->opt.quiet)
-            table_row(stdout, &row);
-        if (r->opt.csv_path && csv_append(r->opt.csv_path, &r->env, &row) != 0)
-            r->exit_status = EXIT_BAD_INPUT;
-    }
-    if (!r->opt.quiet) {
-        const uint64_t last = r->first + (r->count - 1);
-        printf("# %s: delays of [%" PRIu64 ", %" PRIu64 "]: %" PRIu64 " numbers, sum %" PRIu64
-               ", largest %u at n = %" PRIu64 "%s\n",
-               name, r->first, last, total.numbers, total.sum, total.max, total.argmax,
-               r->resumed ? " (resumed from --checkpoint)" : "");
-        printf("#   %" PRIu64 " overflowed 96 bits and were resolved by plain iteration with GMP in %.3f ms per pass\n",
-               total.overflows, reps ? overflow_ms / reps : 0);
-        if (r->a.records) {
-            for (size_t i = 0; r->resumed && i < r->ck.records.n; i++)
-                printf("# record: n = %" PRIu64 ", D(n) = %u (before this run)\n", r->ck.records.v[i].n, r->ck.records.v[i].delay);
-            for (size_t i = 0; i < ref.records.n; i++)
-                printf("# record: n = %" PRIu64 ", D(n) = %u\n", ref.records.v[i].n, ref.records.v[i].delay);
-            printf("#   running maximum after %" PRIu64 ": %" PRId64 " (pass --record-floor %" PRId64
-                   " to continue from %" PRIu64 ")\n", last, ref.floor, ref.floor, last + 1);
-        }
-    }
-    pass_free(&ref);
-    free(samples);
+    return 0;
 }
+
+static int run_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+{
+    struct delay_run *r = ctx;
+    pass_free(&r->cur);
+    r->cur.floor = r->floor;
+    int rc = collatz_timed_pass(&r->cb, c, pass_index, warmup,
+                                r->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS, pass_segment, r, ms);
+    if (rc != 0)
+        return rc;
+    collatz_list_sort(&r->cur.overflows);
+    if (collatz_pass_end(&r->cb, pass_index, warmup, r->cur.overflow_ms, same_as_ref, r)) {
+        r->ref = r->cur;
+        memset(&r->cur, 0, sizeof r->cur);
+    }
+    return 0;
+}
+
+/* --verify: the CPU twin redoes a sample (or all) of the range, compared exactly. */
+static void run_check(void *ctx, struct bench_case *c, struct bench_check *out)
+{
+    struct delay_run *r = ctx;
+    const uint64_t from = r->cb.first + r->cb.done_before, n = c->count;
+    uint64_t sample = 0;
+    bool differs = false;
+    out->verify_mode = "reference";
+    if (r->cb.gpu) {
+        out->verify_mode = r->cb.verify == VERIFY_ALL ? "all" : r->cb.verify == VERIFY_SAMPLE ? "sample" : "none";
+        if (r->cb.verify != VERIFY_NONE) {
+            sample = r->cb.verify == VERIFY_ALL || n < ((uint64_t)1 << VERIFY_SAMPLE_BITS)
+                         ? n : (uint64_t)1 << VERIFY_SAMPLE_BITS;
+            const uint64_t last = from + (sample - 1);
+            struct pass_result g, cpu;
+            memset(&g, 0, sizeof g);
+            memset(&cpu, 0, sizeof cpu);
+            g.floor = cpu.floor = r->floor;
+            if (sample == n) {
+                g.t = r->ref.t;
+                collatz_list_append(&g.overflows, r->ref.overflows.v, r->ref.overflows.n);
+                for (size_t i = 0; i < r->ref.records.n; i++)
+                    collatz_pairs_push(&g.records, r->ref.records.v[i].n, r->ref.records.v[i].delay);
+            } else {
+                delay_segment(r, true, from, last, &g);
+            }
+            const int saved = r->cb.cpu_threads;
+            r->cb.cpu_threads = 0;
+            delay_segment(r, false, from, last, &cpu);
+            r->cb.cpu_threads = saved;
+            collatz_list_sort(&g.overflows);
+            collatz_list_sort(&cpu.overflows);
+            out->checked = sample;
+            differs = !same_result(&g, &cpu);
+            if (differs)
+                fprintf(stderr, "mpgpu: delay: on [%" PRIu64 ", %" PRIu64 "] the GPU gives sum %" PRIu64 ", max %u at %" PRIu64
+                                ", %" PRIu64 " overflows, %zu records; the CPU twin %" PRIu64 ", %u at %" PRIu64 ", %" PRIu64 ", %zu\n",
+                        from, last, g.t.sum, g.t.max, g.t.argmax, g.t.overflows, g.records.n, cpu.t.sum, cpu.t.max,
+                        cpu.t.argmax, cpu.t.overflows, cpu.records.n);
+            pass_free(&g);
+            pass_free(&cpu);
+        }
+    }
+    collatz_check_verdict(&r->cb, differs, from, from + (sample ? sample - 1 : 0), out);
+}
+
+static void run_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
+{
+    struct delay_run *r = ctx;
+    const bool gpu = collatz_case_gpu(c);
+    snprintf(params, len,
+             "start=%" PRIu64 ";bc_bits=%u;a_bits=%u;memory=%s;interleave=%u;sum=%" PRIu64 ";max=%u;argmax=%" PRIu64
+             ";overflows=%" PRIu64 ";overflow_ms=%.3f;records=%zu",
+             r->cb.first + r->cb.done_before, r->a.bc_bits, r->a.a_bits,
+             !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global", gpu ? r->a.interleave : 1,
+             r->ref.t.sum, r->ref.t.max, r->ref.t.argmax, r->ref.t.overflows,
+             collatz_overflow_ms_per_pass(&r->cb), r->ref.records.n);
+}
+
+static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
+{
+    struct delay_run *r = ctx;
+    struct collatz_delay_totals total = r->base;
+    collatz_delay_add(&total, &r->ref.t);
+    const uint64_t last = r->cb.first + (r->cb.count - 1);
+    fprintf(out, "# %s: delays of [%" PRIu64 ", %" PRIu64 "]: %" PRIu64 " numbers, sum %" PRIu64
+                 ", largest %u at n = %" PRIu64 "%s\n",
+            c->method, r->cb.first, last, total.numbers, total.sum, total.max, total.argmax,
+            r->cb.resumed ? " (resumed from --checkpoint)" : "");
+    fprintf(out, "#   %" PRIu64 " overflowed 96 bits and were resolved by plain iteration with GMP in %.3f ms per pass\n",
+            total.overflows, collatz_overflow_ms_per_pass(&r->cb));
+    if (!r->a.records)
+        return;
+    for (size_t i = 0; r->cb.resumed && i < r->cb.ck.records.n; i++)
+        fprintf(out, "# record: n = %" PRIu64 ", D(n) = %u (before this run)\n", r->cb.ck.records.v[i].n,
+                r->cb.ck.records.v[i].delay);
+    for (size_t i = 0; i < r->ref.records.n; i++)
+        fprintf(out, "# record: n = %" PRIu64 ", D(n) = %u\n", r->ref.records.v[i].n, r->ref.records.v[i].delay);
+    fprintf(out, "#   running maximum after %" PRIu64 ": %" PRId64 " (pass --record-floor %" PRId64
+                 " to continue from %" PRIu64 ")\n", last, r->ref.floor, r->ref.floor, last + 1);
+}
+
+static void run_teardown(void *ctx, struct bench_case *c)
+{
+    (void)c;
+    struct delay_run *r = ctx;
+    pass_free(&r->ref);
+    pass_free(&r->cur);
+}
+
+static const struct bench_ops delay_ops = {
+    .setup = run_setup,
+    .pass = run_pass,
+    .check = run_check,
+    .describe = run_describe,
+    .summary = run_summary,
+    .teardown = run_teardown,
+};
 
 static void build_tables(struct delay_run *r, bool gpu)
 {
-    const double t0 = time_now_ms();
     char what[128];
     snprintf(what, sizeof what, "--a-bits %u: table A (2^%u delays)", r->a.a_bits, r->a.a_bits);
     uint64_t need = collatz_a_bytes(r->a.a_bits) + collatz_bcj_bytes(r->a.bc_bits);
-    collatz_require_host(need, what);
+    hostmem_require(need, what);
     if (gpu) {
         size_t free_b = 0, total_b = 0;
         GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
         if (need > free_b / 20 * 19) {
             char have[32];
-            collatz_format_bytes(have, sizeof have, free_b);
+            hostmem_format(have, sizeof have, free_b);
             cli_bad_input("%s with B, C and J needs %" PRIu64 " bytes of GPU memory; %s are free", what, need, have);
         }
     }
+    /* Table A's build walks its 2^A entries: those of 2^20 predict it. */
+    const unsigned small = 20;
+    if (r->a.a_bits > small && !r->cb.opt.quiet) {
+        const double p0 = time_now_ms();
+        free(collatz_a_build(small, 0));
+        char announce[64];
+        snprintf(announce, sizeof announce, "building table A of 2^%u delays", r->a.a_bits);
+        collatz_announce_build(&r->cb.opt, announce, time_now_ms() - p0, small, r->a.a_bits);
+    }
+    const double t0 = time_now_ms();
     r->table_a = collatz_a_build(r->a.a_bits, 0);
     if (!r->table_a || collatz_bc_build(&r->bc, r->a.bc_bits) != 0)
         cli_bad_input("%s: out of host memory while building", what);
     if (gpu) {
-        cudaError_t err = collatz_device_set_bc(&r->dev, &r->bc, true);
+        cudaError_t err = collatz_device_set_bc(&r->cb.dev, &r->bc, true);
         if (err == cudaSuccess)
-            err = collatz_device_set_a(&r->dev, r->table_a, r->a.a_bits);
+            err = collatz_device_set_a(&r->cb.dev, r->table_a, r->a.a_bits);
         if (err != cudaSuccess)
-            gpu_fail(r->dev.failed_call ? r->dev.failed_call : "table upload", err);
+            gpu_fail(r->cb.dev.failed_call ? r->cb.dev.failed_call : "table upload", err);
     }
-    if (!r->opt.quiet)
+    if (!r->cb.opt.quiet)
         fprintf(stderr, "mpgpu: tables B, C, J (%u bits) and A (%u bits) ready in %.2f s\n", r->a.bc_bits,
                 r->a.a_bits, (time_now_ms() - t0) * 1e-3);
 }
@@ -435,18 +414,20 @@ int cmd_delay(int argc, char **argv)
                     "  mpgpu delay --start 1 --end 2^40 --records --checkpoint rec.ckpt\n"
                     "  mpgpu delay --bc-bits 11 --a-bits 23 --method cpu --threads 0\n",
     };
-    cli_parse(argc, argv, &spec, &r.opt);
+    cli_parse(argc, argv, &spec, &r.cb.opt);
     if (r.a.a_bits_set && r.a.bc_bits_set && r.a.a_bits <= r.a.bc_bits)
         cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
     struct collatz_setup su;
-    if (collatz_setup(argc, argv, "delay", &r.opt, r.a.checkpoint, &su) != 0)
+    if (collatz_setup(argc, argv, "delay", &r.cb.opt, r.a.checkpoint, &su) != 0)
         return EXIT_GPU_ERROR;
     struct collatz_methods m = su.m;
-    r.verify = su.verify;
-    r.cpu_threads = su.cpu_threads;
-    r.have_dev = su.have_dev;
+    r.cb.command = "delay";
+    r.cb.verify = su.verify;
+    r.cb.cpu_threads = su.cpu_threads;
+    r.cb.have_dev = su.have_dev;
+    r.cb.checkpoint = r.a.checkpoint;
     if (!m.gpu) {
         if (!r.a.bc_bits_set)
             r.a.bc_bits = DEFAULT_CPU_BC_BITS;
@@ -458,51 +439,59 @@ int cmd_delay(int argc, char **argv)
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
     snprintf(r.params, sizeof r.params, "bc_bits=%u;records=%s", r.a.bc_bits, r.a.records ? "on" : "off");
-    if (r.a.checkpoint)
-        r.resumed = collatz_checkpoint_load(r.a.checkpoint, "delay", r.params, &r.a.range, &r.ck);
-    collatz_resolve_range(&r.a.range, r.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT, &r.first, &r.count);
-    int64_t floor = r.a.floor_set ? r.a.floor : -1;
-    if (r.resumed) {
-        collatz_checkpoint_check(r.a.checkpoint, &r.ck, r.count);
+    if (r.a.checkpoint) {
+        collatz_checkpoint_prepare(r.a.checkpoint);
+        r.cb.resumed = collatz_checkpoint_load(r.a.checkpoint, "delay", r.params, &r.a.range, &r.cb.ck);
+    }
+    collatz_resolve_range(&r.a.range, r.cb.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT,
+                          &r.cb.first, &r.cb.count);
+    r.floor = r.a.floor_set ? r.a.floor : -1;
+    if (r.cb.resumed) {
+        collatz_checkpoint_check(r.a.checkpoint, &r.cb.ck, r.cb.count);
+        r.cb.done_before = r.cb.ck.done;
         uint64_t fp1 = 0;
-        if (checkpoint_get(&r.ck, "floor_plus_one", &fp1) != 0)
+        if (checkpoint_get(&r.cb.ck, "floor_plus_one", &fp1) != 0)
             cli_bad_input("--checkpoint %s lacks its record floor; remove it to start afresh", r.a.checkpoint);
         if (r.a.floor_set)
             cli_bad_input("--record-floor and a resumed --checkpoint both give the record floor; give one");
-        floor = (int64_t)fp1 - 1;
+        r.floor = (int64_t)fp1 - 1;
     } else if (r.a.checkpoint) {
-        collatz_checkpoint_begin(&r.ck, "delay", r.params, r.first);
+        collatz_checkpoint_begin(&r.cb.ck, "delay", r.params, r.cb.first);
     }
-    if (r.a.records && !r.a.floor_set && !r.resumed && r.first > 1 && !r.opt.quiet)
+    if (r.a.records && !r.a.floor_set && !r.cb.resumed && r.cb.first > 1 && !r.cb.opt.quiet)
         fprintf(stderr, "mpgpu: note: records are relative to the range, as no --record-floor gives the "
-                        "largest delay below %" PRIu64 "\n", r.first);
+                        "largest delay below %" PRIu64 "\n", r.cb.first);
 
     if (m.gpu) {
-        cudaError_t err = collatz_device_open(&r.dev, OVERFLOW_CAP, CANDIDATE_CAP);
+        cudaError_t err = collatz_device_open(&r.cb.dev, OVERFLOW_CAP, CANDIDATE_CAP);
         if (err != cudaSuccess)
-            gpu_fail(r.dev.failed_call ? r.dev.failed_call : "collatz_device_open", err);
-        if (r.a.memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(&r.dev, r.a.bc_bits, true))
+            gpu_fail(r.cb.dev.failed_call ? r.cb.dev.failed_call : "collatz_device_open", err);
+        if (r.a.memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(&r.cb.dev, r.a.bc_bits, true))
             cli_bad_input("--table-memory shared --bc-bits %u: B, C and J need %zu bytes of shared memory "
                           "per block; this GPU gives a block at most %zu (use --table-memory global or fewer bits)",
-                          r.a.bc_bits, collatz_device_shared_bytes(r.a.bc_bits, true), r.dev.shared_limit);
+                          r.a.bc_bits, collatz_device_shared_bytes(r.a.bc_bits, true), r.cb.dev.shared_limit);
     }
+    struct bench b;
+    bench_open(&b, "delay", &r.cb.opt, r.cb.have_dev, r.cb.opt.device);
+    /* A checkpointed run is one pass: the checkpoint follows it. */
+    if (r.a.checkpoint) {
+        b.warmup = 0;
+        b.reps = 1;
+    }
+    r.cb.warmup_passes = b.warmup;
     build_tables(&r, m.gpu);
-    run_env_collect(&r.env, r.have_dev, r.opt.device);
-    interrupt_install();
-    if (!r.opt.quiet) {
-        run_env_print(stdout, &r.env);
-        table_begin(stdout);
-    }
+    struct bench_case cases[2];
+    const size_t n_cases = collatz_bench_cases(&r.cb, &m, cases);
+    int status = 0;
+    if (r.cb.done_before == r.cb.count)
+        printf("# --checkpoint %s has finished the whole range [%" PRIu64 ", %" PRIu64 "]\n", r.a.checkpoint,
+               r.cb.first, r.cb.first + (r.cb.count - 1));
+    else
+        status = bench_run(&b, &delay_ops, &r, cases, n_cases);
     if (m.gpu)
-        run_method(&r, true, floor);
-    if (m.cpu && !r.interrupted)
-        run_method(&r, false, floor);
-    if (m.gpu)
-        collatz_device_close(&r.dev);
+        collatz_device_close(&r.cb.dev);
     collatz_bc_free(&r.bc);
     free(r.table_a);
-    checkpoint_free(&r.ck);
-    if (r.interrupted)
-        return EXIT_INTERRUPTED;
-    return r.exit_status;
+    checkpoint_free(&r.cb.ck);
+    return status;
 }

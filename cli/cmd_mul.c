@@ -1,5 +1,6 @@
 /* mpgpu mul: bulk full products C = A * B on the GPU, each checked against GMP, and the GMP
  * baseline on the CPU (000 ch. 3, 001). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "hexio.h"
 #include "interrupt.h"
 #include "mul.h"
+#include "bench.h"
 #include "mul_bench.h"
 #include "tune_table.h"
 #include "report.h"
@@ -65,12 +67,21 @@ static char *methods_help(void)
     return s;
 }
 
+/* Appends m unless the list holds it: a method named twice runs once. */
+static size_t add_unique(const struct mul_method **list, size_t n, const struct mul_method *m)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == m)
+            return n;
+    list[n] = m;
+    return n + 1;
+}
+
 int cmd_mul(int argc, char **argv)
 {
     struct mul_bench r;
     struct mul_args io = {0};
     memset(&r, 0, sizeof r);
-    r.subcommand = "mul";
     char *mhelp = methods_help();
     const struct cli_spec spec = {
         .command = "mul",
@@ -102,24 +113,31 @@ int cmd_mul(int argc, char **argv)
         for (size_t i = 0; i < sizeof default_methods / sizeof default_methods[0]; i++)
             r.opt.methods[r.opt.n_methods++] = default_methods[i];
 
+    unsigned sizes[CLI_MAX_SIZES];
+    size_t n_sizes = r.opt.n_bits;
+    memcpy(sizes, r.opt.bits_list, n_sizes * sizeof sizes[0]);
+    if (io.output && n_sizes > 1)
+        cli_bad_input("--output writes the products of one size; give one --bits, not %zu", n_sizes);
     if (io.input) {
+        if (n_sizes > 1)
+            cli_bad_input("--input sets the size from its operands; give one --bits, not %zu", n_sizes);
         struct hex_pairs hp;
         hex_pairs_read(io.input, r.opt.bits_set ? r.opt.bits / 32 : 0, MUL_MAX_BITS / 32, &hp);
-        r.words = hp.words;
-        r.count = hp.count;
         r.a = hp.a;
         r.b = hp.b;
+        r.count = hp.count;
+        sizes[0] = hp.words * 32;
         if (r.opt.count_set && r.opt.count != r.count)
             cli_bad_input("--count %llu differs from the %zu pairs in --input %s; give only one",
                           (unsigned long long)r.opt.count, r.count, io.input);
     } else {
-        r.words = r.opt.bits / 32;
         r.count = r.opt.count;
     }
 
     size_t n_all;
     const struct mul_method *all = mul_methods(&n_all);
     const struct mul_method *chosen[CLI_MAX_METHODS + 64];
+    const struct mul_method *picked[CLI_MAX_SIZES] = {0}; /* --method auto's choice per size */
     size_t n_chosen = 0;
     bool want_gmp = false;
     for (size_t i = 0; i < r.opt.n_methods; i++) {
@@ -127,15 +145,14 @@ int cmd_mul(int argc, char **argv)
         if (!strcmp(name, "gmp")) {
             want_gmp = true;
         } else if (!strcmp(name, "auto")) {
-            char why[256];
-            const struct mul_method *m = tune_table_pick(r.words, r.opt.device, why, sizeof why);
-            if (!m)
-                cli_bad_input("mul: --method auto: %s", why);
-            chosen[n_chosen++] = m;
+            for (size_t s = 0; s < n_sizes; s++) {
+                char why[256];
+                if (!(picked[s] = tune_table_pick(sizes[s] / 32, r.opt.device, why, sizeof why)))
+                    cli_bad_input("mul: --method auto: %s", why);
+            }
         } else if (!strcmp(name, "all")) {
             for (size_t k = 0; k < n_all; k++)
-                if (mul_method_supports(&all[k], r.words))
-                    chosen[n_chosen++] = &all[k];
+                n_chosen = add_unique(chosen, n_chosen, &all[k]);
             want_gmp = true;
         } else {
             const struct mul_method *m = mul_method_find(name);
@@ -146,31 +163,68 @@ int cmd_mul(int argc, char **argv)
                     len += snprintf(list + len, sizeof list - len, "%s, ", all[k].name);
                 cli_bad_input("mul: unknown method '%s'; accepted: %sgmp, auto, all", name, list);
             }
-            if (!mul_method_supports(m, r.words))
-                cli_bad_input("mul: method %s does not support %u bits; accepted: multiples of %u "
-                              "bits in %u..%u", m->name, r.words * 32, m->words_multiple * 32,
-                              m->min_words * 32, m->max_words * 32);
-            chosen[n_chosen++] = m;
+            for (size_t s = 0; s < n_sizes; s++)
+                if (!mul_method_supports(m, sizes[s] / 32))
+                    cli_bad_input("mul: method %s does not support %u bits; accepted: multiples of %u "
+                                  "bits in %u..%u", m->name, sizes[s], m->words_multiple * 32,
+                                  m->min_words * 32, m->max_words * 32);
+            n_chosen = add_unique(chosen, n_chosen, m);
         }
     }
 
     char why[256];
-    bool have_gpu = n_chosen > 0 && gpu_open(r.opt.device, why, sizeof why);
-    if (n_chosen > 0 && !have_gpu) {
+    const bool any_gpu = n_chosen > 0 || picked[0];
+    bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why);
+    int gpu_status = 0;
+    if (any_gpu && !have_gpu) {
         fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
                 want_gmp ? ", running the GMP baseline only" : "");
         if (explicit_methods && !want_gmp)
             return EXIT_GPU_ERROR;
-        r.exit_status = explicit_methods ? EXIT_GPU_ERROR : 0;
+        gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
         n_chosen = 0;
+        memset(picked, 0, sizeof picked);
     }
-    run_env_collect(&r.env, have_gpu, r.opt.device);
-    interrupt_install();
 
+    /* Per size: the methods named, and auto's pick unless it is one of them. */
+    const size_t per_size = n_chosen + 2;
+    struct bench_case *cases = malloc(per_size * n_sizes * sizeof *cases);
+    size_t n_cases = 0;
+    for (size_t s = 0; s < n_sizes; s++) {
+        const struct mul_method *list[CLI_MAX_METHODS + 65];
+        size_t n_list = n_chosen;
+        memcpy(list, chosen, n_chosen * sizeof list[0]);
+        bool named = false;
+        for (size_t i = 0; i < n_chosen && picked[s]; i++)
+            named |= chosen[i] == picked[s];
+        if (picked[s] && !named)
+            list[n_list++] = picked[s];
+        n_cases += mul_bench_cases(&r, sizes[s], list, n_list, want_gmp, cases + n_cases, per_size);
+    }
+    mul_bench_check_host(&r, cases, n_cases);
     r.from_input = io.input != NULL;
-    r.output_path = io.output;
     r.max_batch = io.batch;
-    mul_bench_prepare(&r);
+    r.output_path = io.output;
+    if (io.output && !(r.output = fopen(io.output, "w")))
+        cli_bad_input("--output '%s' cannot be opened for writing: %s", io.output, strerror(errno));
 
-    return mul_bench_run_all(&r, chosen, n_chosen, want_gmp);
+    struct bench b;
+    bench_open(&b, "mul", &r.opt, have_gpu, r.opt.device);
+    if (r.from_input)
+        b.seed = 0;
+    int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);
+    if (r.output && !r.output_written) {
+        fclose(r.output);
+        fprintf(stderr, "mpgpu: --output '%s' holds no products: no method finished with products "
+                        "equal to GMP's\n", io.output);
+        if (status == 0)
+            status = EXIT_MISMATCH;
+    }
+    if (r.from_input) {
+        free(r.a);
+        free(r.b);
+    }
+    mul_bench_free(&r);
+    free(cases);
+    return status ? status : gpu_status;
 }

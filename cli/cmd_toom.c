@@ -9,6 +9,7 @@
 #include "gpu.h"
 #include "interrupt.h"
 #include "mul.h"
+#include "bench.h"
 #include "mul_bench.h"
 #include "report.h"
 #include "toom_opcount.h"
@@ -110,7 +111,6 @@ int cmd_toom(int argc, char **argv)
     struct mul_bench r;
     struct toom_args t = {0};
     memset(&r, 0, sizeof r);
-    r.subcommand = "toom";
     const struct cli_spec spec = {
         .command = "toom",
         .usage = "mpgpu toom [--k K,...|all] [--bits B] [--count N] [options]\n"
@@ -154,38 +154,45 @@ int cmd_toom(int argc, char **argv)
         print_count_ops(bits / 32, r.opt.seed);
         return 0;
     }
-    if (bits < 32 * k_max)
-        cli_bad_input("--bits %u is too small for Toom-%u: %u pieces of at least one word need %u "
-                      "bits; accepted: a multiple of 32 in %u..%u", bits, k_max, k_max, 32 * k_max,
-                      32 * k_max, TOOM_MAX_BITS);
-    r.words = bits / 32;
     r.count = r.opt.count;
 
-    const struct mul_method *chosen[TOOM_REF_K_MAX + 2];
-    size_t n_chosen = 0;
-    if (!t.no_comba) {
-        const struct mul_method *m = mul_method_find(COMBA_METHOD);
-        if (m && mul_method_supports(m, r.words))
+    struct bench_case cases[CLI_MAX_SIZES * (TOOM_REF_K_MAX + 2)];
+    size_t n_cases = 0;
+    for (size_t s = 0; s < r.opt.n_bits; s++) {
+        const unsigned size = r.opt.bits_list[s];
+        if (size < 32 * k_max)
+            cli_bad_input("--bits %u is too small for Toom-%u: %u pieces of at least one word need %u "
+                          "bits; accepted: a multiple of 32 in %u..%u", size, k_max, k_max, 32 * k_max,
+                          32 * k_max, TOOM_MAX_BITS);
+        const struct mul_method *chosen[TOOM_REF_K_MAX + 2];
+        size_t n_chosen = 0;
+        if (!t.no_comba) {
+            const struct mul_method *m = mul_method_find(COMBA_METHOD);
+            if (m && mul_method_supports(m, size / 32))
+                chosen[n_chosen++] = m;
+        }
+        for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++) {
+            if (!t.k_selected[k])
+                continue;
+            char name[16];
+            snprintf(name, sizeof name, "toom-%u", k);
+            const struct mul_method *m = mul_method_find(name);
+            if (!m || !mul_method_supports(m, size / 32)) /* the registry and --bits check agree */
+                cli_bad_input("toom: method %s is not available at %u bits", name, size);
             chosen[n_chosen++] = m;
+        }
+        n_cases += mul_bench_cases(&r, size, chosen, n_chosen, t.gmp, cases + n_cases, TOOM_REF_K_MAX + 2);
     }
-    for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++) {
-        if (!t.k_selected[k])
-            continue;
-        char name[16];
-        snprintf(name, sizeof name, "toom-%u", k);
-        const struct mul_method *m = mul_method_find(name);
-        if (!m || !mul_method_supports(m, r.words)) /* the registry and --bits check agree */
-            cli_bad_input("toom: method %s is not available at %u bits", name, bits);
-        chosen[n_chosen++] = m;
-    }
+    mul_bench_check_host(&r, cases, n_cases);
 
     char why[256];
     if (!gpu_open(r.opt.device, why, sizeof why)) {
         fprintf(stderr, "mpgpu: %s; toom runs on the GPU (--count-ops runs without one)\n", why);
         return EXIT_GPU_ERROR;
     }
-    run_env_collect(&r.env, true, r.opt.device);
-    interrupt_install();
-    mul_bench_prepare(&r);
-    return mul_bench_run_all(&r, chosen, n_chosen, t.gmp);
+    struct bench b;
+    bench_open(&b, "toom", &r.opt, true, r.opt.device);
+    int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);
+    mul_bench_free(&r);
+    return status;
 }

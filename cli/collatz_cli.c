@@ -9,6 +9,9 @@
 
 #include "collatz_plain.h"
 #include "gpu.h"
+#include "interrupt.h"
+#include "progress.h"
+#include "timing.h"
 #include "random_words.h"
 
 bool collatz_range_option(struct collatz_range_args *r, int id, const char *arg)
@@ -127,40 +130,125 @@ bool collatz_option_given(int argc, char **argv, const char *name)
     return false;
 }
 
-uint64_t collatz_host_available(void)
+size_t collatz_bench_cases(const struct collatz_bench *cb, const struct collatz_methods *m,
+                           struct bench_case *out)
 {
-    FILE *f = fopen("/proc/meminfo", "r");
-    uint64_t kib = 0;
-    if (f) {
-        char line[256];
-        while (fgets(line, sizeof line, f))
-            if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kib) == 1)
-                break;
-        fclose(f);
+    size_t n = 0;
+    for (int gpu = 1; gpu >= 0; gpu--) {
+        if (gpu ? !m->gpu : !m->cpu)
+            continue;
+        out[n++] = (struct bench_case){
+            .method = gpu ? "gpu" : "cpu",
+            .count = cb->count - cb->done_before,
+            .throughput_unit = "numbers",
+            /* A pass includes the host's settlement of overflows with GMP, so it is timed whole
+             * by the clock, not by CUDA events around the kernels. */
+            .timed_region = "pass",
+            .cpu_threads = gpu ? 0 : cb->cpu_threads,
+            .data = gpu ? (void *)&cb->dev : NULL,
+        };
     }
-    return kib ? kib * 1024 : UINT64_MAX;
+    return n;
 }
 
-void collatz_format_bytes(char *out, size_t len, uint64_t bytes)
+uint64_t collatz_walk(const struct collatz_bench *cb, uint64_t from, uint64_t n, unsigned seg_bits,
+                      const char *label,
+                      void (*segment)(void *ctx, uint64_t first, uint64_t last, uint64_t done_after),
+                      void *ctx)
 {
-    if (bytes >= (UINT64_C(1) << 30))
-        snprintf(out, len, "%.2f GiB", bytes / 1073741824.0);
-    else if (bytes >= (UINT64_C(1) << 20))
-        snprintf(out, len, "%.2f MiB", bytes / 1048576.0);
-    else
-        snprintf(out, len, "%" PRIu64 " bytes", bytes);
+    struct progress pg;
+    progress_begin(&pg, progress_mode_for(cb->opt.quiet), label, "numbers", n);
+    uint64_t done = 0, pos = from;
+    while (done < n && !interrupt_requested()) {
+        /* Up to the next multiple of 2^seg_bits (modulo 2^64, which is right at the top end), or
+         * the end of the range. */
+        const uint64_t to_boundary = (((pos >> seg_bits) + 1) << seg_bits) - pos;
+        const uint64_t seg = n - done < to_boundary ? n - done : to_boundary;
+        const uint64_t last = pos + (seg - 1);
+        segment(ctx, pos, last, done + seg);
+        done += seg;
+        pos = last + 1;
+        progress_update(&pg, done);
+    }
+    progress_end(&pg);
+    return done;
 }
 
-void collatz_require_host(uint64_t bytes, const char *what)
+void collatz_case_begin(struct collatz_bench *cb, const struct bench_case *c)
 {
-    uint64_t avail = collatz_host_available();
-    if (bytes > avail) {
-        char need[32], have[32];
-        collatz_format_bytes(need, sizeof need, bytes);
-        collatz_format_bytes(have, sizeof have, avail);
-        cli_bad_input("%s needs %s (%" PRIu64 " bytes) of host memory; %s are available", what, need,
-                      bytes, have);
+    cb->gpu = collatz_case_gpu(c);
+    cb->have_ref = false;
+    cb->differing_pass = 0;
+    cb->overflow_ms = 0;
+    cb->timed_passes = 0;
+}
+
+bool collatz_pass_end(struct collatz_bench *cb, unsigned pass_index, bool warmup, double overflow_ms,
+                      bool (*same_as_ref)(void *ctx), void *ctx)
+{
+    if (!warmup) {
+        cb->overflow_ms += overflow_ms;
+        cb->timed_passes++;
     }
+    if (!cb->have_ref) {
+        cb->have_ref = true;
+        return true;
+    }
+    if (!cb->differing_pass && !same_as_ref(ctx))
+        cb->differing_pass = pass_index + 1;
+    return false;
+}
+
+double collatz_overflow_ms_per_pass(const struct collatz_bench *cb)
+{
+    return cb->timed_passes ? cb->overflow_ms / cb->timed_passes : 0;
+}
+
+int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned pass_index, bool warmup,
+                       unsigned seg_bits,
+                       void (*segment)(void *ctx, uint64_t first, uint64_t last, uint64_t done_after),
+                       void *ctx, double *ms)
+{
+    char label[64];
+    snprintf(label, sizeof label, "%s %s %s %u", cb->command, c->method, warmup ? "warm-up" : "pass",
+             warmup ? pass_index + 1 : pass_index - cb->warmup_passes + 1);
+    const double t0 = time_now_ms();
+    const uint64_t done = collatz_walk(cb, cb->first + cb->done_before, c->count, seg_bits, label, segment, ctx);
+    *ms = time_now_ms() - t0;
+    if (done < c->count) {
+        collatz_report_interrupted(cb->command, cb->first, cb->done_before + done, cb->checkpoint);
+        return BENCH_STOPPED;
+    }
+    return 0;
+}
+
+void collatz_check_verdict(const struct collatz_bench *cb, bool sample_differs, uint64_t sample_first,
+                           uint64_t sample_last, struct bench_check *out)
+{
+    out->mismatches += sample_differs;
+    if (sample_differs)
+        snprintf(out->first_bad, sizeof out->first_bad,
+                 "the CPU twin's totals differ from the GPU's on [%" PRIu64 ", %" PRIu64 "]",
+                 sample_first, sample_last);
+    if (cb->differing_pass) {
+        out->mismatches++;
+        out->checked += !out->checked;
+        snprintf(out->first_bad, sizeof out->first_bad, "pass %u gives other totals than pass 1",
+                 cb->differing_pass);
+    }
+}
+
+void collatz_announce_build(const struct cli_common *opt, const char *what, double ms_small,
+                            unsigned small_bits, unsigned bits)
+{
+    if (opt->quiet || bits <= small_bits)
+        return;
+    const double s = ms_small * 1e-3 * (double)(UINT64_C(1) << (bits - small_bits));
+    if (s < 10.0)
+        return;
+    char eta[32];
+    progress_format_duration(eta, sizeof eta, s);
+    fprintf(stderr, "mpgpu: %s: about %s (predicted from 2^%u entries)\n", what, eta, small_bits);
 }
 
 /* What to do about a --checkpoint path that cannot be used. */

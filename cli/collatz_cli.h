@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "collatz.h"
 #include "collatz_checkpoint.h"
+#include "bench.h"
 
 /* Option ids both subcommands use (cli_option ids start at 1000). */
 enum {
@@ -67,13 +68,76 @@ void collatz_checkpoint_begin(struct checkpoint *ck, const char *command, const 
 /* True when --NAME was given on the command line (to tell a default from a choice). */
 bool collatz_option_given(int argc, char **argv, const char *name);
 
-/* Bytes of memory the host can still give (MemAvailable). */
-uint64_t collatz_host_available(void);
-/* cli_bad_input when `bytes` exceed what the host can give, naming what needs them. */
-void collatz_require_host(uint64_t bytes, const char *what);
+/* The state the run-loop callbacks of collatz and delay share (bench.h): the range, what a
+ * resumed checkpoint finished, and the device. */
+struct collatz_bench {
+    struct cli_common opt;
+    const char *command;      /* "collatz" or "delay" */
+    enum verify_mode verify;
+    int cpu_threads;
+    uint64_t first, count;    /* the whole range */
+    uint64_t done_before;     /* finished by the resumed checkpoint: [first, first + done_before) */
+    const char *checkpoint;   /* --checkpoint, or NULL */
+    struct checkpoint ck;
+    bool resumed;
+    struct collatz_device dev;
+    bool have_dev;
+    unsigned warmup_passes;   /* of every case, as the run loop runs them */
+    /* The case in hand. */
+    bool gpu;
+    bool have_ref;            /* pass 1 is kept as the reference of the later passes */
+    unsigned differing_pass;  /* the first pass whose totals differ from pass 1 (0: none) */
+    double overflow_ms;       /* settling overflows with GMP, over the timed passes */
+    unsigned timed_passes;
+};
 
-/* "1.50 GiB" */
-void collatz_format_bytes(char *out, size_t len, uint64_t bytes);
+/* The cases of the run: gpu then cpu, as --method chose, each over the part of the range a
+ * resumed checkpoint left. Returns their number. */
+size_t collatz_bench_cases(const struct collatz_bench *cb, const struct collatz_methods *m,
+                           struct bench_case *out);
+/* case->data of a GPU case is non-NULL. */
+static inline bool collatz_case_gpu(const struct bench_case *c)
+{
+    return c->data != NULL;
+}
+
+/* One pass over [from, from + n): segments that end on multiples of 2^seg_bits (so that each
+ * S entry gets whole runs), each handed to segment(ctx, first, last, done_after) — which runs
+ * the GPU kernel or the CPU twin, settles and checks it, and saves the checkpoint — with
+ * progress on stderr between them. Stops at Ctrl-C; returns the numbers finished. */
+uint64_t collatz_walk(const struct collatz_bench *cb, uint64_t from, uint64_t n, unsigned seg_bits,
+                      const char *label,
+                      void (*segment)(void *ctx, uint64_t first, uint64_t last, uint64_t done_after),
+                      void *ctx);
+
+/* Starts a case: no reference pass yet, no overflow time. */
+void collatz_case_begin(struct collatz_bench *cb, const struct bench_case *c);
+
+/* The loop's pass for both subcommands: a label, then collatz_walk over the case's range with
+ * the wall-clock time in *ms. Returns 0, or BENCH_STOPPED after saying exactly what finished. */
+int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned pass_index, bool warmup,
+                       unsigned seg_bits,
+                       void (*segment)(void *ctx, uint64_t first, uint64_t last, uint64_t done_after),
+                       void *ctx, double *ms);
+
+/* After a finished pass: counts its overflow time when timed, and returns true when it is the
+ * first pass, which the caller keeps as the reference; otherwise same_as_ref() decides whether
+ * it differs from it, and the first that does is remembered. */
+bool collatz_pass_end(struct collatz_bench *cb, unsigned pass_index, bool warmup, double overflow_ms,
+                      bool (*same_as_ref)(void *ctx), void *ctx);
+
+/* Overflow time per timed pass, in ms. */
+double collatz_overflow_ms_per_pass(const struct collatz_bench *cb);
+
+/* Settles a check: a pass that differed from pass 1 is a mismatch (naming it), as is a CPU twin
+ * that disagrees with the GPU on the sample. */
+void collatz_check_verdict(const struct collatz_bench *cb, bool sample_differs, uint64_t sample_first,
+                           uint64_t sample_last, struct bench_check *out);
+
+/* Announces a table step (what: "building table A ...") that will take long, from the time of
+ * a smaller one: 2^bits entries are predicted to take ms_small * 2^(bits - small_bits). */
+void collatz_announce_build(const struct cli_common *opt, const char *what, double ms_small,
+                            unsigned small_bits, unsigned bits);
 
 /* Checks, before any work, that --checkpoint FILE can be written where and as the run will
  * write it (a temporary file beside it, renamed over it): exits 2 naming what is wrong with the

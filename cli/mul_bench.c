@@ -7,8 +7,8 @@
 
 #include "gpu.h"
 #include "hexio.h"
+#include "hostmem.h"
 #include "interrupt.h"
-#include "mul_gmp.h"
 #include "random_words.h"
 #include "timing.h"
 
@@ -17,92 +17,83 @@ int mul_bench_all_threads(void)
     return omp_get_num_procs();
 }
 
-static void emit(struct mul_bench *r, struct result_row *row)
+size_t mul_bench_cases(const struct mul_bench *m, unsigned bits, const struct mul_method *const *methods,
+                       size_t n_methods, bool gmp, struct bench_case *out, size_t max)
 {
-    row->subcommand = r->subcommand;
-    row->bits = r->words * 32;
-    row->count = r->count;
-    row->reps = r->opt.reps;
-    row->warmup = r->opt.warmup;
-    row->seed = r->from_input ? 0 : r->opt.seed;
-    row->include_transfers = r->opt.include_transfers;
-    row->throughput = row->median_ms > 0 ? r->count / (row->median_ms * 1e-3) : 0;
-    row->throughput_unit = "products";
-    if (!r->opt.quiet)
-        table_row(stdout, row);
-    fflush(stdout);
-    if (r->opt.csv_path && csv_append(r->opt.csv_path, &r->env, row) != 0)
-        r->exit_status = EXIT_BAD_INPUT;
+    size_t n = 0;
+    for (size_t i = 0; i <= n_methods && n < max; i++) {
+        const bool is_gmp = i == n_methods;
+        if (is_gmp ? !gmp : !mul_method_supports(methods[i], bits / 32))
+            continue;
+        out[n++] = (struct bench_case){
+            .method = is_gmp ? "gmp" : methods[i]->name,
+            .bits = bits,
+            .count = m->count,
+            .throughput_unit = "products",
+            .timed_region = is_gmp ? "cpu" : m->opt.include_transfers ? "kernels+transfers" : "kernels",
+            .cpu_threads = is_gmp ? (m->opt.threads ? m->opt.threads : mul_bench_all_threads()) : 0,
+            .data = is_gmp ? NULL : (void *)methods[i],
+        };
+    }
+    return n;
 }
 
-static void write_output(struct mul_bench *r)
+/* Host bytes a case needs: operands and products, and the GMP baseline's limbs. */
+static uint64_t host_bytes(const struct mul_bench *m, const struct bench_case *c)
 {
-    if (!r->output_path || r->output_written)
+    const uint64_t w = c->bits / 32, limbs = (w + 1) / 2;
+    uint64_t per = 16 * w;
+    if (!c->data)
+        per += 4 * limbs * sizeof(mp_limb_t);
+    return per * m->count;
+}
+
+void mul_bench_check_host(const struct mul_bench *m, const struct bench_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char what[128];
+        snprintf(what, sizeof what, "--count %zu of %u-bit products%s", m->count, cases[i].bits,
+                 cases[i].data ? "" : " with the GMP baseline");
+        hostmem_require(host_bytes(m, &cases[i]), what);
+    }
+}
+
+void mul_bench_free(struct mul_bench *m)
+{
+    if (!m->from_input) {
+        free(m->a);
+        free(m->b);
+        m->a = m->b = NULL;
+    }
+    free(m->c);
+    m->c = NULL;
+    m->words = 0;
+}
+
+/* The operands of the case's size: random from --seed, or those read from --input. */
+static void prepare_operands(struct mul_bench *m, unsigned words)
+{
+    if (m->words == words && m->c)
         return;
-    FILE *f = fopen(r->output_path, "w");
-    if (!f)
-        cli_bad_input("--output '%s' cannot be opened for writing", r->output_path);
-    for (size_t p = 0; p < r->count; p++)
-        hex_write_number(f, r->c + p * 2 * r->words, 2 * (size_t)r->words);
-    if (fclose(f) != 0)
-        cli_bad_input("--output '%s': write failed", r->output_path);
-    r->output_written = true;
-}
-
-double mul_bench_run_gmp(struct mul_bench *r)
-{
-    int threads = r->opt.threads ? r->opt.threads : mul_bench_all_threads();
-    struct gmp_batch g;
-    if (gmp_batch_init(&g, r->words, r->count, r->a, r->b) != 0)
-        cli_bad_input("--count %zu: the GMP baseline needs more host memory than is free", r->count);
-    double *samples = malloc(r->opt.reps * sizeof *samples);
-    double median = -1;
-    for (unsigned i = 0; i < r->opt.warmup && !interrupt_requested(); i++)
-        gmp_batch_multiply(&g, threads);
-    unsigned done = 0;
-    for (; done < r->opt.reps && !interrupt_requested(); done++) {
-        double t0 = time_now_ms();
-        gmp_batch_multiply(&g, threads);
-        samples[done] = time_now_ms() - t0;
+    if (!m->from_input) {
+        mul_bench_free(m);
+        m->a = malloc(m->count * words * sizeof(uint32_t));
+        m->b = malloc(m->count * words * sizeof(uint32_t));
     }
-    if (done == r->opt.reps) {
-        struct timing_stats st;
-        timing_stats_from(samples, done, &st);
-        struct result_row row = {.method = "gmp", .cpu_threads = threads, .median_ms = st.median_ms,
-                                 .min_ms = st.min_ms, .max_ms = st.max_ms, .verify_mode = "reference"};
-        snprintf(row.params, sizeof row.params, "words=%u;limbs=%zu", r->words, g.limbs);
-        emit(r, &row);
-        median = st.median_ms;
-        for (size_t p = 0; p < r->count; p++)
-            gmp_batch_product_words(&g, p, r->c + p * 2 * r->words);
-        write_output(r);
+    m->c = malloc(m->count * 2 * words * sizeof(uint32_t));
+    if (!m->a || !m->b || !m->c)
+        cli_bad_input("--count %zu of %u-bit products: out of host memory", m->count, words * 32);
+    m->words = words;
+    if (m->from_input)
+        return;
+    const long count = (long)m->count;
+    const uint64_t seed = m->opt.seed;
+    uint32_t *a = m->a, *b = m->b;
+#pragma omp parallel for schedule(static)
+    for (long p = 0; p < count; p++) {
+        random_words(seed, 2 * (uint64_t)p, a + (size_t)p * words, words);
+        random_words(seed, 2 * (uint64_t)p + 1, b + (size_t)p * words, words);
     }
-    free(samples);
-    gmp_batch_free(&g);
-    return median;
-}
-
-struct launch_ctx {
-    struct mul_device *dev;
-    const uint32_t *a, *b;
-    uint32_t *c;
-    size_t n;
-    bool transfers;
-};
-
-static cudaError_t timed_region(void *p, const char **failed_call)
-{
-    struct launch_ctx *x = p;
-    cudaError_t err = cudaSuccess;
-    if (x->transfers)
-        err = mul_device_upload(x->dev, x->a, x->b, x->n);
-    if (err == cudaSuccess)
-        err = mul_device_launch(x->dev, x->n);
-    if (err == cudaSuccess && x->transfers)
-        err = mul_device_download(x->dev, x->c, x->n);
-    if (err != cudaSuccess)
-        *failed_call = x->dev->failed_call;
-    return err;
 }
 
 #define DEV_CHECK(dev, call)                                                                \
@@ -130,125 +121,146 @@ static size_t choose_batch(const struct mul_method *m, unsigned words, size_t co
     return batch;
 }
 
-double mul_bench_run_gpu(struct mul_bench *r, const struct mul_method *m)
+static int mul_setup(void *ctx, struct bench_case *c)
 {
-    size_t batch = choose_batch(m, r->words, r->count, r->max_batch);
-    size_t n_batches = (r->count + batch - 1) / batch;
-    struct mul_device dev;
-    DEV_CHECK(&dev, mul_device_open(&dev, m, r->words, batch));
-    double *total = calloc(r->opt.reps, sizeof *total);
-    double *samples = malloc(r->opt.reps * sizeof *samples);
-    double median = -1;
-    uint64_t checked = 0, mismatches = 0;
-    size_t first_bad = r->count;
-    bool stopped = false;
-    for (size_t s = 0; s < n_batches; s++) {
-        if (interrupt_requested()) {
-            stopped = true;
-            break;
+    struct mul_bench *m = ctx;
+    prepare_operands(m, c->bits / 32);
+    const struct mul_method *method = c->data;
+    if (!method) {
+        if (gmp_batch_init(&m->gmp, m->words, m->count, m->a, m->b) != 0)
+            cli_bad_input("--count %zu: the GMP baseline needs more host memory than is free", m->count);
+        return 0;
+    }
+    m->batch = choose_batch(method, m->words, m->count, m->max_batch);
+    m->n_batches = (m->count + m->batch - 1) / m->batch;
+    DEV_CHECK(&m->dev, mul_device_open(&m->dev, method, m->words, m->batch));
+    if (m->n_batches == 1 && !m->opt.include_transfers) {
+        DEV_CHECK(&m->dev, mul_device_upload(&m->dev, m->a, m->b, m->count));
+        DEV_CHECK(&m->dev, mul_device_poison(&m->dev, m->count));
+    }
+    return 0;
+}
+
+struct launch_ctx {
+    struct mul_device *dev;
+    const uint32_t *a, *b;
+    uint32_t *c;
+    size_t n;
+    bool transfers;
+};
+
+static cudaError_t timed_region(void *p, const char **failed_call)
+{
+    struct launch_ctx *x = p;
+    cudaError_t err = cudaSuccess;
+    if (x->transfers)
+        err = mul_device_upload(x->dev, x->a, x->b, x->n);
+    if (err == cudaSuccess)
+        err = mul_device_launch(x->dev, x->n);
+    if (err == cudaSuccess && x->transfers)
+        err = mul_device_download(x->dev, x->c, x->n);
+    if (err != cudaSuccess)
+        *failed_call = x->dev->failed_call;
+    return err;
+}
+
+/* One pass over all products: per device batch, the operands go up and the products come back
+ * outside the timed region (unless --include-transfers); the batches' times are added. */
+static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+{
+    (void)pass_index;
+    (void)warmup;
+    struct mul_bench *m = ctx;
+    if (!c->data) {
+        const double t0 = time_now_ms();
+        gmp_batch_multiply(&m->gmp, c->cpu_threads);
+        *ms = time_now_ms() - t0;
+        return 0;
+    }
+    const bool resident = m->n_batches == 1 && !m->opt.include_transfers;
+    *ms = 0;
+    for (size_t s = 0; s < m->n_batches; s++) {
+        if (s > 0 && interrupt_requested())
+            return BENCH_STOPPED;
+        const size_t off = s * m->batch, n = m->count - off < m->batch ? m->count - off : m->batch;
+        struct launch_ctx x = {&m->dev, m->a + off * m->words, m->b + off * m->words,
+                               m->c + off * 2 * m->words, n, m->opt.include_transfers};
+        if (!resident && !x.transfers) {
+            DEV_CHECK(&m->dev, mul_device_upload(&m->dev, x.a, x.b, n));
+            DEV_CHECK(&m->dev, mul_device_poison(&m->dev, n));
         }
-        size_t off = s * batch, n = r->count - off < batch ? r->count - off : batch;
-        struct launch_ctx x = {&dev, r->a + off * r->words, r->b + off * r->words,
-                               r->c + off * 2 * r->words, n, r->opt.include_transfers};
-        if (!x.transfers)
-            DEV_CHECK(&dev, mul_device_upload(&dev, x.a, x.b, n));
-        DEV_CHECK(&dev, mul_device_poison(&dev, n));
         const char *failed = NULL;
-        cudaError_t err = time_gpu_region(timed_region, &x, dev.stream, r->opt.warmup, r->opt.reps,
-                                          samples, &failed);
+        double sample = 0;
+        cudaError_t err = time_gpu_region(timed_region, &x, m->dev.stream, 0, 1, &sample, &failed);
         if (err != cudaSuccess)
             gpu_fail(failed ? failed : "kernel", err);
-        for (unsigned i = 0; i < r->opt.reps; i++)
-            total[i] += samples[i];
-        if (!x.transfers)
-            DEV_CHECK(&dev, mul_device_download(&dev, x.c, n));
-        if (r->opt.verify != VERIFY_NONE) {
-            size_t stride = r->opt.verify == VERIFY_ALL ? 1 : (n > 1000 ? n / 1000 : 1);
-            uint64_t chk;
-            size_t fb;
-            mismatches += mul_verify(r->words, n, x.a, x.b, x.c, stride, mul_bench_all_threads(),
-                                     &chk, &fb);
-            checked += chk;
-            if (fb < n && off + fb < first_bad)
-                first_bad = off + fb;
-        }
-        if (n_batches > 1 && cli_progress_enabled(&r->opt))
-            fprintf(stderr, "\r%s: batch %zu/%zu", m->name, s + 1, n_batches);
+        *ms += sample;
+        if (!resident && !x.transfers)
+            DEV_CHECK(&m->dev, mul_device_download(&m->dev, x.c, n));
     }
-    if (n_batches > 1 && cli_progress_enabled(&r->opt))
-        fputc('\n', stderr);
-    mul_device_close(&dev);
-    if (!stopped) {
-        struct timing_stats st;
-        timing_stats_from(total, r->opt.reps, &st);
-        struct result_row row = {.method = m->name, .median_ms = st.median_ms, .min_ms = st.min_ms,
-                                 .max_ms = st.max_ms, .checked = checked, .mismatches = mismatches};
-        row.verify_mode = r->opt.verify == VERIFY_ALL ? "all" : r->opt.verify == VERIFY_SAMPLE ? "sample" : "none";
-        snprintf(row.params, sizeof row.params, "words=%u;batches=%zu", r->words, n_batches);
-        emit(r, &row);
-        median = st.median_ms;
-        if (mismatches) {
-            fprintf(stderr, "mpgpu: %s %s at %u bits: %llu of %llu checked products differ from "
-                            "GMP; first bad index %zu\n", r->subcommand, m->name, r->words * 32,
-                    (unsigned long long)mismatches, (unsigned long long)checked, first_bad);
-            r->exit_status = EXIT_MISMATCH;
-        } else {
-            write_output(r);
-        }
-    }
-    free(total);
-    free(samples);
-    return median;
+    return 0;
 }
 
-void mul_bench_prepare(struct mul_bench *r)
+static void write_output(struct mul_bench *m)
 {
-    if (!r->from_input) {
-        r->a = malloc(r->count * r->words * sizeof(uint32_t));
-        r->b = malloc(r->count * r->words * sizeof(uint32_t));
-    }
-    r->c = malloc(r->count * 2 * r->words * sizeof(uint32_t));
-    if (!r->a || !r->b || !r->c)
-        cli_bad_input("--count %zu of %u-bit products needs %.1f GiB of host memory, more than is "
-                      "free", r->count, r->words * 32, r->count * 16.0 * r->words / (1u << 30));
-    if (r->from_input)
+    if (!m->output || m->output_written)
         return;
-    const long count = (long)r->count;
-    const unsigned w = r->words;
-    const uint64_t seed = r->opt.seed;
-#pragma omp parallel for schedule(static)
-    for (long p = 0; p < count; p++) {
-        random_words(seed, 2 * (uint64_t)p, r->a + (size_t)p * w, w);
-        random_words(seed, 2 * (uint64_t)p + 1, r->b + (size_t)p * w, w);
-    }
+    for (size_t p = 0; p < m->count; p++)
+        hex_write_number(m->output, m->c + p * 2 * m->words, 2 * (size_t)m->words);
+    if (fclose(m->output) != 0)
+        cli_bad_input("--output '%s': writing failed", m->output_path);
+    m->output = NULL;
+    m->output_written = true;
 }
 
-void mul_bench_free(struct mul_bench *r)
+static void mul_check(void *ctx, struct bench_case *c, struct bench_check *out)
 {
-    free(r->a);
-    free(r->b);
-    free(r->c);
-    r->a = r->b = r->c = NULL;
+    struct mul_bench *m = ctx;
+    if (!c->data) {
+        out->verify_mode = "reference";
+        for (size_t p = 0; p < m->count; p++)
+            gmp_batch_product_words(&m->gmp, p, m->c + p * 2 * m->words);
+        write_output(m);
+        return;
+    }
+    if (m->n_batches == 1 && !m->opt.include_transfers)
+        DEV_CHECK(&m->dev, mul_device_download(&m->dev, m->c, m->count));
+    const enum verify_mode v = m->opt.verify;
+    out->verify_mode = v == VERIFY_ALL ? "all" : v == VERIFY_SAMPLE ? "sample" : "none";
+    if (v == VERIFY_NONE)
+        return;
+    const size_t stride = v == VERIFY_ALL ? 1 : (m->count > 1000 ? m->count / 1000 : 1);
+    size_t first_bad = m->count;
+    out->mismatches = mul_verify(m->words, m->count, m->a, m->b, m->c, stride, mul_bench_all_threads(),
+                                 &out->checked, &first_bad);
+    if (out->mismatches)
+        snprintf(out->first_bad, sizeof out->first_bad, "first bad index %zu", first_bad);
+    else
+        write_output(m);
 }
 
-int mul_bench_run_all(struct mul_bench *r, const struct mul_method *const *methods, size_t n,
-                      bool gmp)
+static void mul_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
 {
-    if (!r->opt.quiet) {
-        run_env_print(stdout, &r->env);
-        table_begin(stdout);
-    }
-    for (size_t i = 0; i < n && !interrupt_requested(); i++) {
-        if (cli_progress_enabled(&r->opt))
-            fprintf(stderr, "[%zu/%zu] %s\n", i + 1, n + gmp, methods[i]->name);
-        mul_bench_run_gpu(r, methods[i]);
-    }
-    if (gmp && !interrupt_requested())
-        mul_bench_run_gmp(r);
-    mul_bench_free(r);
-    if (interrupt_requested()) {
-        fprintf(stderr, "mpgpu: interrupted; the rows above are complete, later methods did not run\n");
-        return EXIT_INTERRUPTED;
-    }
-    return r->exit_status;
+    struct mul_bench *m = ctx;
+    if (c->data)
+        snprintf(params, len, "words=%u;batches=%zu", c->bits / 32, m->n_batches);
+    else
+        snprintf(params, len, "words=%u;limbs=%zu", c->bits / 32, (size_t)(c->bits / 32 + 1) / 2);
 }
+
+static void mul_teardown(void *ctx, struct bench_case *c)
+{
+    struct mul_bench *m = ctx;
+    if (c->data)
+        mul_device_close(&m->dev);
+    else
+        gmp_batch_free(&m->gmp);
+}
+
+const struct bench_ops mul_bench_ops = {
+    .setup = mul_setup,
+    .pass = mul_pass,
+    .check = mul_check,
+    .describe = mul_describe,
+    .teardown = mul_teardown,
+};

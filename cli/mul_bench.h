@@ -1,48 +1,50 @@
-/* The measured run of bulk products, shared by `mpgpu mul`, `mpgpu toom` and `mpgpu tune`:
- * operands, the per-method GPU run (device batches, CUDA-event timing, every product checked
- * against GMP), the GMP baseline, and one table/CSV row per method. */
+/* Bulk products in the run loop (bench.h), shared by `mpgpu mul`, `mpgpu toom` and `mpgpu tune`:
+ * the operands of each size, one case per (size, method) with device batches and CUDA-event
+ * timing, every product checked against GMP, and the GMP baseline as a case of its own. */
 #ifndef MPGPU_MUL_BENCH_H
 #define MPGPU_MUL_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "mul.h"
-#include "report.h"
+#include "mul_gmp.h"
 
 struct mul_bench {
-    const char *subcommand; /* written into each row: "mul", "toom", "tune" */
     struct cli_common opt;
-    struct run_env env;
-    unsigned words;
-    size_t count;
+    size_t count;            /* products per pass */
     size_t max_batch;        /* products per device batch at most (0: all that fit) */
-    bool from_input;         /* operands came from a file: rows carry seed 0 */
-    const char *output_path; /* products of the first method that passes go here (or NULL) */
+    bool from_input;         /* operands came from --input: one size, rows carry seed 0 */
+    FILE *output;            /* --output, opened up front: the products of the first case that
+                              * matches GMP are written there */
+    const char *output_path;
     bool output_written;
+    unsigned words;          /* size of the operands held now */
     uint32_t *a, *b, *c;     /* product-major operands and products */
-    int exit_status;         /* EXIT_MISMATCH or EXIT_BAD_INPUT once a run failed, else 0 */
+    /* The case in hand. */
+    struct mul_device dev;
+    size_t batch, n_batches;
+    struct gmp_batch gmp;
 };
 
-/* Allocates the operand and product arrays (a and b only when not from_input) and fills the
- * operands from the seeded generator; exits with status 2 when host memory is short. */
-void mul_bench_prepare(struct mul_bench *r);
-void mul_bench_free(struct mul_bench *r);
+/* The cases of one size: each GPU method that supports it, then `gmp` when asked. Returns the
+ * number of cases written to out (at most max). */
+size_t mul_bench_cases(const struct mul_bench *m, unsigned bits, const struct mul_method *const *methods,
+                       size_t n_methods, bool gmp, struct bench_case *out, size_t max);
 
-/* Times method m on the GPU, checks its products, prints and records the row. Returns the
- * median kernel time in ms, or a negative value when interrupted. */
-double mul_bench_run_gpu(struct mul_bench *r, const struct mul_method *m);
+/* Refuses (exit 2) before any work when the largest case's operands, products and GMP limbs do
+ * not fit in host memory. */
+void mul_bench_check_host(const struct mul_bench *m, const struct bench_case *cases, size_t n);
 
-/* Times GMP on --threads threads (0: all cores) and records the row; returns the median in ms,
- * or a negative value when interrupted. */
-double mul_bench_run_gmp(struct mul_bench *r);
+/* The callbacks of the run loop for these cases (ctx: struct mul_bench). */
+extern const struct bench_ops mul_bench_ops;
 
-/* The whole measured run: the report header, each GPU method, then GMP when `gmp`, stopping
- * at Ctrl-C. Frees the arrays and returns the exit status (EXIT_INTERRUPTED on Ctrl-C). */
-int mul_bench_run_all(struct mul_bench *r, const struct mul_method *const *methods, size_t n,
-                      bool gmp);
+/* Frees the operand arrays and closes --output. */
+void mul_bench_free(struct mul_bench *m);
 
 /* The number of host cores, what --threads 0 means. */
 int mul_bench_all_threads(void);

@@ -1,16 +1,30 @@
 #include "progress.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 #include "timing.h"
 
 #define BAR_WIDTH 30
-#define REDRAW_MS 200.0
+#define BAR_REDRAW_MS 200.0
+#define LINE_EVERY_MS 10000.0
+/* A pass predicted to last longer than this says so when its rate is first measured. */
+#define ANNOUNCE_S 10.0
+/* The rate is trusted after this much of the pass. */
+#define CALIBRATE_MS 1000.0
 
-void progress_begin(struct progress *p, bool enabled, const char *label, const char *unit, uint64_t total)
+enum progress_mode progress_mode_for(bool quiet)
 {
-    p->enabled = enabled;
-    p->drawn = false;
+    if (quiet)
+        return PROGRESS_OFF;
+    return isatty(STDERR_FILENO) ? PROGRESS_BAR : PROGRESS_LINES;
+}
+
+void progress_begin(struct progress *p, enum progress_mode mode, const char *label, const char *unit,
+                    uint64_t total)
+{
+    p->mode = mode;
+    p->drawn = p->announced = false;
     p->label = label;
     p->unit = unit;
     p->total = total;
@@ -18,7 +32,7 @@ void progress_begin(struct progress *p, bool enabled, const char *label, const c
     p->last_draw_ms = p->t0_ms;
 }
 
-static void format_duration(char *out, size_t len, double s)
+void progress_format_duration(char *out, unsigned long len, double s)
 {
     if (s < 0 || s > 1e9)
         snprintf(out, len, "--:--");
@@ -30,21 +44,40 @@ static void format_duration(char *out, size_t len, double s)
 
 void progress_update(struct progress *p, uint64_t done)
 {
-    if (!p->enabled)
+    if (p->mode == PROGRESS_OFF || done == 0)
         return;
-    double now = time_now_ms();
-    if (now - p->last_draw_ms < REDRAW_MS && done < p->total)
+    const double now = time_now_ms();
+    const double elapsed_s = (now - p->t0_ms) * 1e-3;
+    const double rate = elapsed_s > 0 ? (double)done / elapsed_s : 0;
+    const double left_s = rate > 0 ? (double)(p->total - done) / rate : -1;
+    char eta[32];
+    progress_format_duration(eta, sizeof eta, left_s);
+    if (!p->announced && (now - p->t0_ms >= CALIBRATE_MS || done == p->total)) {
+        p->announced = true;
+        if (left_s > ANNOUNCE_S) {
+            if (p->drawn)
+                fputc('\n', stderr);
+            fprintf(stderr, "mpgpu: %s: about %s more at %.3g %s/s (measured over the first %.1f s)\n",
+                    p->label, eta, rate, p->unit, elapsed_s);
+            p->drawn = false;
+        }
+    }
+    const double frac = p->total ? (double)done / (double)p->total : 1.0;
+    if (p->mode == PROGRESS_LINES) {
+        if (now - p->last_draw_ms < LINE_EVERY_MS || done == p->total)
+            return;
+        p->last_draw_ms = now;
+        fprintf(stderr, "mpgpu: %s: %5.1f%%, %.3g %s/s, %s left\n", p->label, 100 * frac, rate, p->unit, eta);
+        return;
+    }
+    if (now - p->last_draw_ms < BAR_REDRAW_MS && done < p->total)
         return;
     p->last_draw_ms = now;
-    double frac = p->total ? (double)done / (double)p->total : 1.0;
-    double elapsed_s = (now - p->t0_ms) * 1e-3;
-    double rate = elapsed_s > 0 ? (double)done / elapsed_s : 0;
-    char bar[BAR_WIDTH + 1], eta[32];
+    char bar[BAR_WIDTH + 1];
     int fill = (int)(frac * BAR_WIDTH);
     for (int i = 0; i < BAR_WIDTH; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[BAR_WIDTH] = '\0';
-    format_duration(eta, sizeof eta, rate > 0 ? (double)(p->total - done) / rate : -1);
     fprintf(stderr, "\r%s [%s] %5.1f%%  %.3g %s/s  ETA %s ", p->label, bar, 100 * frac, rate, p->unit, eta);
     fflush(stderr);
     p->drawn = true;
@@ -52,7 +85,7 @@ void progress_update(struct progress *p, uint64_t done)
 
 void progress_end(struct progress *p)
 {
-    if (p->drawn)
+    if (p->mode == PROGRESS_BAR && p->drawn)
         fprintf(stderr, "\r%*s\r", 100, "");
     p->drawn = false;
 }

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,13 +33,18 @@ static void read_cpu_model(char *out, size_t len)
     fclose(f);
 }
 
-void run_env_collect(struct run_env *env, bool have_gpu, int device)
+static void utc_now(char *out, size_t len)
 {
-    memset(env, 0, sizeof *env);
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    strftime(env->timestamp, sizeof env->timestamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void run_env_collect(struct run_env *env, bool have_gpu, int device)
+{
+    memset(env, 0, sizeof *env);
+    utc_now(env->timestamp, sizeof env->timestamp);
     snprintf(env->commit, sizeof env->commit, "%s", MPGPU_COMMIT);
     if (gethostname(env->host, sizeof env->host) != 0)
         snprintf(env->host, sizeof env->host, "unknown");
@@ -112,22 +118,40 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-int csv_append(const char *path, const struct run_env *env, const struct result_row *row)
+FILE *csv_open(const char *path)
 {
+    if (!strcmp(path, "-")) {
+        fprintf(stdout, "%s\n", csv_header());
+        fflush(stdout);
+        return stdout;
+    }
     struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "mpgpu: --csv '%s' is a directory; accepted: a file to append rows to, or - for stdout\n", path);
+        return NULL;
+    }
     bool need_header = stat(path, &st) != 0 || st.st_size == 0;
     FILE *f = fopen(path, "a");
     if (!f) {
-        fprintf(stderr, "mpgpu: cannot open --csv file '%s' for appending\n", path);
-        return -1;
+        fprintf(stderr, "mpgpu: --csv '%s' cannot be opened for appending: %s\n", path, strerror(errno));
+        return NULL;
     }
-    if (need_header)
-        fprintf(f, "%s\n", csv_header());
-    char drv[16], rt[16], cc[16];
+    if (need_header && (fprintf(f, "%s\n", csv_header()) < 0 || fflush(f) != 0)) {
+        fprintf(stderr, "mpgpu: --csv '%s': writing failed: %s\n", path, strerror(errno));
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+int csv_write_row(FILE *f, const struct run_env *env, const struct result_row *row)
+{
+    char drv[16], rt[16], cc[16], stamp[32];
     version_string(drv, sizeof drv, env->driver_version);
     version_string(rt, sizeof rt, env->runtime_version);
     snprintf(cc, sizeof cc, env->have_gpu ? "%d.%d" : "none", env->cc_major, env->cc_minor);
-    const char *fields[] = {env->timestamp, env->commit, env->host, env->cpu, env->gpu, cc};
+    utc_now(stamp, sizeof stamp);
+    const char *fields[] = {stamp, env->commit, env->host, env->cpu, env->gpu, cc};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         csv_field(f, fields[i]);
         fputc(',', f);
@@ -140,27 +164,43 @@ int csv_append(const char *path, const struct run_env *env, const struct result_
     csv_field(f, row->params);
     fprintf(f, ",%llu,%u,%u,%llu,%d,%s,%.6f,%.6f,%.6f,%.6e,", (unsigned long long)row->count,
             row->reps, row->warmup, (unsigned long long)row->seed, row->cpu_threads,
-            row->cpu_threads ? "cpu" : row->include_transfers ? "kernels+transfers" : "kernels",
-            row->median_ms, row->min_ms, row->max_ms, row->throughput);
+            row->timed_region, row->median_ms, row->min_ms, row->max_ms, row->throughput);
     csv_field(f, row->throughput_unit);
     fprintf(f, ",%s,%llu,%llu\n", row->verify_mode, (unsigned long long)row->checked,
             (unsigned long long)row->mismatches);
-    if (fclose(f) != 0) {
-        fprintf(stderr, "mpgpu: writing --csv file '%s' failed\n", path);
+    if (ferror(f) || fflush(f) != 0) {
+        fprintf(stderr, "mpgpu: writing a --csv row failed: %s\n", strerror(errno));
         return -1;
     }
     return 0;
 }
 
-void table_begin(FILE *f)
+void format_ms(char *out, size_t len, double ms)
 {
-    fprintf(f, "%-30s %6s %10s %11s %11s %11s %12s %-14s %s\n", "method", "bits", "count",
-            "median(ms)", "min(ms)", "max(ms)", "rate(/s)", "verified", "params");
+    const char *unit = "ms";
+    double v = ms;
+    if (ms < 1.0) {
+        v = ms * 1e3;
+        unit = "us";
+    } else if (ms >= 1e4) {
+        v = ms * 1e-3;
+        unit = "s";
+    }
+    int decimals = v < 10 ? 3 : v < 100 ? 2 : v < 1000 ? 1 : 0;
+    snprintf(out, len, "%.*f %s", decimals, v, unit);
+}
+
+void table_begin(FILE *f, const char *unit)
+{
+    char rate[48];
+    snprintf(rate, sizeof rate, "%s/s", unit);
+    fprintf(f, "%-30s %6s %12s %11s %11s %11s %14s %-14s %s\n", "method", "bits", "count", "median",
+            "min", "max", rate, "verified", "params");
 }
 
 void table_row(FILE *f, const struct result_row *row)
 {
-    char verified[32];
+    char verified[48], med[24], lo[24], hi[24];
     if (!strcmp(row->verify_mode, "none"))
         snprintf(verified, sizeof verified, "not checked");
     else if (!strcmp(row->verify_mode, "reference"))
@@ -170,7 +210,12 @@ void table_row(FILE *f, const struct result_row *row)
                  (unsigned long long)row->checked);
     else
         snprintf(verified, sizeof verified, "ok %llu", (unsigned long long)row->checked);
-    fprintf(f, "%-30s %6u %10llu %11.4f %11.4f %11.4f %12.4g %-14s %s\n", row->method, row->bits,
-            (unsigned long long)row->count, row->median_ms, row->min_ms, row->max_ms,
-            row->throughput, verified, row->params);
+    format_ms(med, sizeof med, row->median_ms);
+    format_ms(lo, sizeof lo, row->min_ms);
+    format_ms(hi, sizeof hi, row->max_ms);
+    char bits[16] = "-";
+    if (row->bits)
+        snprintf(bits, sizeof bits, "%u", row->bits);
+    fprintf(f, "%-30s %6s %12llu %11s %11s %11s %14.4g %-14s %s\n", row->method, bits,
+            (unsigned long long)row->count, med, lo, hi, row->throughput, verified, row->params);
 }

@@ -9,7 +9,7 @@
 #include "cli.h"
 
 struct run_env {
-    char timestamp[32]; /* UTC, ISO 8601 */
+    char timestamp[32]; /* UTC, ISO 8601: when the run started (each CSV row has its own) */
     char commit[64];
     char host[64];
     char cpu[96];
@@ -35,7 +35,7 @@ struct result_row {
     unsigned reps, warmup;
     uint64_t seed;
     int cpu_threads;        /* 0 for GPU rows */
-    bool include_transfers;
+    const char *timed_region; /* "kernels", "kernels+transfers", "cpu" or "pass" */
     double median_ms, min_ms, max_ms;
     double throughput;      /* per second, of throughput_unit */
     const char *throughput_unit; /* e.g. "products", "numbers" */
@@ -45,12 +45,18 @@ struct result_row {
 
 /* The CSV header line, without newline; tests compare against it. */
 const char *csv_header(void);
-/* Appends a row to path, writing the header first when the file is new or empty.
- * Returns 0, or -1 with a message on stderr. */
-int csv_append(const char *path, const struct run_env *env, const struct result_row *row);
+/* Opens path for appending ("-": stdout) and writes the header when the file is new or empty.
+ * Returns the stream, or NULL with a message naming the path and the reason on stderr. */
+FILE *csv_open(const char *path);
+/* Writes one row stamped with the current UTC time and flushes it, so that rows written before
+ * a crash or Ctrl-C are complete. Returns 0, or -1 with a message on stderr. */
+int csv_write_row(FILE *f, const struct run_env *env, const struct result_row *row);
 
-/* Readable table on stdout: table_begin prints the header, table_row one line per result. */
-void table_begin(FILE *f);
+/* The readable table: table_begin prints the column names (the rate in unit/s), table_row one
+ * line per result with each time in the unit that keeps 4 significant digits. */
+void table_begin(FILE *f, const char *unit);
 void table_row(FILE *f, const struct result_row *row);
+/* "41.10 us", "1.854 ms", "17.21 s": ms in a unit that keeps 4 significant digits. */
+void format_ms(char *out, size_t len, double ms);
 
 #endif

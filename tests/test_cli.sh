@@ -142,6 +142,48 @@ if [ -n "$("$MPGPU" mul --method gmp --bits 64 --count 10 --reps 1 --quiet 2>/de
     echo "FAIL: --quiet printed to stdout"; fails=$((fails + 1))
 fi
 # An unwritable CSV path is an error, not silence.
-expect_fail 2 "cannot open --csv file" -- mul --method gmp --bits 64 --count 10 --reps 1 --quiet --csv /nonexistent/dir/r.csv
+expect_fail 2 "cannot be opened for appending" -- mul --method gmp --bits 64 --count 10 --reps 1 --quiet --csv /nonexistent/dir/r.csv
+
+# --- The run loop: outputs are opened before any work, sweeps give a row per size, --csv - is CSV
+# An unwritable --csv stops a run that would take about half a minute at once.
+checks=$((checks + 1))
+t0=$(date +%s)
+"$MPGPU" mul --method gmp --bits 4096 --count 2^20 --csv /nonexistent/dir/r.csv >/dev/null 2>"$tmp/err"
+st=$?
+if [ $st -ne 2 ] || [ $(( $(date +%s) - t0 )) -gt 5 ] || ! grep -qF -- "--csv '/nonexistent/dir/r.csv'" "$tmp/err"; then
+    echo "FAIL: unwritable --csv: status $st after $(( $(date +%s) - t0 )) s"; sed 's/^/    /' "$tmp/err"
+    fails=$((fails + 1))
+fi
+expect_fail 2 "--csv '$tmp' is a directory" -- mul --method gmp --bits 64 --count 10 --csv "$tmp"
+expect_fail 2 "--output '/nonexistent/dir/p.txt' cannot be opened for writing" -- mul --method gmp --bits 64 --count 10 --output /nonexistent/dir/p.txt
+expect_fail 2 "--output writes the products of one size" -- mul --method gmp --bits 64,128 --count 10 --output "$tmp/p.txt"
+# More host memory than any machine has is refused up front, naming the bytes (malloc would not say).
+expect_fail 2 "of host memory;" -- mul --method gmp --bits 65536 --count 2^30
+expect_fail 2 "of host memory;" -- mul --method gmp --bits 1024 --count 2^36
+# A sweep: one row per size, in the order given.
+checks=$((checks + 1))
+csv="$tmp/sweep.csv"
+"$MPGPU" mul --method gmp --bits 64,1024 --bits 256 --count 20 --reps 1 --warmup 0 --csv "$csv" --quiet
+if [ "$(awk -F, 'NR > 1 { printf "%s ", $14 }' "$csv")" != "64 1024 256 " ]; then
+    echo "FAIL: --bits sweep rows:"; sed 's/^/    /' "$csv"; fails=$((fails + 1))
+fi
+# --csv - writes the CSV, and only the CSV, to stdout; the table goes to stderr.
+checks=$((checks + 1))
+"$MPGPU" mul --method gmp --bits 64,128 --count 20 --reps 1 --csv - >"$tmp/out" 2>"$tmp/err"
+if [ "$(head -1 "$tmp/out")" != "$want" ] || [ "$(wc -l <"$tmp/out")" -ne 3 ] || ! grep -q '^gmp ' "$tmp/err" ||
+   awk -F, -v n="$ncols" 'NR > 1 && NF != n { bad = 1 } END { exit !bad }' "$tmp/out"; then
+    echo "FAIL: --csv -:"; sed 's/^/    /' "$tmp/out" "$tmp/err"; fails=$((fails + 1))
+fi
+# Each row is stamped when it is written, in the README's format.
+checks=$((checks + 1))
+if ! awk -F, 'NR > 1 && $1 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z$/ { bad = 1 } END { exit bad }' "$csv"; then
+    echo "FAIL: timestamp format:"; cut -d, -f1 "$csv" | sed 's/^/    /'; fails=$((fails + 1))
+fi
+# The table names the unit of every column and shows short times in us.
+expect_ok "products/s" -- mul --method gmp --bits 64 --count 10 --reps 1
+checks=$((checks + 1))
+if ! "$MPGPU" mul --method gmp --bits 64 --count 10 --reps 1 | grep -Eq '^gmp +64 +10 +[0-9.]+ us '; then
+    echo "FAIL: short times are not shown in us"; fails=$((fails + 1))
+fi
 
 finish cli

@@ -46,6 +46,8 @@ for sub in collatz delay; do
     expect_fail 2 "--count 99999999999999999999999 is out of range; accepted: 1..2^64-1" -- $sub --count 99999999999999999999999
     expect_fail 2 "--method 'gpu,,cpu' is not accepted: it has an empty item" -- $sub --method gpu,,cpu
     expect_fail 2 "--checkpoint $tmp is a directory" -- $sub $CPU --count 2^20 --checkpoint "$tmp"
+    expect_fail 2 "--checkpoint $tmp/no/such/dir/x.ckpt cannot be written: No such file or directory" -- $sub $CPU --count 2^20 --checkpoint "$tmp/no/such/dir/x.ckpt"
+    expect_fail 2 "cannot be written: File name too long" -- $sub $CPU --count 2^20 --checkpoint "$tmp/$(printf 'x%.0s' {1..300})"
     expect_fail 2 "--table-memory 'texture' is not a place; accepted: shared, global" -- $sub --table-memory texture
     expect_fail 2 "unknown method 'fpga'; accepted: gpu, cpu, all" -- $sub --method fpga
     expect_fail 2 "unknown option '--frob'" -- $sub --frob
@@ -169,6 +171,18 @@ unfit 's/^total steps .*/total steps 5/' "steps 5 are fewer than mandatory" -- c
 unfit 's/^total overflows .*/total overflows 67108864/' "overflows 67108864 exceed mandatory" -- collatz $G
 unfit 's/^checksum/record 5 5\nchecksum/' "delay records, which 'mpgpu collatz' does not keep" -- collatz $G
 
+# A checkpoint that can no longer be saved stops the run with the reason, not a warning.
+mkdir "$tmp/gone"
+"$MPGPU" collatz $CPU --start 2^52 --s-bits 24 --bc-bits 12 --count 2^35 --threads 1 \
+    --checkpoint "$tmp/gone/x.ckpt" >/dev/null 2>"$tmp/gerr" &
+pid=$!
+sleep 2
+rm -rf "$tmp/gone"
+wait "$pid"
+st=$?
+check "a failed checkpoint save ends the run (status $st)" [ "$st" -ne 0 ] && [ "$st" -ne 130 ]
+check "a failed checkpoint save says why" grep -q "checkpoint $tmp/gone/x.ckpt could not be saved: No such file or directory" "$tmp/gerr"
+
 # --- Ctrl-C: stops at a segment boundary, names the finished prefix, and the resumed run ends with
 # the totals of an unbroken one.
 B="$CPU --start 2^52 --s-bits 24 --bc-bits 12 --count 2^35"
@@ -186,5 +200,13 @@ if [ "$st" -eq 130 ]; then
 else
     check "Ctrl-C: exit status 130 (got $st; the run may have ended before the signal)" false
 fi
+
+# A collatz or delay row says what was timed: the whole pass, with the host's settlement of
+# overflows, not CUDA events around the kernels.
+for sub in collatz delay; do
+    rm -f "$tmp/p.csv"
+    "$MPGPU" $sub --method cpu --start 2^40 --count 2^24 --reps 1 --warmup 0 --quiet --csv "$tmp/p.csv"
+    check "$sub: timed_region is pass" [ "$(awk -F, 'NR == 2 { print $21 }' "$tmp/p.csv")" = pass ]
+done
 
 finish cli_collatz

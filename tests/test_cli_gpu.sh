@@ -72,5 +72,16 @@ for bits in 96 1056 4096; do
     run "all methods at $bits bits" mul --bits "$bits" --count 300 --method all --reps 1 --warmup 1
 done
 
+# A sweep over sizes: one verified row per (size, method), multi-batch included.
+csv="$tmp/w.csv"
+run "sweep" mul --bits 1024,4096 --count 3000 --batch 1000 --reps 2 --csv "$csv" \
+    --method thread-rowchain-karatsuba,sumrotate-shuffle && {
+    checks=$((checks + 1))
+    got=$(awk -F, 'NR > 1 { printf "%s:%s:%s:%s ", $14, $13, $28, $29 }' "$csv")
+    want="1024:sumrotate-shuffle:3000:0 1024:thread-rowchain-karatsuba:3000:0 4096:sumrotate-shuffle:3000:0 4096:thread-rowchain-karatsuba:3000:0 "
+    [ "$(echo "$got" | tr ' ' '\n' | sort | tr '\n' ' ')" = "$want" ] ||
+        { echo "FAIL: sweep rows: $got"; fails=$((fails + 1)); }
+}
+
 source "$(dirname "$0")/cli_expect.sh" --finish-only
 finish cli_gpu

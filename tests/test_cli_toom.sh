@@ -33,6 +33,8 @@ expect_fail 2 "--bits 65568 is not accepted" -- toom --bits 65568
 expect_fail 2 "--bits 'big' is not a number" -- toom --bits big
 expect_fail 2 "--bits 0 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --bits 0
 expect_fail 2 "--bits 2^64 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --bits 2^64
+expect_fail 2 "--bits 0 is not accepted; accepted: a multiple of 32 in 64..65536" -- tune --bits 0
+expect_fail 2 "--bits '1024,,2048' is not accepted: it has an empty item" -- tune --bits 1024,,2048
 expect_fail 2 "--count 0 is out of range" -- toom --count 0
 expect_fail 2 "unknown option '--method'" -- toom --method toom-3
 expect_fail 2 "--bits 256 is too small for --count-ops" -- toom --count-ops --bits 256
@@ -93,9 +95,9 @@ rm -f /tmp/mpgpu_test_tune_$$.csv
 pushd /tmp >/dev/null
 MPGPU_TUNE_TABLE=no_such_table.csv expect_fail 2 "no tune table at 'no_such_table.csv' (from \$MPGPU_TUNE_TABLE): No such file or directory" -- mul --method auto --bits 1024 --count 4
 popd >/dev/null
-expect_fail 2 "--sizes 100 is not accepted" -- tune --sizes 1024,100
+expect_fail 2 "--bits 100 is not accepted" -- tune --bits 1024,100
 expect_fail 2 "unknown method 'nosuch'" -- tune --method nosuch
-expect_ok "--sizes" -- tune --help
+expect_ok "--bits B" -- tune --help
 
 # --- without a GPU the GPU run says so on one line
 if ! nvidia-smi >/dev/null 2>&1; then

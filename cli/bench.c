@@ -1,0 +1,176 @@
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupt.h"
+#include "progress.h"
+#include "timing.h"
+
+/* The whole of a case predicted to last longer than this says so after its first pass. */
+#define ANNOUNCE_CASE_S 10.0
+
+bool bench_talk(const struct bench *b)
+{
+    return !b->opt->quiet;
+}
+
+void bench_open(struct bench *b, const char *subcommand, const struct cli_common *opt, bool have_gpu,
+                int device)
+{
+    memset(b, 0, sizeof *b);
+    b->subcommand = subcommand;
+    b->opt = opt;
+    b->warmup = opt->warmup;
+    b->reps = opt->reps;
+    b->seed = opt->seed;
+    if (opt->csv_path) {
+        b->csv = csv_open(opt->csv_path);
+        if (!b->csv)
+            exit(EXIT_BAD_INPUT);
+        b->csv_is_stdout = b->csv == stdout;
+    }
+    /* With the CSV on stdout the readable table moves to stderr, so stdout stays one CSV. */
+    b->table = opt->quiet ? NULL : b->csv_is_stdout ? stderr : stdout;
+    run_env_collect(&b->env, have_gpu, device);
+    interrupt_install();
+}
+
+static void announce_case(const struct bench *b, const struct bench_case *c, double first_ms,
+                          unsigned passes_left)
+{
+    const double left_s = first_ms * passes_left * 1e-3;
+    if (!bench_talk(b) || left_s <= ANNOUNCE_CASE_S)
+        return;
+    char eta[32];
+    progress_format_duration(eta, sizeof eta, left_s);
+    char size[32] = "";
+    if (c->bits)
+        snprintf(size, sizeof size, " at %u bits", c->bits);
+    fprintf(stderr, "mpgpu: %s %s%s: about %s more (%u passes of %.3g s)\n", b->subcommand, c->method,
+            size, eta, passes_left, first_ms * 1e-3);
+}
+
+/* Warm-up and timed passes of one case. Returns 0, BENCH_STOPPED or an EXIT_* status. */
+static int time_case(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *c,
+                     double *samples)
+{
+    const unsigned total = b->warmup + b->reps;
+    for (unsigned i = 0; i < total; i++) {
+        if (interrupt_requested())
+            return BENCH_STOPPED;
+        double ms = 0;
+        const bool warm = i < b->warmup;
+        int rc = ops->pass(ctx, c, i, warm, &ms);
+        if (rc != 0)
+            return rc;
+        if (!warm)
+            samples[i - b->warmup] = ms;
+        if (i == 0)
+            announce_case(b, c, ms, total - 1);
+    }
+    return 0;
+}
+
+static void emit_row(struct bench *b, const struct bench_ops *ops, void *ctx, const struct bench_case *c,
+                     const struct bench_check *chk)
+{
+    struct result_row row = {
+        .subcommand = b->subcommand, .method = c->method, .bits = c->bits, .count = c->count,
+        .reps = b->reps, .warmup = b->warmup, .seed = b->seed, .cpu_threads = c->cpu_threads,
+        .timed_region = c->timed_region, .median_ms = c->median_ms, .min_ms = c->min_ms,
+        .max_ms = c->max_ms, .throughput_unit = c->throughput_unit, .verify_mode = chk->verify_mode,
+        .checked = chk->checked, .mismatches = chk->mismatches,
+    };
+    row.throughput = c->median_ms > 0 ? (double)c->count / (c->median_ms * 1e-3) : 0;
+    ops->describe(ctx, c, row.params, sizeof row.params);
+    if (b->table) {
+        table_row(b->table, &row);
+        fflush(b->table);
+    }
+    if (b->csv && csv_write_row(b->csv, &b->env, &row) != 0 && b->exit_status == 0)
+        b->exit_status = EXIT_BAD_INPUT;
+}
+
+/* The worse of two exit statuses: a wrong result outranks everything but a failed CUDA call. */
+static void raise_status(struct bench *b, int status)
+{
+    if (status != 0 && (b->exit_status == 0 || status == EXIT_MISMATCH))
+        b->exit_status = status;
+}
+
+int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *cases,
+              size_t n_cases)
+{
+    if (b->table && n_cases > 0) {
+        run_env_print(b->table, &b->env);
+        table_begin(b->table, cases[0].throughput_unit);
+    }
+    double *samples = malloc((b->reps ? b->reps : 1) * sizeof *samples);
+    uint64_t rows = 0, checked = 0, bad_rows = 0;
+    for (size_t i = 0; i < n_cases && !b->interrupted; i++) {
+        struct bench_case *c = &cases[i];
+        if (progress_mode_for(b->opt->quiet) == PROGRESS_BAR && n_cases > 1) {
+            fprintf(stderr, "[%zu/%zu] %s", i + 1, n_cases, c->method);
+            if (c->bits)
+                fprintf(stderr, " %u bits", c->bits);
+            fputc('\n', stderr);
+        }
+        int rc = ops->setup ? ops->setup(ctx, c) : 0;
+        if (rc == 0)
+            rc = time_case(b, ops, ctx, c, samples);
+        if (rc == BENCH_STOPPED || (rc == 0 && interrupt_requested())) {
+            b->interrupted = true;
+        } else if (rc != 0) {
+            raise_status(b, rc);
+        } else {
+            struct timing_stats st;
+            timing_stats_from(samples, b->reps, &st);
+            c->median_ms = st.median_ms;
+            c->min_ms = st.min_ms;
+            c->max_ms = st.max_ms;
+            struct bench_check chk = {.verify_mode = "none"};
+            ops->check(ctx, c, &chk);
+            c->done = true;
+            emit_row(b, ops, ctx, c, &chk);
+            rows++;
+            checked += chk.checked;
+            if (chk.mismatches) {
+                bad_rows++;
+                fprintf(stderr, "mpgpu: %s %s", b->subcommand, c->method);
+                if (c->bits)
+                    fprintf(stderr, " at %u bits", c->bits);
+                fprintf(stderr, ": %llu of %llu checked %s differ from the reference; %s\n",
+                        (unsigned long long)chk.mismatches, (unsigned long long)chk.checked,
+                        c->throughput_unit, chk.first_bad);
+                raise_status(b, EXIT_MISMATCH);
+            }
+            if (ops->summary && b->table)
+                ops->summary(ctx, c, b->table);
+        }
+        if (ops->teardown)
+            ops->teardown(ctx, c);
+    }
+    free(samples);
+    if (b->table && rows > 0) {
+        fprintf(b->table, "# %llu row(s): ", (unsigned long long)rows);
+        if (bad_rows)
+            fprintf(b->table, "%llu with results that DIFFER from the reference (see stderr)\n",
+                    (unsigned long long)bad_rows);
+        else if (checked)
+            fprintf(b->table, "%llu result(s) checked, all equal to the reference\n",
+                    (unsigned long long)checked);
+        else
+            fprintf(b->table, "no result checked (reference rows, or --verify none)\n");
+    }
+    if (b->csv && b->csv != stdout && fclose(b->csv) != 0 && b->exit_status == 0) {
+        fprintf(stderr, "mpgpu: closing --csv '%s' failed\n", b->opt->csv_path);
+        b->exit_status = EXIT_BAD_INPUT;
+    }
+    b->csv = NULL;
+    if (b->interrupted) {
+        fprintf(stderr, "mpgpu: interrupted; the rows above are complete, later cases did not run\n");
+        return EXIT_INTERRUPTED;
+    }
+    return b->exit_status;
+}

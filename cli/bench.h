@@ -1,0 +1,85 @@
+/* The one run loop every subcommand uses: for each case (one method at one size) the warm-up
+ * passes, the timed repetitions (median, min, max), Ctrl-C between and inside passes, the check
+ * against the reference, the table row, the CSV row and the closing summary. A subcommand
+ * supplies only what differs, through struct bench_ops: preparing a case, running one pass,
+ * checking its results and describing its parameters (nvbench's benchmark/state split). */
+#ifndef MPGPU_BENCH_H
+#define MPGPU_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "report.h"
+
+/* What pass() returns besides 0 and an EXIT_* status: Ctrl-C stopped the pass part-way. */
+#define BENCH_STOPPED (-1)
+
+/* One measured case. The subcommand fills the first block; the loop fills the results. */
+struct bench_case {
+    const char *method;
+    unsigned bits;               /* 0 where the subcommand has no operand size */
+    uint64_t count;              /* problems one pass solves */
+    const char *throughput_unit; /* what count counts: "products", "numbers", ... */
+    const char *timed_region;    /* "kernels", "kernels+transfers", "cpu", "pass" */
+    int cpu_threads;             /* 0 for GPU cases */
+    void *data;                  /* the subcommand's own state for this case */
+    /* Results, filled by bench_run. */
+    bool done;                   /* timed and checked (not interrupted) */
+    double median_ms, min_ms, max_ms;
+};
+
+/* Result of a check against the reference (GMP or the CPU twin). */
+struct bench_check {
+    const char *verify_mode;     /* "all", "sample", "none" or "reference" (the case is one) */
+    uint64_t checked, mismatches;
+    char first_bad[160];         /* where it first differs, e.g. "first bad index 17" */
+};
+
+struct bench_ops {
+    /* Before the first pass of a case: buffers, uploads. Returns 0 or an EXIT_* status. */
+    int (*setup)(void *ctx, struct bench_case *c);
+    /* One pass (pass_index counts the warm-up passes first); sets *ms to its time, measured
+     * with CUDA events around the kernels or with the monotonic clock. Returns 0,
+     * BENCH_STOPPED, or an EXIT_* status. */
+    int (*pass)(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms);
+    /* After the last pass: compares its results with the reference. */
+    void (*check)(void *ctx, struct bench_case *c, struct bench_check *out);
+    /* The row's params column, "key=value;key=value". */
+    void (*describe)(void *ctx, const struct bench_case *c, char *params, size_t len);
+    /* Optional: '#' lines after the case's row (on the table's stream). */
+    void (*summary)(void *ctx, const struct bench_case *c, FILE *out);
+    /* Optional: after the case, also after an interrupted one. */
+    void (*teardown)(void *ctx, struct bench_case *c);
+};
+
+struct bench {
+    const char *subcommand;
+    const struct cli_common *opt;
+    unsigned warmup, reps;       /* the passes of every case: opt's, unless the subcommand sets them */
+    uint64_t seed;               /* written into rows: opt's seed, 0 for inputs from a file */
+    struct run_env env;
+    FILE *table;                 /* stdout, or stderr when the CSV goes to stdout; NULL with --quiet */
+    FILE *csv;                   /* opened by bench_open; NULL without --csv */
+    bool csv_is_stdout;
+    bool interrupted;
+    int exit_status;             /* the worst so far: EXIT_MISMATCH, ..., 0 */
+};
+
+/* Opens every output the loop writes (the CSV, "-" meaning stdout) before any work, exiting 2
+ * naming the path when one cannot be written; collects the run's environment; installs the
+ * Ctrl-C handler. */
+void bench_open(struct bench *b, const char *subcommand, const struct cli_common *opt, bool have_gpu,
+                int device);
+
+/* Runs the cases in order, stopping at Ctrl-C. Returns the exit status of the whole run
+ * (EXIT_INTERRUPTED when stopped) after the closing summary, and closes the CSV. */
+int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *cases,
+              size_t n_cases);
+
+/* stderr progress lines are wanted: not --quiet. */
+bool bench_talk(const struct bench *b);
+
+#endif
