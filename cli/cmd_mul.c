@@ -21,11 +21,12 @@
 /* What runs when no --method is given: the fastest GPU method and the papers' CPU baseline. */
 static const char *const default_methods[] = {"thread-rowchain-karatsuba", "gmp"};
 
-enum { OPT_INPUT = 1000, OPT_OUTPUT, OPT_BATCH };
+enum { OPT_INPUT = 1000, OPT_OUTPUT, OPT_BATCH, OPT_LIST_METHODS };
 
 struct mul_args {
     const char *input, *output;
     uint64_t batch; /* 0: as many products per device batch as fit */
+    bool list_methods;
 };
 
 static int mul_handle(int id, const char *arg, void *ctx)
@@ -35,6 +36,8 @@ static int mul_handle(int id, const char *arg, void *ctx)
         m->input = arg;
     else if (id == OPT_OUTPUT)
         m->output = arg;
+    else if (id == OPT_LIST_METHODS)
+        m->list_methods = true;
     else if (id == OPT_BATCH)
         m->batch = cli_parse_u64("--batch", arg, 1, UINT64_C(1) << 40);
     return 0;
@@ -43,6 +46,7 @@ static int mul_handle(int id, const char *arg, void *ctx)
 static const struct cli_option mul_options[] = {
     {"input", "FILE", OPT_INPUT, "read operand pairs from FILE, one 'HEX_A HEX_B' line each, instead of random operands"},
     {"output", "FILE", OPT_OUTPUT, "write the products to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
+    {"list-methods", NULL, OPT_LIST_METHODS, "print each GPU method as 'NAME MIN_BITS MAX_BITS MULTIPLE_BITS', one a line, for scripts, and exit"},
     {"batch", "N", OPT_BATCH, "at most N products per device batch (default: all that fit in 90% of free device memory)"},
     {0},
 };
@@ -106,6 +110,14 @@ int cmd_mul(int argc, char **argv)
     };
     cli_parse(argc, argv, &spec, &r.opt);
     free(mhelp);
+    if (io.list_methods) {
+        size_t n;
+        const struct mul_method *all = mul_methods(&n);
+        for (size_t i = 0; i < n; i++)
+            printf("%s %u %u %u\n", all[i].name, all[i].min_words * 32, all[i].max_words * 32,
+                   all[i].words_multiple * 32);
+        return 0;
+    }
 
     /* Resolve the method list before any work, so a typo costs nothing. */
     bool explicit_methods = r.opt.n_methods > 0;

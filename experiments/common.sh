@@ -22,29 +22,26 @@ start_experiment() {
     echo "experiment $1 -> $CSV" >&2
 }
 
-# supported METHOD BITS: true when BITS lies in METHOD's "[MIN..MAX bits, multiples of N]" as
-# `mpgpu mul --help` prints it, so the scripts run every method at every size the binary
-# supports instead of keeping their own copy of the registry's ranges (which went stale once).
-MUL_HELP=
+# supported METHOD BITS: true when BITS lies in METHOD's range as `mpgpu mul --list-methods`
+# prints it (NAME MIN_BITS MAX_BITS MULTIPLE_BITS), so the scripts run every method at every size
+# the binary supports instead of keeping their own copy of the registry's ranges (which went
+# stale once).
+METHODS_LIST=
 supported() {
-    local range lo hi mult
-    [ -n "$MUL_HELP" ] || MUL_HELP=$("$MPGPU" mul --help)
-    range=$(grep -E "^  $1 " <<<"$MUL_HELP" | sed -nE 's/.*\[([0-9]+)\.\.([0-9]+) bits(, multiples of ([0-9]+))?\]$/\1 \2 \4/p' || true)
-    [ -n "$range" ] || return 1
-    read -r lo hi mult <<<"$range"
-    [ "$2" -ge "$lo" ] && [ "$2" -le "$hi" ] && [ $(($2 % ${mult:-32})) -eq 0 ]
+    local lo hi mult
+    [ -n "$METHODS_LIST" ] || METHODS_LIST=$("$MPGPU" mul --list-methods)
+    read -r _ lo hi mult < <(grep -E "^$1 " <<<"$METHODS_LIST") || return 1
+    [ "$2" -ge "$lo" ] && [ "$2" -le "$hi" ] && [ $(($2 % mult)) -eq 0 ]
 }
 
-# supported_list BITS M1 M2 ...: the comma list of those methods that support BITS. A method
-# the binary does not list at all is named on stderr (a typo in FAST_METHODS should not vanish).
 supported_list() {
     local bits=$1 m list=
     shift
     for m in "$@"; do
         if supported "$m" "$bits"; then
             list+="${list:+,}$m"
-        elif ! grep -qE "^  $m " <<<"$MUL_HELP"; then
-            echo "experiments: $MPGPU mul --help lists no method '$m'" >&2
+        elif ! grep -qE "^$m " <<<"$METHODS_LIST"; then
+            echo "experiments: $MPGPU mul --list-methods lists no method '$m'" >&2
         fi
     done
     echo "$list"

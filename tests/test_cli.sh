@@ -179,6 +179,8 @@ checks=$((checks + 1))
 if ! awk -F, 'NR > 1 && $1 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z$/ { bad = 1 } END { exit bad }' "$csv"; then
     echo "FAIL: timestamp format:"; cut -d, -f1 "$csv" | sed 's/^/    /'; fails=$((fails + 1))
 fi
+# Scripts read the methods and their size ranges from --list-methods (experiments/common.sh).
+expect_ok "thread-karatsuba2 128 65536 128" -- mul --list-methods
 # The table names the unit of every column and shows short times in us.
 expect_ok "products/s" -- mul --method gmp --bits 64 --count 10 --reps 1
 checks=$((checks + 1))
