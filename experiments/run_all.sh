@@ -22,14 +22,10 @@ BUILD=${BUILD:-build}
 export RESULTS MPGPU=${MPGPU:-$BUILD/cli/mpgpu}
 mkdir -p "$RESULTS"
 
-# The commit names the log: the checkout's, abbreviated as the binary and the CSVs name it
-# (meson.build's vcs_tag); where the tree was copied without .git, the one the binary reports.
+# The commit names the log: the one the binary was built from (meson.build's vcs_tag), which is
+# the code that ran; a copied tree may carry a .git that is not the one it was built from.
 version=$("$MPGPU" --version 2>&1) || version="($MPGPU --version failed: $version)"
-checkout=$(git -C "$src" describe --always --dirty --abbrev=12 2>/dev/null) || checkout=
-commit=$checkout
-if [ -z "$commit" ]; then
-    commit=$(sed -nE 's/.*\(commit ([^)]+)\).*/\1/p' <<<"$version")
-fi
+commit=$(sed -nE 's/.*\(commit ([^)]+)\).*/\1/p' <<<"$version")
 commit=${commit:-unknown}
 log="$RESULTS/gpu_tests_$commit.log"
 
@@ -37,7 +33,7 @@ log="$RESULTS/gpu_tests_$commit.log"
 # the one that configured $BUILD and then refuses to read it.
 {
     echo "mpgpu gpu test suite"
-    echo "commit: ${checkout:-not a git checkout} (git describe of $src)"
+    echo "commit: $commit (the binary's)"
     echo "mpgpu --version: $version"
     echo "device (nvidia-smi):"
     if command -v nvidia-smi >/dev/null; then
