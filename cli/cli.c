@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 _Noreturn void cli_bad_input(const char *fmt, ...)
 {
@@ -118,11 +117,6 @@ void cli_check_list(const char *option, const char *arg, const char *accepted)
     if (empty_item)
         cli_bad_input("%s '%s' is not accepted: %s; accepted: %s", option, arg,
                       arg[0] ? "it has an empty item" : "it is empty", accepted);
-}
-
-bool cli_progress_enabled(const struct cli_common *c)
-{
-    return !c->quiet && isatty(STDERR_FILENO);
 }
 
 #define HELP_WIDTH 80

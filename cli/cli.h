@@ -112,7 +112,5 @@ void cli_check_list(const char *option, const char *arg, const char *accepted);
  * line's second column ("  name      summary ...") or four columns in from its indent. */
 void cli_print_wrapped(FILE *f, const char *text);
 
-/* True when stderr is a terminal and --quiet was not given: progress may be drawn. */
-bool cli_progress_enabled(const struct cli_common *c);
 
 #endif
