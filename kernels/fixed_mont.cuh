@@ -1,0 +1,130 @@
+// Montgomery arithmetic on fixed-precision numbers: reduction (HAC Algorithm 14.32, which 004
+// section 3.7 could not make work), multiplication and modular exponentiation on it (beyond the
+// study).
+//
+// R = 2^(32N), the word base to the number's word count, as HAC's R = b^n; not 2^P. The study
+// shifted by P = 131 bits (004 section 3.7, step 3), which divides by the wrong power of two
+// whenever P is not a multiple of 32: that is the likely cause of its wrong results. The
+// accumulator has 2N + 1 words: T < mR < 2^(64N), but T + sum u_i m b^i can reach 2mR, one bit
+// more, which matters when P is a multiple of 32 (m close to R).
+//
+// The modulus m is odd, below R, and the same for every number of a run (a field of elliptic-curve
+// cryptography, 004 section 3.1.2); mp = -m^-1 mod 2^32 is computed once by mont_neg_inv.
+#ifndef MPGPU_FIXED_MONT_CUH
+#define MPGPU_FIXED_MONT_CUH
+
+#include "fixed_core.cuh"
+
+namespace fixed {
+
+// -m0^-1 mod 2^32 for odd m0: m0 is its own inverse to 3 bits, and each Newton step
+// x <- x (2 - m0 x) doubles the correct bits (3, 6, 12, 24, 48).
+FIXED_HD uint32_t mont_neg_inv(uint32_t m0)
+{
+    uint32_t x = m0;
+    for (int k = 0; k < 4; k++)
+        x *= 2u - m0 * x;
+    return 0u - x;
+}
+
+// Row i of HAC 14.32 step 2.2 on the accumulator: acc[i..i+N) += u m, the carry out of word
+// i+N-1 and the previous row's carry into word i+N go into acc[i+N], whose own carry comes
+// back in *top (word i+N+1, not yet touched by any row, holds it until the next row).
+template <int N, Impl I, class M>
+FIXED_HD void mont_row(uint32_t *acc, uint32_t u, const M &m, uint32_t &top)
+{
+#if defined(__CUDA_ARCH__)
+    if constexpr (I == Impl::ptx) {
+        // The low halves of u m[j] in one chain that runs on into acc[N] with the carry of the
+        // row before; the high halves one word up in a second chain into acc[N].
+        acc[0] = ptx::mad_lo_cc(u, m[0], acc[0]);
+        FIXED_UNROLL
+        for (int j = 1; j < N; j++)
+            acc[j] = ptx::madc_lo_cc(u, m[j], acc[j]);
+        acc[N] = ptx::addc_cc(acc[N], top);
+        const uint32_t carry = ptx::addc(0u, 0u);
+        acc[1] = ptx::mad_hi_cc(u, m[0], acc[1]);
+        FIXED_UNROLL
+        for (int j = 1; j < N; j++)
+            acc[j + 1] = ptx::madc_hi_cc(u, m[j], acc[j + 1]);
+        top = ptx::addc(carry, 0u);
+    } else
+#endif
+    {
+        const uint64_t s = (uint64_t)acc[N] + mad_row<N, I>(acc, u, m) + top;
+        acc[N] = (uint32_t)s;
+        top = (uint32_t)(s >> 32);
+    }
+}
+
+// r = T R^-1 mod m for T = acc[0..2N) < mR (HAC 14.32); acc is overwritten. The division by R
+// is taking words N..2N of the accumulator (step 3); the final subtraction (step 4) is a
+// branch-free choice between A and A - m over N + 1 words, A < 2m.
+template <int N, Impl I, class R, class M>
+FIXED_HD void mont_reduce_acc(R &&r, uint32_t (&acc)[2 * N], const M &m, uint32_t mp)
+{
+    uint32_t top = 0; // word 2N of the accumulator
+    FIXED_UNROLL
+    for (int i = 0; i < N; i++)
+        mont_row<N, I>(acc + i, acc[i] * mp, m, top);
+    uint32_t d[N];
+    const uint32_t borrow = sub_ext<N, N, N, I>(d, acc + N, m);
+    const uint32_t keep_difference = 0u - (top | (borrow ^ 1u));
+    select<N>(r, keep_difference, d, acc + N);
+}
+
+// r = T R^-1 mod m for T = t[0..2N) < mR.
+template <int N, Impl I, class R, class T, class M>
+FIXED_HD void montred(R &&r, const T &t, const M &m, uint32_t mp)
+{
+    uint32_t acc[2 * N];
+    copy<2 * N>(acc, t);
+    mont_reduce_acc<N, I>(r, acc, m, mp);
+}
+
+// r = a b R^-1 mod m for a b < mR (a, b < m, or one of them below R and the other below m):
+// the product by rows of two carry chains (mad_row), then the reduction, i.e. separated operand
+// scanning (SOS). A row issues one instruction per half word product; the column order of
+// fixed_mul.cuh needs a third one per product for its carry register.
+template <int N, Impl I, class R, class A, class B, class M>
+FIXED_HD void montmul(R &&r, const A &a, const B &b, const M &m, uint32_t mp)
+{
+    uint32_t acc[2 * N];
+    FIXED_UNROLL
+    for (int j = 0; j < 2 * N; j++)
+        acc[j] = 0;
+    FIXED_UNROLL
+    for (int i = 0; i < N; i++)
+        acc[i + N] = mad_row<N, I>(acc + i, a[i], b);
+    mont_reduce_acc<N, I>(r, acc, m, mp);
+}
+
+// r = x^e mod m for x < R, e < R: left-to-right binary exponentiation in Montgomery form, both
+// the square and the multiply every bit and the kept one chosen by a mask, so every thread runs
+// the same instructions whatever its exponent. r2 = R^2 mod m brings x into Montgomery form.
+template <int N, Impl I, class R, class X, class E, class M, class R2>
+FIXED_HD void powm(R &&r, const X &x, const E &e, const M &m, uint32_t mp, const R2 &r2)
+{
+    uint32_t one[N] = {1u};
+    uint32_t xm[N], acc[N], t[N];
+    montmul<N, I>(xm, x, r2, m, mp);
+    montmul<N, I>(acc, r2, one, m, mp);
+    FIXED_NO_UNROLL
+    for (int w = N - 1; w >= 0; w--) {
+        uint32_t ew = 0; // e[w] without indexing a register array at a run-time index
+        FIXED_UNROLL
+        for (int j = 0; j < N; j++)
+            ew = j == w ? e[j] : ew;
+        FIXED_NO_UNROLL
+        for (int bit = 31; bit >= 0; bit--) {
+            montmul<N, I>(acc, acc, acc, m, mp);
+            montmul<N, I>(t, acc, xm, m, mp);
+            select<N>(acc, 0u - ((ew >> bit) & 1u), t, acc);
+        }
+    }
+    montmul<N, I>(r, acc, one, m, mp);
+}
+
+} // namespace fixed
+
+#endif

@@ -1,0 +1,353 @@
+// cpu suite: the fixed-precision operations of `mpgpu fixed` (kernels/fixed_*.cuh), built for
+// the host from the same templates as the kernels, against GMP at every built precision, for
+// both --impl values (a host build has no PTX, so Impl::ptx runs the C carries there: this test
+// checks the algorithms and their word bounds, the gpu suite the PTX chains).
+//   add, sub: two's complement in n words, with the carry or borrow out;
+//   addm, subm, montmul: every pair of boundary operands below m (0, 1, m - 1, the top bit,
+//     all ones of P bits) and seeded random ones, for moduli 2^P - 1, 2^(P-1) + 1, 3, random
+//     odd ones of P and P/2 bits;
+//   mul, karatsuba: boundary and random P-bit pairs;
+//   montred: T = 0, 1, m - 1, m, R - 1, R, mR - m, mR - 1 and random T < mR; the round trip
+//     into and out of Montgomery form; powm against mpz_powm;
+//   --chain semantics (fixed_chain.cuh) against the reference the command line checks with
+//     (cpu_ref/fixed_ref.c).
+#include <gmp.h>
+#include <string.h>
+
+#include <vector>
+
+#include "fixed_bits.h"
+#include "fixed_chain.cuh"
+#include "fixed_ref.h"
+extern "C" {
+#include "random_words.h"
+}
+#include "test_seed.h"
+
+using fixed::Impl;
+typedef std::vector<uint32_t> Num;
+
+static const char *impl_name(Impl i) { return i == Impl::ptx ? "ptx(host: C)" : "c"; }
+
+static void to_mpz(mpz_t z, const Num &w) { mpz_import(z, w.size(), -1, 4, 0, 0, w.data()); }
+
+static Num from_mpz(const mpz_t z, size_t n)
+{
+    mpz_t t;
+    mpz_init(t);
+    mpz_fdiv_r_2exp(t, z, 32 * n);
+    Num w(n, 0);
+    mpz_export(w.data(), NULL, -1, 4, 0, 0, t);
+    mpz_clear(t);
+    return w;
+}
+
+static Num power_of_two(unsigned e, size_t n)
+{
+    Num w(n, 0);
+    if (e < 32 * n)
+        w[e / 32] = 1u << (e % 32);
+    return w;
+}
+
+static Num random_num(uint64_t stream, size_t n, unsigned bits)
+{
+    Num w(n);
+    random_words(seed, stream, w.data(), n);
+    for (size_t j = 0; j < n; j++)
+        if (32 * j >= bits)
+            w[j] = 0;
+        else if (32 * j + 32 > bits)
+            w[j] &= (1u << (bits % 32)) - 1;
+    return w;
+}
+
+static uint64_t stream_counter = 1;
+
+template <int P, Impl I> struct Precision {
+    static constexpr int N = fixed::words_of(P);
+    char where[96];
+
+    Precision() { snprintf(where, sizeof where, "P=%d impl=%s", P, impl_name(I)); }
+
+    // The P-bit boundary operands and seeded random ones.
+    std::vector<Num> plain_operands()
+    {
+        mpz_t z;
+        mpz_init(z);
+        std::vector<Num> v = {Num(N, 0), power_of_two(0, N), power_of_two(P - 1, N)};
+        mpz_set_ui(z, 1);
+        mpz_mul_2exp(z, z, P);
+        mpz_sub_ui(z, z, 1);
+        v.push_back(from_mpz(z, N));
+        for (int k = 0; k < 12; k++)
+            v.push_back(random_num(stream_counter++, N, P));
+        mpz_clear(z);
+        return v;
+    }
+
+    void check_add_sub()
+    {
+        std::vector<Num> v = plain_operands();
+        v.push_back(Num(N, ~0u)); // all ones of n words: -1 in two's complement
+        mpz_t x, y, s;
+        mpz_inits(x, y, s, NULL);
+        for (const Num &a : v)
+            for (const Num &b : v) {
+                uint32_t r[N];
+                to_mpz(x, a);
+                to_mpz(y, b);
+                uint32_t carry = fixed::add<N, I>(r, a.data(), b.data());
+                mpz_add(s, x, y);
+                CHECK(Num(r, r + N) == from_mpz(s, N) && carry == (mpz_sizeinbase(s, 2) > 32u * N),
+                      "%s add", where);
+                uint32_t borrow = fixed::sub<N, I>(r, a.data(), b.data());
+                mpz_sub(s, x, y);
+                CHECK(Num(r, r + N) == from_mpz(s, N) && borrow == (mpz_sgn(s) < 0), "%s sub", where);
+            }
+        mpz_clears(x, y, s, NULL);
+    }
+
+    void check_mul()
+    {
+        std::vector<Num> v = plain_operands();
+        mpz_t x, y, s;
+        mpz_inits(x, y, s, NULL);
+        for (const Num &a : v)
+            for (const Num &b : v) {
+                uint32_t r[2 * N], k[2 * N];
+                to_mpz(x, a);
+                to_mpz(y, b);
+                mpz_mul(s, x, y);
+                fixed::mul<N, I>(r, a.data(), b.data());
+                fixed::karatsuba<P, I>(k, a.data(), b.data());
+                CHECK(Num(r, r + 2 * N) == from_mpz(s, 2 * N), "%s mul", where);
+                CHECK(Num(k, k + 2 * N) == from_mpz(s, 2 * N), "%s karatsuba", where);
+            }
+        mpz_clears(x, y, s, NULL);
+    }
+
+    // Boundary values below m and random ones.
+    std::vector<Num> below(const mpz_t m)
+    {
+        std::vector<Num> v;
+        mpz_t z;
+        mpz_init(z);
+        for (unsigned small = 0; small < 2; small++)
+            if (mpz_cmp_ui(m, small) > 0) {
+                Num w(N, 0);
+                w[0] = small;
+                v.push_back(w);
+            }
+        mpz_sub_ui(z, m, 1);
+        v.push_back(from_mpz(z, N));
+        mpz_set_ui(z, 1);
+        mpz_mul_2exp(z, z, P - 1);
+        if (mpz_cmp(z, m) < 0)
+            v.push_back(from_mpz(z, N));
+        mpz_mul_2exp(z, z, 1);
+        mpz_sub_ui(z, z, 1);
+        if (mpz_cmp(z, m) < 0)
+            v.push_back(from_mpz(z, N));
+        for (int k = 0; k < 10; k++) {
+            to_mpz(z, random_num(stream_counter++, N + 1, 32 * (N + 1)));
+            mpz_mod(z, z, m);
+            v.push_back(from_mpz(z, N));
+        }
+        mpz_clear(z);
+        return v;
+    }
+
+    void check_modulus(const Num &mw)
+    {
+        mpz_t m, x, y, s, rinv, R;
+        mpz_inits(m, x, y, s, rinv, R, NULL);
+        to_mpz(m, mw);
+        mpz_set_ui(R, 1);
+        mpz_mul_2exp(R, R, 32 * N);
+        mpz_invert(rinv, R, m);
+        const uint32_t mp = fixed::mont_neg_inv(mw[0]);
+        CHECK(mp == fixed_neg_inv(mw[0]) && (uint32_t)(mp * mw[0]) == ~0u, "%s m' = -m^-1", where);
+        Num r2(N);
+        fixed_r2(N, mw.data(), r2.data());
+        const uint32_t *mm = mw.data();
+        std::vector<Num> v = below(m);
+        Num one(N, 0);
+        one[0] = 1;
+        for (const Num &a : v) {
+            to_mpz(x, a);
+            for (const Num &b : v) {
+                uint32_t r[N];
+                to_mpz(y, b);
+                fixed::addm<N, I>(r, a.data(), b.data(), mm);
+                mpz_add(s, x, y);
+                mpz_mod(s, s, m);
+                CHECK(Num(r, r + N) == from_mpz(s, N), "%s addm", where);
+                fixed::subm<N, I>(r, a.data(), b.data(), mm);
+                mpz_sub(s, x, y);
+                mpz_mod(s, s, m);
+                CHECK(Num(r, r + N) == from_mpz(s, N), "%s subm", where);
+                fixed::montmul<N, I>(r, a.data(), b.data(), mm, mp);
+                mpz_mul(s, x, y);
+                mpz_mul(s, s, rinv);
+                mpz_mod(s, s, m);
+                CHECK(Num(r, r + N) == from_mpz(s, N), "%s montmul", where);
+            }
+            // Into Montgomery form and back, by montmul and by montred.
+            uint32_t xm[N], back[N], t[2 * N] = {0};
+            fixed::montmul<N, I>(xm, a.data(), r2.data(), mm, mp);
+            mpz_mul(s, x, R);
+            mpz_mod(s, s, m);
+            CHECK(Num(xm, xm + N) == from_mpz(s, N), "%s to Montgomery form", where);
+            memcpy(t, xm, sizeof xm);
+            fixed::montred<N, I>(back, t, mm, mp);
+            CHECK(Num(back, back + N) == a, "%s montred round trip", where);
+            fixed::montmul<N, I>(back, xm, one.data(), mm, mp);
+            CHECK(Num(back, back + N) == a, "%s montmul round trip", where);
+        }
+        // montred on the ends of T < mR and random T.
+        std::vector<Num> ts;
+        mpz_t mr, z;
+        mpz_inits(mr, z, NULL);
+        mpz_mul(mr, m, R);
+        for (int which = 0; which < 8; which++) {
+            switch (which) {
+            case 0: mpz_set_ui(z, 0); break;
+            case 1: mpz_set_ui(z, 1); break;
+            case 2: mpz_sub_ui(z, m, 1); break;
+            case 3: mpz_set(z, m); break;
+            case 4: mpz_sub_ui(z, R, 1); break;
+            case 5: mpz_set(z, R); break;
+            case 6: mpz_sub(z, mr, m); break;
+            default: mpz_sub_ui(z, mr, 1); break;
+            }
+            if (mpz_cmp(z, mr) < 0)
+                ts.push_back(from_mpz(z, 2 * N));
+        }
+        for (int k = 0; k < 40; k++) {
+            to_mpz(z, random_num(stream_counter++, 2 * N + 1, 32 * (2 * N + 1)));
+            mpz_mod(z, z, mr);
+            ts.push_back(from_mpz(z, 2 * N));
+        }
+        for (const Num &t : ts) {
+            uint32_t r[N];
+            fixed::montred<N, I>(r, t.data(), mm, mp);
+            to_mpz(z, t);
+            mpz_mul(z, z, rinv);
+            mpz_mod(z, z, m);
+            CHECK(Num(r, r + N) == from_mpz(z, N), "%s montred", where);
+        }
+        // powm: bases below m and all ones of n words (below R), exponents 0, 1, 2, all ones.
+        std::vector<Num> bases = v, exps = {Num(N, 0), one, power_of_two(1, N), Num(N, ~0u)};
+        bases.push_back(Num(N, ~0u));
+        exps.push_back(random_num(stream_counter++, N, P));
+        for (size_t i = 0; i < bases.size(); i += 3)
+            for (const Num &e : exps) {
+                uint32_t r[N];
+                fixed::powm<N, I>(r, bases[i].data(), e.data(), mm, mp, r2.data());
+                to_mpz(x, bases[i]);
+                to_mpz(y, e);
+                mpz_powm(s, x, y, m);
+                CHECK(Num(r, r + N) == from_mpz(s, N), "%s powm", where);
+            }
+        mpz_clears(m, x, y, s, rinv, R, mr, z, NULL);
+    }
+
+    Num modulus_of(unsigned kind)
+    {
+        mpz_t z;
+        mpz_init(z);
+        switch (kind) {
+        case 0: // 2^P - 1
+            mpz_set_ui(z, 1);
+            mpz_mul_2exp(z, z, P);
+            mpz_sub_ui(z, z, 1);
+            break;
+        case 1: // 2^(P-1) + 1
+            mpz_set_ui(z, 1);
+            mpz_mul_2exp(z, z, P - 1);
+            mpz_add_ui(z, z, 1);
+            break;
+        case 2:
+            mpz_set_ui(z, 3);
+            break;
+        case 3: // random odd of P/2 bits
+            to_mpz(z, random_num(stream_counter++, N, P / 2));
+            mpz_setbit(z, 0);
+            break;
+        default: {
+            Num m(N);
+            fixed_random_modulus(P, seed + kind, m.data());
+            mpz_clear(z);
+            return m;
+        }
+        }
+        Num m = from_mpz(z, N);
+        mpz_clear(z);
+        return m;
+    }
+
+    // --chain as the kernels run it, against the reference the command line checks with.
+    void check_chain()
+    {
+        Num m = modulus_of(4), r2(N);
+        fixed_r2(N, m.data(), r2.data());
+        const uint32_t mp = fixed::mont_neg_inv(m[0]);
+        for (uint64_t chain : {1, 2, 7}) {
+            for (uint64_t p = 0; p < 3; p++) {
+                uint32_t a[2 * N], b[N], r[2 * N], expect[2 * N];
+                for (int op = 0; op < FIXED_N_OPS; op++) {
+                    const enum fixed_op o = (enum fixed_op)op;
+                    if (o == FIXED_POWM && chain > 2)
+                        continue;
+                    fixed_random_operands(o, P, seed, p, m.data(), a, b);
+                    run(o, r, a, b, m.data(), mp, r2.data(), chain);
+                    fixed_ref(o, P, chain, a, b, m.data(), expect);
+                    const unsigned rw = fixed_r_words(o, N);
+                    CHECK(!memcmp(r, expect, rw * 4), "%s %s --chain %llu element %llu", where,
+                          fixed_op_names[op], (unsigned long long)chain, (unsigned long long)p);
+                }
+            }
+        }
+    }
+
+    void run(enum fixed_op o, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *m,
+             uint32_t mp, const uint32_t *r2, uint64_t chain)
+    {
+        switch (o) {
+        case FIXED_ADD: fixed::run_chain<P, FIXED_ADD, I>(r, a, b, m, mp, r2, chain); break;
+        case FIXED_SUB: fixed::run_chain<P, FIXED_SUB, I>(r, a, b, m, mp, r2, chain); break;
+        case FIXED_ADDM: fixed::run_chain<P, FIXED_ADDM, I>(r, a, b, m, mp, r2, chain); break;
+        case FIXED_SUBM: fixed::run_chain<P, FIXED_SUBM, I>(r, a, b, m, mp, r2, chain); break;
+        case FIXED_MUL: fixed::run_chain<P, FIXED_MUL, I>(r, a, b, m, mp, r2, chain); break;
+        case FIXED_KARATSUBA: fixed::run_chain<P, FIXED_KARATSUBA, I>(r, a, b, m, mp, r2, chain); break;
+        case FIXED_MONTRED: fixed::run_chain<P, FIXED_MONTRED, I>(r, a, b, m, mp, r2, chain); break;
+        case FIXED_MONTMUL: fixed::run_chain<P, FIXED_MONTMUL, I>(r, a, b, m, mp, r2, chain); break;
+        default: fixed::run_chain<P, FIXED_POWM, I>(r, a, b, m, mp, r2, chain); break;
+        }
+    }
+
+    void check_all()
+    {
+        const int before = checks, failed = failures;
+        check_add_sub();
+        check_mul();
+        for (unsigned kind = 0; kind < 6; kind++)
+            check_modulus(modulus_of(kind));
+        check_chain();
+        printf("%-24s %6d checks, %d failures\n", where, checks - before, failures - failed);
+    }
+};
+
+template <int... Ps> static void check_precisions()
+{
+    (Precision<Ps, Impl::ptx>().check_all(), ...);
+    (Precision<Ps, Impl::c>().check_all(), ...);
+}
+
+int main()
+{
+    seed = test_seed();
+    check_precisions<MPGPU_FIXED_BITS>();
+    return test_finish("fixed_cpu");
+}
