@@ -34,8 +34,12 @@ void progress_begin(struct progress *p, enum progress_mode mode, const char *lab
 
 void progress_format_duration(char *out, unsigned long len, double s)
 {
-    if (s < 0 || s > 1e9)
+    if (s < 0 || s != s)
         snprintf(out, len, "--:--");
+    else if (s >= 365.25 * 86400)
+        snprintf(out, len, "%.3g years", s / (365.25 * 86400));
+    else if (s >= 2 * 86400)
+        snprintf(out, len, "%.1f days", s / 86400);
     else if (s >= 3600)
         snprintf(out, len, "%d:%02d:%02d", (int)(s / 3600), (int)(s / 60) % 60, (int)s % 60);
     else

@@ -28,7 +28,7 @@ void progress_update(struct progress *p, uint64_t done);
 /* Clears the bar. */
 void progress_end(struct progress *p);
 
-/* "1:02:03" or "2:03"; "--:--" when unknown. */
+/* "2:03", "1:02:03", "3.5 days" or "2.1e+05 years"; "--:--" when unknown. */
 void progress_format_duration(char *out, unsigned long len, double seconds);
 
 #endif

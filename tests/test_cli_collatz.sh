@@ -41,7 +41,8 @@ for sub in collatz delay; do
     expect_fail 2 "runs past 2^64" -- $sub $CPU --start 9223372036854775809 --count 2^63
     expect_fail 2 "--count and --end both" -- $sub $CPU --start 5 --count 10 --end 100
     expect_fail 2 "--end 5 is not above --start 9" -- $sub $CPU --start 9 --end 5
-    expect_fail 2 "--end 2^65 is out of range" -- $sub --end 2^65
+    expect_fail 2 "--end 2^65 is out of range; accepted: 2..2^64" -- $sub --end 2^65
+    expect_fail 2 "--end 18446744073709551617 is out of range; accepted: 2..2^64" -- $sub --end 18446744073709551617
     expect_fail 2 "--start 2^64 is out of range; accepted: 1..2^64-1" -- $sub --start 2^64
     expect_fail 2 "--count 99999999999999999999999 is out of range; accepted: 1..2^64-1" -- $sub --count 99999999999999999999999
     expect_fail 2 "--method 'gpu,,cpu' is not accepted: it has an empty item" -- $sub --method gpu,,cpu
