@@ -1,0 +1,37 @@
+/* The GMP side of `mpgpu ctt-vs-ctw`: the CPU baseline (mpz_add / mpz_sub / mpz_mul on the same
+ * computations, on --threads threads) and the check of a mapping's results against GMP. */
+#ifndef MPGPU_CTT_GMP_H
+#define MPGPU_CTT_GMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <gmp.h>
+
+#include "ctt_batch.h"
+
+/* The operands as signed mpz values, converted once, so the timed region is the arithmetic. */
+struct ctt_gmp {
+    size_t count;
+    mpz_t *a, *b, *r;
+};
+
+/* Returns 0, or -1 when memory runs out. */
+int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b);
+void ctt_gmp_free(struct ctt_gmp *g);
+/* Every computation of b on `threads` OpenMP threads. */
+void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads);
+
+/* Whether computation c's result in mem (mem + c->r_off, c->r_len words, sign c->r_neg) equals
+ * GMP's value of it, its r_len normalized and its result space within
+ * [operand_words, total_words). */
+bool ctt_gmp_check_one(const uint32_t *mem, const struct ctt_comp *c, uint64_t operand_words,
+                       uint64_t total_words);
+
+/* Checks computations 0, stride, 2 stride, ... and the last of the batch, whose results are in
+ * mem (the batch's buffer as the mapping left it) and comps (its r_off, r_len, r_neg), on
+ * `threads` threads. Returns the mismatches; *checked and *first_bad (count when none). */
+uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const struct ctt_comp *comps,
+                    size_t stride, int threads, uint64_t *checked, size_t *first_bad);
+
+#endif

@@ -1,0 +1,228 @@
+/* cpu suite: the computation-to-thread routines compiled for the host (cpu_ref/ctt_*_ref.c,
+ * the twins of kernels/ctt_thread.cu) against GMP on batches in 003's layout: equal and
+ * unequal lengths, one word, the maximum length, all-ones words, x - x (both operands at one
+ * offset, a zero-length result), every sign combination, and random batches with a length
+ * deviation; the batch generator's lengths; and 003 Algorithms 3.1 and 3.2 simulated lane by
+ * lane (cpu_ref/ctt_schedule_model.c): every computation taken exactly once, the result regions
+ * disjoint and packed, one atomic per warp and step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctt_batch.h"
+#include "ctt_gmp.h"
+#include "ctt_ref.h"
+#include "ctt_schedule_model.h"
+#include "random_words.h"
+#include "test_seed.h"
+
+enum pattern { RANDOM, ALL_ONES, ONE_WORD_ONES };
+
+static void fill(uint32_t *w, uint32_t n, enum pattern p, uint64_t stream)
+{
+    if (p == RANDOM)
+        random_words(seed, stream, w, n);
+    else
+        for (uint32_t i = 0; i < n; i++)
+            w[i] = 0xffffffffu;
+}
+
+/* Runs every computation of b through the CPU port and checks each against GMP. */
+static void check_batch(struct ctt_batch *b, const char *what)
+{
+    CHECK(ctt_batch_seal(b) == 0, "%s: seal", what);
+    ctt_run_serial(b);
+    uint64_t checked = 0;
+    size_t first_bad = 0;
+    const uint64_t bad = ctt_verify(b, b->words, b->comps, 1, 1, &checked, &first_bad);
+    CHECK(bad == 0 && checked == b->count, "%s: %llu of %llu differ from GMP, first %zu", what,
+          (unsigned long long)bad, (unsigned long long)checked, first_bad);
+}
+
+/* One batch of every op and sign combination on operands of lengths na and nb. */
+static void check_lengths(uint32_t na, uint32_t nb, enum pattern pa, enum pattern pb)
+{
+    struct ctt_batch b;
+    ctt_batch_init(&b);
+    uint32_t *x = malloc(((size_t)na + nb) * sizeof *x), *y = x + na;
+    fill(x, na, pa, na * 3 + 1);
+    fill(y, nb, pb, nb * 3 + 2);
+    uint32_t xo, yo;
+    CHECK(ctt_batch_push_operand(&b, x, na, &xo) == 0 && ctt_batch_push_operand(&b, y, nb, &yo) == 0,
+          "push");
+    for (int op = CTT_ADD; op <= CTT_MUL; op++)
+        for (int s = 0; s < 4; s++) {
+            ctt_batch_push_comp(&b, op, xo, na, s & 1, yo, nb, s >> 1);
+            ctt_batch_push_comp(&b, op, yo, nb, s & 1, xo, na, s >> 1);
+            /* x - x and x + (-x) with both operands at one offset: a zero-length result. */
+            ctt_batch_push_comp(&b, op, xo, na, s & 1, xo, na, s >> 1);
+        }
+    char what[96];
+    snprintf(what, sizeof what, "lengths %u, %u, patterns %d, %d", na, nb, pa, pb);
+    check_batch(&b, what);
+    for (size_t i = 0; i < b.count; i++) {
+        const struct ctt_comp *c = &b.comps[i];
+        if (c->a_off == c->b_off && c->op != CTT_MUL && !ctt_adds_magnitudes(c))
+            CHECK(c->r_len == 0 && !c->r_neg, "%s: x - x has length %u", what, c->r_len);
+    }
+    free(x);
+    ctt_batch_free(&b);
+}
+
+static void check_routines(void)
+{
+    const uint32_t lens[] = {1, 2, 3, 31, 32, 33, 64, 100, 513};
+    const size_t n = sizeof lens / sizeof lens[0];
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            check_lengths(lens[i], lens[j], RANDOM, RANDOM);
+    for (size_t i = 0; i < n; i++) {
+        check_lengths(lens[i], lens[i], ALL_ONES, ALL_ONES);
+        check_lengths(lens[i], 1, ALL_ONES, ONE_WORD_ONES);
+        check_lengths(lens[i], lens[n - 1 - i], ALL_ONES, RANDOM);
+    }
+    check_lengths(CTT_MAX_WORDS, CTT_MAX_WORDS, ALL_ONES, ALL_ONES);
+    check_lengths(CTT_MAX_WORDS, 1, RANDOM, ALL_ONES);
+
+    /* A borrow that runs the whole length: 2^(32 n) - 1 = 2^(32 n) - 1 ... and 1 - 2^(32 n). */
+    struct ctt_batch b;
+    ctt_batch_init(&b);
+    uint32_t top[65] = {0}, one = 1, off_top, off_one;
+    top[64] = 1;
+    ctt_batch_push_operand(&b, top, 65, &off_top);
+    ctt_batch_push_operand(&b, &one, 1, &off_one);
+    ctt_batch_push_comp(&b, CTT_SUB, off_top, 65, false, off_one, 1, false);
+    ctt_batch_push_comp(&b, CTT_SUB, off_one, 1, false, off_top, 65, false);
+    ctt_batch_push_comp(&b, CTT_ADD, off_top, 65, true, off_one, 1, false);
+    check_batch(&b, "borrow ripple");
+    CHECK(b.comps[0].r_len == 64 && b.comps[1].r_neg, "borrow ripple: length %u, sign %u",
+          b.comps[0].r_len, b.comps[1].r_neg);
+    ctt_batch_free(&b);
+}
+
+static void check_generator(void)
+{
+    const enum ctt_op ops[] = {CTT_ADD, CTT_SUB, CTT_MUL};
+    const double means[] = {1, 8, 64};
+    const double sigmas[] = {0, 1, 32, 64};
+    for (size_t o = 0; o < 3; o++)
+        for (size_t m = 0; m < 3; m++)
+            for (size_t s = 0; s < 4; s++) {
+                struct ctt_gen g = {.seed = seed + o, .op = ops[o], .count = 333,
+                                    .mean_words = means[m], .sigma_words = sigmas[s],
+                                    .max_words = 200, .signed_operands = (m + s) & 1};
+                struct ctt_batch b;
+                CHECK(ctt_batch_generate(&b, &g) == 0, "generate");
+                bool lengths_ok = b.count == g.count, spread = false;
+                for (size_t i = 0; i < b.count; i++) {
+                    const struct ctt_comp *c = &b.comps[i];
+                    lengths_ok &= c->a_len >= 1 && c->a_len <= g.max_words && c->b_len >= 1 &&
+                                  c->b_len <= g.max_words;
+                    lengths_ok &= b.words[c->a_off + c->a_len - 1] != 0;
+                    if (sigmas[s] == 0)
+                        lengths_ok &= c->a_len == means[m] && c->b_len == means[m];
+                    spread |= c->a_len != b.comps[0].a_len;
+                }
+                CHECK(lengths_ok, "generator: op %d mean %g sigma %g: a length outside 1..%u, a "
+                      "zero top word, or sigma 0 not the mean", ops[o], means[m], sigmas[s],
+                      g.max_words);
+                if (sigmas[s] >= 32)
+                    CHECK(spread, "generator: sigma %g drew one length only", sigmas[s]);
+                struct ctt_batch again;
+                ctt_batch_generate(&again, &g);
+                CHECK(again.operand_words == b.operand_words &&
+                      memcmp(again.words, b.words, b.operand_words * 4) == 0,
+                      "generator: one seed, two batches");
+                ctt_batch_free(&again);
+                char what[96];
+                snprintf(what, sizeof what, "random batch op %d mean %g sigma %g", ops[o],
+                         means[m], sigmas[s]);
+                check_batch(&b, what);
+                ctt_batch_free(&b);
+            }
+}
+
+static void check_scan(void)
+{
+    for (int t = 0; t < 100; t++) {
+        uint64_t n[CTT_WARP], want = 0;
+        uint32_t v[CTT_WARP];
+        random_words(seed, 1000 + t, v, CTT_WARP);
+        for (unsigned i = 0; i < CTT_WARP; i++)
+            n[i] = v[i] >> (t % 32);
+        uint64_t in[CTT_WARP];
+        memcpy(in, n, sizeof n);
+        ctt_warp_inclusive_scan(n);
+        bool ok = true;
+        for (unsigned i = 0; i < CTT_WARP; i++) {
+            want += in[i];
+            ok &= n[i] == want;
+        }
+        CHECK(ok, "warp scan %d differs from the serial prefix sum", t);
+    }
+}
+
+static void check_schedule(void)
+{
+    const size_t counts[] = {1, 31, 32, 33, 64, 1000, 4097};
+    const unsigned warps[] = {1, 3, 64, 200};
+    for (size_t ci = 0; ci < sizeof counts / sizeof counts[0]; ci++)
+        for (size_t wi = 0; wi < sizeof warps / sizeof warps[0]; wi++) {
+            const size_t count = counts[ci];
+            uint32_t *sizes = malloc(count * sizeof *sizes), *taken = calloc(count, sizeof *taken);
+            uint64_t *off = malloc(count * sizeof *off);
+            random_words(seed, 5000 + ci, sizes, count);
+            uint64_t sum = 0;
+            for (size_t i = 0; i < count; i++) {
+                sizes[i] = sizes[i] % 1025 + (i % 7 == 0 ? 0 : 1); /* zero-size results too */
+                sum += sizes[i];
+            }
+            const uint64_t base = 12345;
+            uint64_t atomics = 0;
+            const uint64_t end = ctt_schedule_model(sizes, count, warps[wi], seed + wi, base,
+                                                    taken, off, &atomics);
+            bool once = true;
+            for (size_t i = 0; i < count; i++)
+                once &= taken[i] == 1;
+            CHECK(once, "count %zu, %u warps: a computation not taken exactly once", count, warps[wi]);
+            /* Disjoint and packed: ordered by offset, each region starts where the last ended,
+             * from base to the final counter. */
+            size_t *order = malloc(count * sizeof *order);
+            for (size_t i = 0; i < count; i++)
+                order[i] = i;
+            for (size_t i = 1; i < count; i++) /* insertion sort by (offset, size) */
+                for (size_t j = i; j > 0 && (off[order[j - 1]] > off[order[j]] ||
+                                             (off[order[j - 1]] == off[order[j]] &&
+                                              sizes[order[j - 1]] > sizes[order[j]]));
+                     j--) {
+                    size_t t = order[j];
+                    order[j] = order[j - 1];
+                    order[j - 1] = t;
+                }
+            uint64_t at = base;
+            bool packed = true;
+            for (size_t i = 0; i < count; i++) {
+                packed &= off[order[i]] == at;
+                at += sizes[order[i]];
+            }
+            CHECK(packed && at == end && end == base + sum,
+                  "count %zu, %u warps: result regions not disjoint and packed", count, warps[wi]);
+            const uint64_t steps = (count + CTT_WARP - 1) / CTT_WARP;
+            CHECK(atomics == 2 * steps + warps[wi], "count %zu, %u warps: %llu atomics, want %llu",
+                  count, warps[wi], (unsigned long long)atomics,
+                  (unsigned long long)(2 * steps + warps[wi]));
+            free(order);
+            free(sizes);
+            free(taken);
+            free(off);
+        }
+}
+
+int main(void)
+{
+    seed = test_seed();
+    check_routines();
+    check_generator();
+    check_scan();
+    check_schedule();
+    return test_finish("test_ctt_cpu");
+}
