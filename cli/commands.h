@@ -7,5 +7,6 @@ int cmd_toom(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_collatz(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
+int cmd_gcd(int argc, char **argv);
 
 #endif

@@ -1,0 +1,541 @@
+/* mpgpu gcd: the modular integer GCD of Weber and Brew (002, Fig. 2) on one GPU, each result
+ * checked against GMP's mpz_gcd, and mpz_gcd on one host thread as the paper's baseline. */
+#include <errno.h>
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "commands.h"
+#include "gcd_device.h"
+#include "gcd_modular_ref.h"
+#include "gcd_moduli.h"
+#include "gcd_pairs.h"
+#include "gpu.h"
+#include "interrupt.h"
+#include "timing.h"
+
+/* Table 2 of 002 starts at 16 Kibit with ten pairs. */
+#define GCD_DEFAULT_BITS 16384u
+#define GCD_DEFAULT_COUNT 10u
+
+enum { OPT_GCD_BITS = 1000, OPT_BARRIER, OPT_L, OPT_ALL_PRIMES, OPT_INPUT, OPT_OUTPUT };
+
+struct gcd_args {
+    uint64_t gcd_bits;
+    bool gcd_bits_set;
+    const char *barriers;
+    unsigned L;
+    bool all_primes;
+    const char *input, *output;
+};
+
+/* The run loop's context. */
+struct gcd_cli {
+    struct cli_common opt;
+    struct gcd_args args;
+    struct gcd_moduli M;
+    const char *moduli_source; /* "cache" or "built" */
+    char moduli_path[1200];
+    double init_ms;
+    size_t count;
+    bool from_input;
+    struct gcd_pairs pairs; /* of the size in hand (pairs.bits; 0: none yet) */
+    mpz_t *g, *expect;      /* results of the case in hand; mpz_gcd's, computed once a size */
+    bool expect_ready;
+    FILE *output;
+    bool output_written;
+    struct gcd_device dev;
+    /* The last pass of the case in hand. */
+    uint64_t retried, fallbacks, attempts, steps;
+    size_t max_nq;
+};
+
+static const enum gcd_barrier barrier_ids[GCD_N_BARRIERS] = {GCD_BARRIER_COOP, GCD_BARRIER_CLUSTER,
+                                                             GCD_BARRIER_CUSTOM};
+static const char *const gpu_method_names[GCD_N_BARRIERS] = {"gpu-coop", "gpu-cluster", "gpu-custom"};
+
+static int gcd_handle(int id, const char *arg, void *ctx)
+{
+    struct gcd_args *a = ctx;
+    if (id == OPT_GCD_BITS) {
+        a->gcd_bits = cli_parse_u64("--gcd-bits", arg, 0, UINT64_C(1) << 30);
+        a->gcd_bits_set = true;
+    } else if (id == OPT_BARRIER) {
+        a->barriers = arg;
+    } else if (id == OPT_L) {
+        a->L = (unsigned)cli_parse_u64("--L", arg, GCD_L_MIN, GCD_L_MAX);
+    } else if (id == OPT_ALL_PRIMES) {
+        a->all_primes = true;
+    } else if (id == OPT_INPUT) {
+        a->input = arg;
+    } else if (id == OPT_OUTPUT) {
+        a->output = arg;
+    }
+    return 0;
+}
+
+static const struct cli_option gcd_options[] = {
+    {"gcd-bits", "G", OPT_GCD_BITS, "plant a random common factor of G bits in every pair (default 0: none; random pairs rarely share more than a few bits)"},
+    {"barrier", "B[,B...]", OPT_BARRIER, "grid-wide synchronisation of the GPU method, one case each: coop (cooperative groups grid sync, default), cluster (one thread-block cluster of up to 16 blocks, distributed shared memory), custom (the paper's barrier, 002 section 4.1), all"},
+    {"L", "L", OPT_L, "moduli of L bits, 16..32 (default 32, as the paper)"},
+    {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
+    {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
+    {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
+    {0},
+};
+
+/* The moduli cache folder: $MPGPU_CACHE, else $XDG_CACHE_HOME/mpgpu, else ~/.cache/mpgpu. */
+static void cache_dir(char *out, size_t len)
+{
+    const char *env = getenv("MPGPU_CACHE");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+        return;
+    }
+    env = getenv("XDG_CACHE_HOME");
+    if (env && *env) {
+        snprintf(out, len, "%s/mpgpu", env);
+        return;
+    }
+    env = getenv("HOME");
+    snprintf(out, len, "%s/.cache/mpgpu", env && *env ? env : ".");
+}
+
+/* mkdir -p; a failure shows later, when the cache cannot be written (gcd_moduli_load says so). */
+static void make_dirs(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        mkdir(path, 0755);
+        *p = '/';
+    }
+    mkdir(path, 0755);
+}
+
+/* The moduli of (L, filter) from the cache, sieved once when it is missing or damaged; the
+ * one-time initialisation 002 section 5 reports apart (about 300 ms there). What the cache said
+ * is held in `log` and printed by report_moduli, after the sizes are checked, so that bad input
+ * still gets one line. */
+static void load_moduli(struct gcd_cli *r, FILE *log)
+{
+    const enum gcd_filter f = r->args.all_primes ? GCD_FILTER_ALL : GCD_FILTER_CHEAP;
+    char dir[1024], name[64], path[1200];
+    cache_dir(dir, sizeof dir);
+    make_dirs(dir);
+    gcd_moduli_cache_name(name, sizeof name, r->args.L, f);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    const double t0 = time_now_ms();
+    const int rc = gcd_moduli_load(path, r->args.L, f, &r->M, log);
+    r->init_ms = time_now_ms() - t0;
+    if (rc < 0) {
+        fprintf(stderr, "mpgpu: gcd: the %u-bit %s moduli cannot be built: out of host memory\n",
+                r->args.L, gcd_filter_name(f));
+        exit(EXIT_BAD_INPUT);
+    }
+    r->moduli_source = rc == 0 ? "cache" : "built";
+    snprintf(r->moduli_path, sizeof r->moduli_path, "%s", path);
+}
+
+static void report_moduli(const struct gcd_cli *r, const char *log)
+{
+    if (r->opt.quiet)
+        return;
+    fputs(log, stderr);
+    fprintf(stderr, "mpgpu: gcd moduli: %llu %s primes of %u bits, %s %s in %.0f ms "
+                    "(one-time initialisation, not timed)\n",
+            (unsigned long long)r->M.count, gcd_filter_name(r->M.filter), r->M.L,
+            strcmp(r->moduli_source, "cache") ? "sieved into" : "read from", r->moduli_path,
+            r->init_ms);
+}
+
+/* The largest N whose first attempt the moduli can serve (Fig. 2 line 3). The formula grows
+ * with N from N = 3 on. */
+static uint64_t max_bits_for(const struct gcd_moduli *M)
+{
+    uint64_t lo = 3, hi = UINT64_C(1) << 40;
+    if (gcd_modular_nq_formula(lo, M->L) > M->count)
+        return 0;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (gcd_modular_nq_formula(mid, M->L) <= M->count)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+static void check_size(const struct gcd_cli *r, uint64_t bits)
+{
+    const uint64_t limit = max_bits_for(&r->M);
+    char what[1200];
+    if (r->from_input)
+        snprintf(what, sizeof what, "--input %s: a number of %llu bits", r->args.input,
+                 (unsigned long long)bits);
+    else
+        snprintf(what, sizeof what, "--bits %llu", (unsigned long long)bits);
+    if (bits > limit)
+        cli_bad_input("%s needs %llu moduli (002 Fig. 2 line 2); the %u-bit %s primes "
+                      "are %llu, enough for %llu bits; accepted: 1..%llu (--all-primes or a larger "
+                      "--L give more)",
+                      what,
+                      (unsigned long long)gcd_modular_nq_formula(bits, r->M.L), r->M.L,
+                      gcd_filter_name(r->M.filter), (unsigned long long)r->M.count,
+                      (unsigned long long)limit, (unsigned long long)limit);
+}
+
+static void prepare_pairs(struct gcd_cli *r, unsigned bits)
+{
+    if (r->from_input || r->pairs.bits == bits)
+        return;
+    gcd_pairs_free(&r->pairs);
+    gcd_mpz_array_free(r->expect, r->count);
+    r->expect = NULL;
+    r->expect_ready = false;
+    gcd_pairs_random(&r->pairs, r->count, bits, r->args.gcd_bits, r->opt.seed);
+}
+
+static void ensure_expect(struct gcd_cli *r)
+{
+    if (r->expect_ready)
+        return;
+    if (!r->expect)
+        r->expect = gcd_mpz_array(r->count);
+    for (size_t i = 0; i < r->count; i++)
+        mpz_gcd(r->expect[i], r->pairs.a[i], r->pairs.b[i]);
+    r->expect_ready = true;
+}
+
+static int gcd_setup(void *ctx, struct bench_case *c)
+{
+    struct gcd_cli *r = ctx;
+    prepare_pairs(r, c->bits);
+    r->g = gcd_mpz_array(r->count);
+    r->retried = r->fallbacks = r->attempts = r->steps = 0;
+    r->max_nq = 0;
+    if (!c->data)
+        return 0;
+    const enum gcd_barrier barrier = *(const enum gcd_barrier *)c->data;
+    size_t n_q = 0;
+    if (gcd_modular_nq(c->bits, r->M.L, GCD_BLOCK_THREADS, r->M.count, &n_q) != GCD_OK)
+        n_q = (size_t)r->M.count;
+    size_t free_b = 0, total_b = 0;
+    GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const uint64_t need = gcd_device_bytes(n_q, (c->bits + 31) / 32);
+    if (need > free_b / 10 * 9)
+        cli_bad_input("--bits %u: %llu moduli need %llu bytes of device memory; %zu are free",
+                      c->bits, (unsigned long long)n_q, (unsigned long long)need, free_b);
+    cudaError_t err = gcd_device_open(&r->dev, &r->M, barrier);
+    if (err == cudaErrorNotSupported) {
+        fprintf(stderr, "mpgpu: gcd --barrier %s: %s\n", gcd_barrier_name(barrier),
+                r->dev.failed_call);
+        gcd_device_close(&r->dev);
+        return EXIT_GPU_ERROR;
+    }
+    if (err != cudaSuccess)
+        gpu_fail(r->dev.failed_call, err);
+    return 0;
+}
+
+static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+{
+    (void)pass_index;
+    (void)warmup;
+    struct gcd_cli *r = ctx;
+    if (!c->data) {
+        const double t0 = time_now_ms();
+        for (size_t i = 0; i < r->count; i++) {
+            if (interrupt_requested())
+                return BENCH_STOPPED;
+            mpz_gcd(r->g[i], r->pairs.a[i], r->pairs.b[i]);
+        }
+        *ms = time_now_ms() - t0;
+        return 0;
+    }
+    r->retried = r->fallbacks = r->attempts = r->steps = 0;
+    r->dev.kernel_ms = 0;
+    const double t0 = time_now_ms();
+    for (size_t i = 0; i < r->count; i++) {
+        if (interrupt_requested())
+            return BENCH_STOPPED;
+        struct gcd_run run;
+        cudaError_t err = gcd_device_gcd(&r->dev, r->g[i], r->pairs.a[i], r->pairs.b[i], 0, &run);
+        if (err != cudaSuccess)
+            gpu_fail(r->dev.failed_call ? r->dev.failed_call : "gcd_device_gcd", err);
+        r->attempts += run.attempts;
+        r->retried += run.attempts > 1;
+        r->steps += run.steps;
+        if (run.n_q > r->max_nq)
+            r->max_nq = run.n_q;
+        if (run.status == GCD_TOO_LARGE) {
+            /* Never a missing answer (issue 10): the moduli ran out for this pair. */
+            if (r->fallbacks++ == 0 && !r->opt.quiet)
+                fprintf(stderr, "mpgpu: gcd %s: pair %zu needs more than the %llu moduli of M; "
+                                "answered with GMP's mpz_gcd\n",
+                        c->method, i, (unsigned long long)r->M.count);
+            mpz_gcd(r->g[i], r->pairs.a[i], r->pairs.b[i]);
+        }
+    }
+    *ms = r->opt.include_transfers ? time_now_ms() - t0 : r->dev.kernel_ms;
+    return 0;
+}
+
+static void write_output(struct gcd_cli *r)
+{
+    if (!r->output || r->output_written)
+        return;
+    for (size_t i = 0; i < r->count; i++)
+        gmp_fprintf(r->output, "%Zx\n", r->g[i]);
+    if (fclose(r->output) != 0)
+        cli_bad_input("--output '%s': writing failed", r->args.output);
+    r->output = NULL;
+    r->output_written = true;
+}
+
+static void gcd_check(void *ctx, struct bench_case *c, struct bench_check *out)
+{
+    struct gcd_cli *r = ctx;
+    if (!c->data) {
+        out->verify_mode = "reference";
+        write_output(r);
+        return;
+    }
+    const enum verify_mode v = r->opt.verify;
+    out->verify_mode = v == VERIFY_ALL ? "all" : v == VERIFY_SAMPLE ? "sample" : "none";
+    if (v != VERIFY_NONE) {
+        ensure_expect(r);
+        const size_t stride = v == VERIFY_ALL ? 1 : (r->count > 1000 ? r->count / 1000 : 1);
+        for (size_t i = 0; i < r->count; i += stride) {
+            out->checked++;
+            if (mpz_cmp(r->g[i], r->expect[i]) != 0 && out->mismatches++ == 0)
+                snprintf(out->first_bad, sizeof out->first_bad, "first bad pair %zu", i);
+        }
+    }
+    if (out->mismatches == 0)
+        write_output(r);
+}
+
+static void gcd_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
+{
+    struct gcd_cli *r = ctx;
+    int k = snprintf(params, len, "gcd_bits=%llu", (unsigned long long)r->args.gcd_bits);
+    if (!c->data || k < 0 || (size_t)k >= len)
+        return;
+    snprintf(params + k, len - (size_t)k,
+             ";barrier=%s;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;steps_per_pair=%.1f;"
+             "attempts=%llu;retried_pairs=%llu;gmp_fallbacks=%llu;init_ms=%.1f;init=%s",
+             gcd_barrier_name(*(const enum gcd_barrier *)c->data), r->M.L,
+             gcd_filter_name(r->M.filter), r->max_nq, r->dev.last_grid, GCD_BLOCK_THREADS,
+             r->count ? (double)r->steps / (double)r->count : 0.0,
+             (unsigned long long)r->attempts, (unsigned long long)r->retried,
+             (unsigned long long)r->fallbacks, r->init_ms,
+             r->moduli_source);
+}
+
+static void gcd_summary(void *ctx, const struct bench_case *c, FILE *out)
+{
+    struct gcd_cli *r = ctx;
+    if (c->data && (r->retried || r->fallbacks))
+        fprintf(out, "# %s: %llu of %zu pairs ran short of moduli and were retried with more; "
+                     "%llu answered by GMP after the moduli ran out\n",
+                c->method, (unsigned long long)r->retried, r->count,
+                (unsigned long long)r->fallbacks);
+}
+
+static void gcd_teardown(void *ctx, struct bench_case *c)
+{
+    struct gcd_cli *r = ctx;
+    if (c->data)
+        gcd_device_close(&r->dev);
+    gcd_mpz_array_free(r->g, r->count);
+    r->g = NULL;
+}
+
+static const struct bench_ops gcd_ops = {
+    .setup = gcd_setup,
+    .pass = gcd_pass,
+    .check = gcd_check,
+    .describe = gcd_describe,
+    .summary = gcd_summary,
+    .teardown = gcd_teardown,
+};
+
+/* --barrier's list (default coop); "all" is every barrier. */
+static void parse_barriers(const char *list, bool *want)
+{
+    const char *accepted = "coop, cluster, custom, all";
+    if (!list) {
+        want[GCD_BARRIER_COOP] = true;
+        return;
+    }
+    cli_check_list("--barrier", list, accepted);
+    char *copy = strdup(list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        bool known = false;
+        for (int b = 0; b < GCD_N_BARRIERS; b++) {
+            if (!strcmp(t, "all") || !strcmp(t, gcd_barrier_name((enum gcd_barrier)b))) {
+                want[b] = true;
+                known = true;
+            }
+        }
+        if (!known)
+            cli_bad_input("--barrier '%s' is not a barrier; accepted: %s", t, accepted);
+    }
+    free(copy);
+}
+
+int cmd_gcd(int argc, char **argv)
+{
+    struct gcd_cli r;
+    memset(&r, 0, sizeof r);
+    r.args.L = GCD_L_DEFAULT;
+    const struct cli_spec spec = {
+        .command = "gcd",
+        .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] [--method gpu,gmp|all] "
+                 "[--barrier coop|cluster|custom|all] [--L 16..32] [--all-primes] [options]",
+        .description =
+            "Computes the GCD of --count pairs of --bits-bit numbers (default: 10 pairs of 16384\n"
+            "bits, as 002 Table 2) with the modular integer GCD of Weber and Brew (002, Fig. 2)\n"
+            "on the GPU, checks every result against GMP's mpz_gcd (see --verify), and runs\n"
+            "mpz_gcd on one host thread as the paper's baseline. The GPU time is the kernels'\n"
+            "(one launch per attempt; a pair that runs short of moduli is retried with twice\n"
+            "as many, and answered by GMP, saying so, if M runs out); --include-transfers\n"
+            "times whole GCDs, uploads, downloads and the final conversion with GMP included.\n"
+            "The moduli are sieved once and cached in $MPGPU_CACHE, else\n"
+            "$XDG_CACHE_HOME/mpgpu, else ~/.cache/mpgpu; that initialisation is reported apart.\n"
+            "Zeros and signs follow GMP: gcd(0, V) = |V|, gcd(0, 0) = 0.",
+        .common = OPT_ALL_COMMON & ~OPT_THREADS,
+        .bits_default = "16384",
+        .options = gcd_options,
+        .handle = gcd_handle,
+        .ctx = &r.args,
+        .methods_help = "  gpu    the modular GCD on the GPU, once per --barrier (rows gpu-coop, "
+                        "gpu-cluster, gpu-custom)\n"
+                        "  gmp    GMP mpz_gcd, one pair after another on one host thread (002 "
+                        "section 5)\n"
+                        "  all    gpu with every barrier, then gmp\n",
+        .examples = "  mpgpu gcd --bits 16384,131072 --count 10\n"
+                    "  mpgpu gcd --bits 65536 --gcd-bits 1000 --barrier all --csv gcd.csv\n"
+                    "  mpgpu gcd --input pairs.txt --output gcds.txt\n",
+    };
+    cli_parse(argc, argv, &spec, &r.opt);
+
+    bool want_gpu = false, want_gmp = false, barriers[GCD_N_BARRIERS] = {false};
+    const bool explicit_methods = r.opt.n_methods > 0;
+    if (!explicit_methods)
+        want_gpu = want_gmp = true;
+    for (size_t i = 0; i < r.opt.n_methods; i++) {
+        const char *m = r.opt.methods[i];
+        if (!strcmp(m, "gpu"))
+            want_gpu = true;
+        else if (!strcmp(m, "gmp"))
+            want_gmp = true;
+        else if (!strcmp(m, "all"))
+            want_gpu = want_gmp = true;
+        else
+            cli_bad_input("gcd: unknown method '%s'; accepted: gpu, gmp, all", m);
+    }
+    bool all_barriers = false;
+    for (size_t i = 0; i < r.opt.n_methods; i++)
+        all_barriers |= !strcmp(r.opt.methods[i], "all");
+    if (all_barriers && !r.args.barriers)
+        r.args.barriers = "all";
+    parse_barriers(r.args.barriers, barriers);
+
+    unsigned sizes[CLI_MAX_SIZES];
+    size_t n_sizes = r.opt.n_bits;
+    memcpy(sizes, r.opt.bits_list, n_sizes * sizeof sizes[0]);
+    if (!r.opt.bits_set)
+        sizes[0] = GCD_DEFAULT_BITS;
+    if (r.args.output && n_sizes > 1)
+        cli_bad_input("--output writes the GCDs of one size; give one --bits, not %zu", n_sizes);
+    if (r.args.input) {
+        if (r.opt.bits_set)
+            cli_bad_input("--input sets the size from its pairs; drop --bits");
+        if (r.args.gcd_bits_set)
+            cli_bad_input("--gcd-bits plants factors in random pairs; it does not apply to --input");
+        gcd_pairs_read(&r.pairs, r.args.input);
+        r.from_input = true;
+        r.count = r.pairs.count;
+        sizes[0] = r.pairs.bits;
+        if (r.opt.count_set && r.opt.count != r.count)
+            cli_bad_input("--count %llu differs from the %zu pairs in --input %s; give only one",
+                          (unsigned long long)r.opt.count, r.count, r.args.input);
+    } else {
+        r.count = r.opt.count_set ? (size_t)r.opt.count : GCD_DEFAULT_COUNT;
+        for (size_t s = 0; s < n_sizes; s++)
+            if (r.args.gcd_bits > sizes[s])
+                cli_bad_input("--gcd-bits %llu exceeds --bits %u; accepted: 0..%u",
+                              (unsigned long long)r.args.gcd_bits, sizes[s], sizes[s]);
+    }
+
+    /* The moduli, and the sizes they serve, before any GPU work. */
+    if (want_gpu) {
+        char *log = NULL;
+        size_t log_len = 0;
+        FILE *log_f = open_memstream(&log, &log_len);
+        load_moduli(&r, log_f);
+        if (log_f)
+            fclose(log_f);
+        for (size_t s = 0; s < n_sizes; s++)
+            check_size(&r, sizes[s]);
+        report_moduli(&r, log ? log : "");
+        free(log);
+    }
+
+    char why[256];
+    bool have_gpu = want_gpu && gpu_open(r.opt.device, why, sizeof why);
+    int gpu_status = 0;
+    if (want_gpu && !have_gpu) {
+        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
+                want_gmp ? ", running the GMP baseline only" : "");
+        if (explicit_methods && !want_gmp)
+            return EXIT_GPU_ERROR;
+        gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
+    }
+
+    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS + 1), sizeof *cases);
+    size_t n_cases = 0;
+    for (size_t s = 0; s < n_sizes; s++) {
+        for (int bi = 0; bi <= GCD_N_BARRIERS; bi++) {
+            const bool is_gmp = bi == GCD_N_BARRIERS;
+            if (is_gmp ? !want_gmp : !(have_gpu && barriers[bi]))
+                continue;
+            cases[n_cases++] = (struct bench_case){
+                .method = is_gmp ? "gmp" : gpu_method_names[bi],
+                .bits = sizes[s],
+                .count = r.count,
+                .throughput_unit = "gcds",
+                .timed_region = is_gmp ? "cpu" : r.opt.include_transfers ? "kernels+transfers" : "kernels",
+                .cpu_threads = is_gmp ? 1 : 0,
+                .data = is_gmp ? NULL : (void *)&barrier_ids[bi],
+            };
+        }
+    }
+    if (r.args.output && !(r.output = fopen(r.args.output, "w")))
+        cli_bad_input("--output '%s' cannot be opened for writing: %s", r.args.output, strerror(errno));
+
+    struct bench b;
+    bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device);
+    if (r.from_input)
+        b.seed = 0;
+    int status = bench_run(&b, &gcd_ops, &r, cases, n_cases);
+    if (r.output && !r.output_written) {
+        fclose(r.output);
+        fprintf(stderr, "mpgpu: --output '%s' holds no GCDs: no method finished with results "
+                        "equal to GMP's\n", r.args.output);
+        if (status == 0)
+            status = EXIT_MISMATCH;
+    }
+    gcd_pairs_free(&r.pairs);
+    gcd_mpz_array_free(r.expect, r.count);
+    gcd_moduli_free(&r.M);
+    free(cases);
+    return status ? status : gpu_status;
+}

@@ -1,0 +1,121 @@
+/* The per-modulus arithmetic of the modular GCD kernel (002 section 3), operation for operation
+ * the CPU twin's (cpu_ref/gcd_moduli.h, gcd_modinv.h, gcd_modular_ref.{h,c}), so that the
+ * kernel and the twin compute the same residues, keys and digits. Values are kept in [0, q)
+ * (002 section 3); the symmetric range appears only in the key, b and the digits. */
+#ifndef MPGPU_GCD_ARITH_CUH
+#define MPGPU_GCD_ARITH_CUH
+
+#include <stdint.h>
+
+namespace gcd {
+
+constexpr unsigned long long KEY_INF = ~0ull;
+
+/* One modulus and its fast-remainder constant (002 section 3.1). */
+struct modulus {
+    uint32_t q;
+    uint64_t m;
+    uint32_t L;
+    bool cheap;
+};
+
+/* gcd_fastrem_multiplier: ceil(2^(64+s) / q) (s = L - 1, cheap) or that less 2^64 (s = L,
+ * exact), by the twin's 64-by-32-bit schoolbook steps; "calculated when the GPU kernel first
+ * starts executing" (002 section 3.1). */
+__device__ __forceinline__ uint64_t multiplier(uint32_t q, uint32_t L, bool cheap)
+{
+    const unsigned s = cheap ? L - 1 : L;
+    uint64_t r = (1ull << s) % q;
+    const uint64_t hi = (r << 32) / q;
+    r = (r << 32) % q;
+    const uint64_t lo = (r << 32) / q;
+    return (hi << 32 | lo) + 1;
+}
+
+/* x mod q for any x < 2^64 (gcd_fastrem_cheap / gcd_fastrem_exact). Every modulus of a launch
+ * takes the same path, so a warp never diverges on it. */
+__device__ __forceinline__ uint32_t rem(uint64_t x, const modulus &md)
+{
+    const uint64_t t = __umul64hi(x, md.m);
+    const uint64_t a = md.cheap ? t >> (md.L - 1) : (t + ((x - t) >> 1)) >> (md.L - 1);
+    return (uint32_t)(x - a * md.q);
+}
+
+__device__ __forceinline__ uint32_t mulmod(uint32_t a, uint32_t b, const modulus &md)
+{
+    return rem((uint64_t)a * b, md);
+}
+
+__device__ __forceinline__ uint32_t submod(uint32_t a, uint32_t b, uint32_t q)
+{
+    return a >= b ? a - b : a + (q - b);
+}
+
+/* A symmetric residue of another modulus, |a| < 2^(L-1) < q, as a residue mod q. */
+__device__ __forceinline__ uint32_t symmetric_mod(int64_t a, uint32_t q)
+{
+    return (uint32_t)(a < 0 ? a + q : a);
+}
+
+/* p mod q for two L-bit moduli: p < 2q. */
+__device__ __forceinline__ uint32_t modulus_mod(uint32_t p, uint32_t q)
+{
+    return p > q ? p - q : p;
+}
+
+/* W mod q by Horner from the top word (gcd_residue_words; 002 section 3.1, last paragraph). All
+ * threads read the same word at once, a broadcast. */
+__device__ __forceinline__ uint32_t residue_words(const uint32_t *w, uint32_t n, const modulus &md)
+{
+    uint64_t r = 0;
+    for (uint32_t i = n; i-- > 0;)
+        r = rem(r << 32 | __ldg(w + i), md);
+    return (uint32_t)r;
+}
+
+/* gcd_modinv_quotient: floor(a / d) from the double reciprocal, corrected when one too small
+ * by arithmetic, not a branch (002 section 3.2). __drcp_rn, __dmul_rn and __double2uint_rz
+ * round as the twin's 1.0 / d, a * r and (uint32_t) do. */
+__device__ __forceinline__ uint32_t quotient(uint32_t a, uint32_t d)
+{
+    const uint32_t k = __double2uint_rz(__dmul_rn((double)a, __drcp_rn((double)d)));
+    return k + (a - k * d >= d);
+}
+
+/* gcd_modinv: v^-1 mod q by Knuth's Algorithm 4.5.2X keeping only v's coefficients. */
+__device__ __forceinline__ uint32_t modinv(uint32_t v, uint32_t q)
+{
+    uint32_t r0 = q, r1 = v, s0 = 0, s1 = 1, odd = 0;
+    while (r1 != 0) {
+        const uint32_t k = quotient(r0, r1);
+        const uint32_t r = r0 - k * r1;
+        const uint32_t s = s0 + k * s1;
+        r0 = r1;
+        r1 = r;
+        s0 = s1;
+        s1 = s;
+        odd ^= 1;
+    }
+    return odd ? s0 : q - s0;
+}
+
+/* gcd_key: ((|t| << 32 | q) << 1) | (t < 0), the global minimum's key (002 section 4.2) with
+ * the sign of t below it. */
+__device__ __forceinline__ unsigned long long key(uint32_t q, uint32_t t)
+{
+    const uint32_t neg = t > q / 2, mag = neg ? q - t : t;
+    return ((unsigned long long)mag << 32 | q) << 1 | neg;
+}
+__device__ __forceinline__ uint32_t key_modulus(unsigned long long k)
+{
+    return (uint32_t)(k >> 1);
+}
+__device__ __forceinline__ int64_t key_b(unsigned long long k)
+{
+    const int64_t mag = (int64_t)(k >> 33);
+    return k & 1 ? -mag : mag;
+}
+
+} // namespace gcd
+
+#endif

@@ -1,0 +1,71 @@
+/* The modular integer GCD of Fig. 2 of 002 (Weber and Brew) on one GPU: the host side of
+ * kernels/gcd_modular.cu. One kernel launch is one attempt of Fig. 2 with N_Q moduli; the
+ * kernel repeats the CPU twin (cpu_ref/gcd_modular_ref.h) step by step: the same moduli in the
+ * same order, the same keys, the same tie rules, the same shortage tests. The mixed-radix digits
+ * come back to the host, which forms G with GMP (Fig. 2 line 29, gcd_mixed_radix_to_mpz).
+ *
+ * Layout. Modulus i (moduli largest first, as struct gcd_moduli) belongs to block
+ * i / chunk, thread i mod GCD_BLOCK_THREADS of it; chunk is a multiple of the block size, so a
+ * block owns consecutive moduli and a thread more than one when the resident grid is smaller
+ * than N_Q / GCD_BLOCK_THREADS. The per-modulus state (q, the fast-remainder multiplier, u, v,
+ * whether q is still in Q) lives in device memory. */
+#ifndef MPGPU_GCD_DEVICE_H
+#define MPGPU_GCD_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+#include <gmp.h>
+
+#include "gcd_kernel.h"
+#include "gcd_modular_ref.h"
+#include "gcd_moduli.h"
+
+struct gcd_device {
+    const struct gcd_moduli *M;
+    enum gcd_barrier barrier;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    unsigned max_grid;      /* resident grid of the barrier */
+    unsigned grid_limit;    /* 0, or fewer blocks than max_grid (tests: several moduli a thread) */
+    size_t cap;             /* moduli the device buffers hold (a prefix of M is uploaded) */
+    uint32_t *d_q, *d_u, *d_v, *d_digit_p;
+    uint64_t *d_m;
+    int32_t *d_digit_g;
+    uint8_t *d_active;
+    uint32_t *h_digit_p;
+    int32_t *h_digit_g;
+    size_t words_cap;       /* words of U and V the buffers hold */
+    uint32_t *d_uw, *d_vw, *h_uw, *h_vw;
+    unsigned long long *d_slots;
+    struct gcd_kernel_result *d_result, *h_result;
+    double kernel_ms;       /* kernel time of the attempts since the caller last zeroed it */
+    unsigned last_grid, last_chunk;
+    const char *failed_call; /* the CUDA call that failed, for the error message */
+};
+
+/* Device bytes an attempt with n moduli on operands of `words` words needs (the exchange's few
+ * words a block aside). */
+uint64_t gcd_device_bytes(size_t n, size_t words);
+
+/* Opens the device side of `barrier` for the moduli M (kept by reference). Returns
+ * cudaErrorNotSupported with failed_call naming why when the barrier cannot run on this GPU. */
+cudaError_t gcd_device_open(struct gcd_device *d, const struct gcd_moduli *M,
+                            enum gcd_barrier barrier);
+void gcd_device_close(struct gcd_device *d);
+
+/* One attempt of Fig. 2 on U >= V > 0 with the n_q largest moduli (gcd_modular_attempt's
+ * contract, on the GPU): g set on GCD_OK, untouched on GCD_SHORTAGE; run's n_q, steps, digits,
+ * shortage and status filled. */
+cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, const mpz_t v,
+                               size_t n_q, struct gcd_run *run);
+
+/* gcd(a, b) as gcd_modular (cpu_ref/gcd_modular_ref.h) gives it, every attempt on the GPU:
+ * GMP's conventions for zeros and signs, first_nq moduli (0: the formula rounded to
+ * GCD_BLOCK_THREADS), retries with more moduli after a shortage; run->status GCD_TOO_LARGE
+ * (g untouched) when M ran out. */
+cudaError_t gcd_device_gcd(struct gcd_device *d, mpz_t g, const mpz_t a, const mpz_t b,
+                           size_t first_nq, struct gcd_run *run);
+
+#endif

@@ -1,0 +1,302 @@
+/* gpu suite: the modular integer GCD kernel (002, Fig. 2; kernels/gcd_modular.cu) with every
+ * barrier (coop, cluster, custom) against mpz_gcd, and against its CPU twin step for step: for
+ * the same pair and the same first N_Q, the GPU must make the same number of attempts, the same
+ * reduction steps and the same mixed-radix digits as gcd_modular (cpu_ref/gcd_modular_ref.c).
+ * Cases (issue 10): random pairs, planted common factors of 1, 64, 1000 and N/2 bits, U = V,
+ * V | U, V = 1, U much longer than V, one to a few words, all-ones words, zeros and signs, moduli
+ * that divide the inputs, the shortage of moduli (retries from 1, 2, 8 moduli, and every N_Q of
+ * a sweep against the twin's attempt), M running out (GCD_TOO_LARGE, g untouched), the exact
+ * remainder path (--all-primes), grids of a few blocks with several moduli a thread, and one
+ * Table 2 size (320 Kibit) whose grid has more blocks than a block has threads. Exits 77
+ * (skipped) without a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcd_device.h"
+#include "gcd_modular_ref.h"
+#include "gcd_moduli.h"
+#include "gpu.h"
+#include "test_seed.h"
+
+static gmp_randstate_t rng;
+static int retried_runs;
+
+static void random_bits(mpz_t x, unsigned bits)
+{
+    mpz_urandomb(x, rng, bits);
+    if (bits)
+        mpz_setbit(x, bits - 1);
+}
+
+/* The CUDA call that failed, once, and the case counts as failed. */
+static bool cuda_ok(const struct gcd_device *d, cudaError_t err, const char *what)
+{
+    if (err == cudaSuccess)
+        return true;
+    check_outcome(false);
+    printf("FAIL (seed %llu) %s %s: CUDA call %s failed: %s\n", (unsigned long long)seed,
+           gcd_barrier_name(d->barrier), what, d->failed_call ? d->failed_call : "?",
+           cudaGetErrorString(err));
+    cudaGetLastError();
+    return false;
+}
+
+/* gcd(a, b) on the GPU from first_nq moduli (0: the formula) against mpz_gcd; with `twin`, also
+ * against the CPU twin's attempts, steps and digits. */
+static void check_gcd(struct gcd_device *d, const mpz_t a, const mpz_t b, size_t first_nq,
+                      bool twin, const char *what)
+{
+    mpz_t g, e, t;
+    mpz_inits(g, e, t, NULL);
+    mpz_gcd(e, a, b);
+    struct gcd_run run;
+    if (!cuda_ok(d, gcd_device_gcd(d, g, a, b, first_nq, &run), what)) {
+        mpz_clears(g, e, t, NULL);
+        return;
+    }
+    CHECK(run.status == GCD_OK && mpz_cmp(g, e) == 0,
+          "%s %s (L=%u %s, %zu and %zu bits, first N_Q %zu, grid limit %u): status %d, %s GMP's",
+          gcd_barrier_name(d->barrier), what, d->M->L, gcd_filter_name(d->M->filter),
+          mpz_sizeinbase(a, 2), mpz_sizeinbase(b, 2), first_nq, d->grid_limit, (int)run.status,
+          mpz_cmp(g, e) ? "differs from" : "equal to");
+    retried_runs += run.attempts > 1;
+    if (twin) {
+        struct gcd_run tr;
+        gcd_modular(t, a, b, d->M, GCD_BLOCK_THREADS, first_nq, &tr);
+        CHECK(tr.attempts == run.attempts && tr.n_q == run.n_q && tr.steps == run.steps &&
+                  tr.digits == run.digits,
+              "%s %s (%zu bits): GPU %u attempts, N_Q %zu, %llu steps, %llu digits; twin %u, %zu, "
+              "%llu, %llu",
+              gcd_barrier_name(d->barrier), what, mpz_sizeinbase(a, 2), run.attempts, run.n_q,
+              (unsigned long long)run.steps, (unsigned long long)run.digits, tr.attempts, tr.n_q,
+              (unsigned long long)tr.steps, (unsigned long long)tr.digits);
+    }
+    mpz_clears(g, e, t, NULL);
+}
+
+/* Every case of issue 10's list at size n (bits), each also against the twin. */
+static void check_cases(struct gcd_device *d, unsigned n)
+{
+    mpz_t a, b, f;
+    mpz_inits(a, b, f, NULL);
+    for (unsigned bits = 32; bits <= n; bits *= 2) {
+        for (int i = 0; i < 2; i++) {
+            random_bits(a, bits);
+            random_bits(b, bits - (unsigned)gmp_urandomm_ui(rng, bits / 4 + 1));
+            check_gcd(d, a, b, 0, true, "random pair");
+        }
+    }
+    const unsigned planted[] = {1, 64, 1000, n / 2};
+    for (int i = 0; i < 4; i++) {
+        if (planted[i] >= n)
+            continue;
+        random_bits(f, planted[i]);
+        random_bits(a, n - planted[i]);
+        random_bits(b, n - planted[i] - 3);
+        mpz_mul(a, a, f);
+        mpz_mul(b, b, f);
+        check_gcd(d, a, b, 0, true, "planted factor");
+    }
+    random_bits(a, n);
+    check_gcd(d, a, a, 0, true, "U = V");
+    random_bits(b, n / 2);
+    random_bits(f, n / 2);
+    mpz_mul(a, b, f);
+    check_gcd(d, a, b, 0, true, "V | U");
+    mpz_set_ui(b, 1);
+    check_gcd(d, a, b, 0, true, "V = 1");
+    random_bits(a, n);
+    random_bits(b, 40);
+    check_gcd(d, a, b, 0, true, "U much longer than V");
+    for (unsigned words = 1; words <= 3; words++) {
+        for (int i = 0; i < 8; i++) {
+            random_bits(a, 1 + (unsigned)gmp_urandomm_ui(rng, 32 * words));
+            random_bits(b, 1 + (unsigned)gmp_urandomm_ui(rng, 32 * words));
+            check_gcd(d, a, b, 0, true, "few words");
+        }
+        mpz_set_ui(a, 0);
+        mpz_setbit(a, 32 * words);
+        mpz_sub_ui(a, a, 1);
+        mpz_set_ui(b, 0xffffffffu);
+        check_gcd(d, a, b, 0, true, "all-ones words");
+    }
+    mpz_set_ui(a, 0);
+    mpz_set_ui(b, 0);
+    check_gcd(d, a, b, 0, true, "gcd(0, 0)");
+    random_bits(b, 100);
+    check_gcd(d, a, b, 0, true, "gcd(0, V)");
+    check_gcd(d, b, a, 0, true, "gcd(U, 0)");
+    mpz_neg(b, b);
+    random_bits(a, 300);
+    mpz_neg(a, a);
+    check_gcd(d, a, b, 0, true, "gcd(-U, -V)");
+    mpz_set_ui(a, 1);
+    check_gcd(d, a, a, 0, true, "gcd(1, 1)");
+    mpz_set_ui(f, d->M->q[0]);
+    mpz_mul_ui(f, f, d->M->q[1]);
+    mpz_mul_ui(f, f, d->M->q[5]);
+    random_bits(a, n / 2);
+    random_bits(b, n / 3);
+    mpz_mul(a, a, f);
+    mpz_mul(b, b, f);
+    check_gcd(d, a, b, 0, true, "moduli as common factors");
+    /* Too few moduli: the retries must reach the answer, as the twin's do. */
+    for (size_t first = 1; first <= 8; first *= 2) {
+        random_bits(a, 2048);
+        random_bits(b, 2048);
+        const int before = retried_runs;
+        check_gcd(d, a, b, first, true, "shortage then retry");
+        CHECK(retried_runs == before + 1, "%s: %zu moduli for 2048 bits did not retry",
+              gcd_barrier_name(d->barrier), first);
+    }
+    mpz_clears(a, b, f, NULL);
+}
+
+/* Every N_Q from 1 to the formula's: the GPU attempt and the twin's end the same way (the same
+ * shortage test, or the same steps, digits and GMP's answer). */
+static void check_sweep(struct gcd_device *d, unsigned bits, unsigned common_bits)
+{
+    mpz_t a, b, f, u, v, g, e, t;
+    mpz_inits(a, b, f, u, v, g, e, t, NULL);
+    random_bits(f, common_bits);
+    random_bits(a, bits);
+    random_bits(b, bits - 3);
+    mpz_mul(u, a, f);
+    mpz_mul(v, b, f);
+    mpz_gcd(e, u, v);
+    const size_t top = gcd_modular_nq_formula(mpz_sizeinbase(u, 2), d->M->L);
+    unsigned ok = 0;
+    for (size_t n = 1; n <= top && n <= d->M->count; n++) {
+        struct gcd_run run, tr;
+        mpz_set_ui(g, 0);
+        if (!cuda_ok(d, gcd_device_attempt(d, g, u, v, n, &run), "sweep"))
+            break;
+        gcd_modular_attempt(t, u, v, d->M, n, &tr);
+        CHECK(run.status == tr.status && run.shortage == tr.shortage && run.steps == tr.steps &&
+                  run.digits == tr.digits && (run.status != GCD_OK || mpz_cmp(g, e) == 0),
+              "%s sweep, %u bits, N_Q = %zu: GPU status %d shortage %d steps %llu digits %llu "
+              "(%s GMP's); twin %d %d %llu %llu",
+              gcd_barrier_name(d->barrier), bits, n, (int)run.status, (int)run.shortage,
+              (unsigned long long)run.steps, (unsigned long long)run.digits,
+              mpz_cmp(g, e) ? "differs from" : "equal to", (int)tr.status, (int)tr.shortage,
+              (unsigned long long)tr.steps, (unsigned long long)tr.digits);
+        ok += run.status == GCD_OK;
+    }
+    CHECK(ok > 0, "%s sweep, %u bits: no N_Q gave an answer", gcd_barrier_name(d->barrier), bits);
+    mpz_clears(a, b, f, u, v, g, e, t, NULL);
+}
+
+/* M runs out: GCD_TOO_LARGE after the same attempts as the twin, g untouched. */
+static void check_too_large(struct gcd_device *d)
+{
+    mpz_t a, b, g;
+    mpz_inits(a, b, g, NULL);
+    const unsigned sizes[] = {30000, 30000};
+    const size_t first[] = {0, 1000};
+    for (int i = 0; i < 2; i++) {
+        random_bits(a, sizes[i]);
+        random_bits(b, sizes[i] - 1000);
+        mpz_set_ui(g, 7);
+        struct gcd_run run, tr;
+        if (!cuda_ok(d, gcd_device_gcd(d, g, a, b, first[i], &run), "too large"))
+            break;
+        gcd_modular(g, a, b, d->M, GCD_BLOCK_THREADS, first[i], &tr);
+        CHECK(run.status == GCD_TOO_LARGE && tr.status == GCD_TOO_LARGE &&
+                  run.attempts == tr.attempts && mpz_cmp_ui(g, 7) == 0,
+              "%s: %u bits with %llu moduli from N_Q %zu: status %d after %u attempts (twin %d "
+              "after %u)",
+              gcd_barrier_name(d->barrier), sizes[i], (unsigned long long)d->M->count, first[i],
+              (int)run.status, run.attempts, (int)tr.status, tr.attempts);
+    }
+    mpz_clears(a, b, g, NULL);
+}
+
+/* Large pairs against mpz_gcd only (the twin would take minutes). */
+static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bits)
+{
+    mpz_t a, b, f;
+    mpz_inits(a, b, f, NULL);
+    random_bits(f, common_bits);
+    random_bits(a, bits - common_bits);
+    random_bits(b, bits - common_bits - 1);
+    mpz_mul(a, a, f);
+    mpz_mul(b, b, f);
+    check_gcd(d, a, b, 0, false, "large pair");
+    mpz_clears(a, b, f, NULL);
+}
+
+static bool open_device(struct gcd_device *d, const struct gcd_moduli *M, enum gcd_barrier b)
+{
+    cudaError_t err = gcd_device_open(d, M, b);
+    if (err == cudaErrorNotSupported) {
+        NOT_APPLICABLE("%s: %s", gcd_barrier_name(b), d->failed_call);
+        gcd_device_close(d);
+        return false;
+    }
+    if (!cuda_ok(d, err, "open")) {
+        gcd_device_close(d);
+        return false;
+    }
+    return true;
+}
+
+int main(void)
+{
+    seed = test_seed();
+    char why[256];
+    if (!gpu_open(0, why, sizeof why)) {
+        printf("skipped: %s\n", why);
+        return 77;
+    }
+    gmp_randinit_default(rng);
+    gmp_randseed_ui(rng, (unsigned long)seed);
+    struct gcd_moduli cheap32, all16, cheap16;
+    if (gcd_moduli_build(&cheap32, 32, GCD_FILTER_CHEAP) != 0 ||
+        gcd_moduli_build(&all16, 16, GCD_FILTER_ALL) != 0 ||
+        gcd_moduli_build(&cheap16, 16, GCD_FILTER_CHEAP) != 0) {
+        printf("cannot build the moduli (host memory)\n");
+        return 1;
+    }
+
+    for (int bi = 0; bi < GCD_N_BARRIERS; bi++) {
+        const enum gcd_barrier barrier = (enum gcd_barrier)bi;
+        struct gcd_device d;
+        const int before = checks, failed_before = failures;
+        if (!open_device(&d, &cheap32, barrier))
+            continue;
+        printf("%s: resident grid %u blocks of %u threads\n", gcd_barrier_name(barrier), d.max_grid,
+               GCD_BLOCK_THREADS);
+        check_cases(&d, 8192);
+        check_sweep(&d, 256, 1);
+        check_sweep(&d, 300, 100);
+        /* A few blocks, several moduli a thread, a partly filled last block. */
+        d.grid_limit = 3;
+        check_cases(&d, 4096);
+        check_large(&d, 65536, 1000);
+        d.grid_limit = 0;
+        check_large(&d, 65536, 32768);
+        check_large(&d, 320 * 1024, 64);
+        gcd_device_close(&d);
+
+        /* The exact remainder path, and M running out. */
+        if (open_device(&d, &all16, barrier)) {
+            check_cases(&d, 1024);
+            check_sweep(&d, 256, 20);
+            check_too_large(&d);
+            gcd_device_close(&d);
+        }
+        if (open_device(&d, &cheap16, barrier)) {
+            check_cases(&d, 512);
+            gcd_device_close(&d);
+        }
+        printf("%s: %d checks, %d failures\n", gcd_barrier_name(barrier), checks - before,
+               failures - failed_before);
+    }
+    printf("%d runs needed a retry\n", retried_runs);
+    gcd_moduli_free(&cheap32);
+    gcd_moduli_free(&all16);
+    gcd_moduli_free(&cheap16);
+    gmp_randclear(rng);
+    return test_finish("test_gcd_gpu");
+}
