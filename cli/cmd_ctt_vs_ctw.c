@@ -1,0 +1,395 @@
+/* mpgpu ctt-vs-ctw: batches of variable-length integer computations in the layout of 003
+ * (Gusenbauer 2015, 4.2.1), mapped to the GPU one computation per thread (CTT, 003 ch. 3 and
+ * 4.3), one per warp (CTW, 003 4.5) or by length (auto, beyond 003), against GMP and the CTT
+ * routines ported to the CPU (003 5.4). Every result is checked against GMP. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "commands.h"
+#include "ctt.h"
+#include "ctt_batch.h"
+#include "ctt_gmp.h"
+#include "ctt_ref.h"
+#include "gpu.h"
+#include "hostmem.h"
+#include "mul_bench.h"
+#include "timing.h"
+
+#define CTT_DEFAULT_WORDS 32u
+
+enum { OPT_OP = 1000, OPT_WORDS, OPT_SIGMA, OPT_SIGNED };
+
+/* The methods, in the order they run. */
+enum ctt_method { M_CTT, M_CTW, M_AUTO, M_CPU_PORT, M_GMP, N_METHODS };
+static const char *const method_names[N_METHODS] = {"ctt", "ctw", "auto", "cpu-port", "gmp"};
+static const char *const op_names[] = {"add", "sub", "mul"};
+
+struct ctt_args {
+    enum ctt_op op;
+    unsigned words[CLI_MAX_SIZES];
+    size_t n_words;
+    double sigma;
+    bool signed_operands;
+};
+
+struct ctt_bench {
+    struct cli_common opt;
+    struct ctt_args args;
+    unsigned words;          /* mean length of the batch held now (0: none) */
+    struct ctt_batch batch;
+    uint32_t *mem;           /* a mapping's memory block as it left it */
+    struct ctt_comp *comps;  /* and its computations */
+    struct ctt_device dev;
+    struct ctt_gmp gmp;
+    int all_threads;
+};
+
+static int ctt_handle(int id, const char *arg, void *ctx)
+{
+    struct ctt_args *a = ctx;
+    if (id == OPT_OP) {
+        size_t k = 0;
+        while (k < 3 && strcmp(arg, op_names[k]))
+            k++;
+        if (k == 3)
+            cli_bad_input("--op '%s' is not an operation; accepted: add, sub, mul", arg);
+        a->op = (enum ctt_op)k;
+    } else if (id == OPT_WORDS) {
+        char accepted[96];
+        snprintf(accepted, sizeof accepted, "lengths in words separated by single commas, each "
+                 "in 1..%u", CTT_MAX_WORDS);
+        cli_check_list("--words", arg, accepted);
+        char *copy = strdup(arg);
+        for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (a->n_words == CLI_MAX_SIZES)
+                cli_bad_input("--words: more than %d lengths given", CLI_MAX_SIZES);
+            a->words[a->n_words++] = (unsigned)cli_parse_u64("--words", t, 1, CTT_MAX_WORDS);
+        }
+        free(copy);
+    } else if (id == OPT_SIGMA) {
+        char *end = NULL;
+        errno = 0;
+        const double s = strtod(arg, &end);
+        if (end == arg || *end || errno || !isfinite(s))
+            cli_bad_input("--sigma '%s' is not a number; accepted: a deviation in words in 0..%u",
+                          arg, CTT_MAX_WORDS);
+        if (s < 0 || s > CTT_MAX_WORDS)
+            cli_bad_input("--sigma %s is out of range; accepted: 0..%u", arg, CTT_MAX_WORDS);
+        a->sigma = s;
+    } else if (id == OPT_SIGNED) {
+        a->signed_operands = true;
+    }
+    return 0;
+}
+
+static const struct cli_option ctt_options[] = {
+    {"op", "OP", OPT_OP, "the operation: add, sub or mul (default mul)"},
+    {"words", "W[,W...]", OPT_WORDS, "mean operand length in 32-bit words, 1..16384 (default 32); a comma list runs each in turn"},
+    {"sigma", "S", OPT_SIGMA, "deviation of the operand lengths in words, a normal distribution around --words, rounded and clamped to 1..16384 (default 0: all equal)"},
+    {"signed", NULL, OPT_SIGNED, "random operand signs (default: non-negative operands, as 003)"},
+    {0},
+};
+
+static const char methods_help[] =
+    "  ctt       one computation per thread; 32 taken per warp with one atomic, result space reserved by a warp scan and one atomic (003 Algorithms 3.1, 3.2, 4.3)\n"
+    "  ctw       one warp per computation: 32-word chunks with the carry across the warp; mul row by row (003 4.5, after Langer 2015)\n"
+    "  auto      beyond 003: computations binned by length, short ones to threads (sorted by length), middle ones to warps, the longest to a block each\n"
+    "  cpu-port  the ctt routines compiled for the CPU, one thread (003 5.4)\n"
+    "  gmp       mpz_add / mpz_sub / mpz_mul per computation on --threads threads\n"
+    "  all       every method above\n";
+
+static void add_method(bool want[N_METHODS], const char *name)
+{
+    if (!strcmp(name, "all")) {
+        for (int k = 0; k < N_METHODS; k++)
+            want[k] = true;
+        return;
+    }
+    for (int k = 0; k < N_METHODS; k++)
+        if (!strcmp(name, method_names[k])) {
+            want[k] = true;
+            return;
+        }
+    cli_bad_input("ctt-vs-ctw: unknown method '%s'; accepted: ctt, ctw, auto, cpu-port, gmp, all", name);
+}
+
+static bool on_gpu(enum ctt_method m)
+{
+    return m == M_CTT || m == M_CTW || m == M_AUTO;
+}
+
+static enum ctt_mapping mapping_of(enum ctt_method m)
+{
+    return m == M_CTT ? CTT_MAP_THREAD : m == M_CTW ? CTT_MAP_WARP : CTT_MAP_AUTO;
+}
+
+/* Words per computation, roughly: lengths as long as mean + 3 sigma (capped), two operands and
+ * the result; for the checks before any work. */
+static uint64_t words_estimate(const struct ctt_bench *t, unsigned words)
+{
+    double m = words + 3 * t->args.sigma;
+    if (m > CTT_MAX_WORDS)
+        m = CTT_MAX_WORDS;
+    return (uint64_t)(4 * m + 1) * t->opt.count;
+}
+
+static void prepare_batch(struct ctt_bench *t, unsigned words)
+{
+    if (t->words == words)
+        return;
+    ctt_batch_free(&t->batch);
+    free(t->mem);
+    free(t->comps);
+    const struct ctt_gen g = {.seed = t->opt.seed, .op = t->args.op, .count = t->opt.count,
+                              .mean_words = words, .sigma_words = t->args.sigma,
+                              .max_words = CTT_MAX_WORDS, .signed_operands = t->args.signed_operands};
+    if (ctt_batch_generate(&t->batch, &g) != 0)
+        cli_bad_input("--count %llu at --words %u: the batch needs 2^32 words (16 GiB) or more, the "
+                      "limit of its 32-bit offsets, or more host memory than is free; lower --count",
+                      (unsigned long long)t->opt.count, words);
+    const uint64_t total = t->batch.operand_words + t->batch.result_words;
+    t->mem = malloc(total * sizeof *t->mem);
+    t->comps = malloc(t->batch.count * sizeof *t->comps);
+    if (!t->mem || !t->comps)
+        cli_bad_input("--count %llu at --words %u: out of host memory",
+                      (unsigned long long)t->opt.count, words);
+    /* The result space starts zeroed on the host, as in 003 (it is what --include-transfers
+     * moves). */
+    memset(t->batch.words + t->batch.operand_words, 0, t->batch.result_words * 4);
+    t->words = words;
+}
+
+static int ctt_setup(void *ctx, struct bench_case *c)
+{
+    struct ctt_bench *t = ctx;
+    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
+    prepare_batch(t, c->bits / 32);
+    if (m == M_GMP) {
+        if (ctt_gmp_init(&t->gmp, &t->batch) != 0)
+            cli_bad_input("--count %llu: the GMP baseline needs more host memory than is free",
+                          (unsigned long long)t->opt.count);
+    } else if (on_gpu(m)) {
+        size_t free_b = 0, total_b = 0;
+        GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        const uint64_t need = ctt_device_bytes(&t->batch, mapping_of(m));
+        if (need > free_b / 10 * 9) {
+            char n[32], f[32];
+            hostmem_format(n, sizeof n, need);
+            hostmem_format(f, sizeof f, free_b);
+            cli_bad_input("--count %llu at --words %u with method %s needs %s of device memory; the "
+                          "limit is 90%% of the %s free", (unsigned long long)t->opt.count,
+                          c->bits / 32, c->method, n, f);
+        }
+        cudaError_t err = ctt_device_open(&t->dev, &t->batch, mapping_of(m));
+        if (err != cudaSuccess)
+            gpu_fail(t->dev.failed_call ? t->dev.failed_call : "ctt_device_open", err);
+    }
+    return 0;
+}
+
+struct region {
+    struct ctt_bench *t;
+    enum ctt_mapping mapping;
+};
+
+static cudaError_t timed_region(void *p, const char **failed_call)
+{
+    struct region *x = p;
+    struct ctt_device *d = &x->t->dev;
+    const bool transfers = x->t->opt.include_transfers;
+    cudaError_t err = transfers ? ctt_device_upload(d, &x->t->batch) : cudaSuccess;
+    if (err == cudaSuccess)
+        err = ctt_device_launch(d, x->mapping);
+    if (err == cudaSuccess && transfers)
+        err = ctt_device_download(d, x->t->mem, x->t->comps);
+    if (err != cudaSuccess)
+        *failed_call = d->failed_call;
+    return err;
+}
+
+static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+{
+    (void)pass_index;
+    (void)warmup;
+    struct ctt_bench *t = ctx;
+    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
+    if (m == M_GMP) {
+        const double t0 = time_now_ms();
+        ctt_gmp_run(&t->gmp, &t->batch, c->cpu_threads);
+        *ms = time_now_ms() - t0;
+    } else if (m == M_CPU_PORT) {
+        /* On a copy of the block, so the batch the GPU methods upload stays as generated. */
+        const uint64_t total = t->batch.operand_words + t->batch.result_words;
+        memcpy(t->mem, t->batch.words, total * 4);
+        memcpy(t->comps, t->batch.comps, t->batch.count * sizeof *t->comps);
+        struct ctt_batch port = t->batch;
+        port.words = t->mem;
+        port.comps = t->comps;
+        const double t0 = time_now_ms();
+        ctt_run_serial(&port);
+        *ms = time_now_ms() - t0;
+    } else {
+        struct region x = {t, mapping_of(m)};
+        const char *failed = NULL;
+        cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, 0, 1, ms, &failed);
+        if (err != cudaSuccess)
+            gpu_fail(failed ? failed : "kernel", err);
+    }
+    return 0;
+}
+
+static void ctt_check(void *ctx, struct bench_case *c, struct bench_check *out)
+{
+    struct ctt_bench *t = ctx;
+    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
+    if (m == M_GMP) {
+        out->verify_mode = "reference";
+        return;
+    }
+    if (on_gpu(m) && !t->opt.include_transfers) {
+        cudaError_t err = ctt_device_download(&t->dev, t->mem, t->comps);
+        if (err != cudaSuccess)
+            gpu_fail(t->dev.failed_call, err);
+    }
+    const enum verify_mode v = t->opt.verify;
+    out->verify_mode = v == VERIFY_ALL ? "all" : v == VERIFY_SAMPLE ? "sample" : "none";
+    if (v == VERIFY_NONE)
+        return;
+    const size_t n = t->batch.count;
+    const size_t stride = v == VERIFY_ALL ? 1 : (n > 1000 ? n / 1000 : 1);
+    size_t first_bad = n;
+    out->mismatches = ctt_verify(&t->batch, t->mem, t->comps, stride, t->all_threads, &out->checked,
+                                 &first_bad);
+    if (out->mismatches)
+        snprintf(out->first_bad, sizeof out->first_bad, "first bad computation %zu", first_bad);
+}
+
+static void ctt_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
+{
+    struct ctt_bench *t = ctx;
+    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
+    int k = snprintf(params, len, "op=%s;words=%u;sigma=%g;signed=%d;operand_words=%llu;result_words=%llu",
+                     op_names[t->args.op], c->bits / 32, t->args.sigma, t->args.signed_operands,
+                     (unsigned long long)t->batch.operand_words,
+                     (unsigned long long)t->batch.result_words);
+    if (m == M_AUTO && k > 0 && (size_t)k < len)
+        snprintf(params + k, len - k, ";bins=%zu/%zu/%zu/%zu", t->dev.bin[CTT_BIN_THREAD],
+                 t->dev.bin[CTT_BIN_WARP], t->dev.bin[CTT_BIN_WARP_COLUMNS], t->dev.bin[CTT_BIN_BLOCK]);
+}
+
+static void ctt_teardown(void *ctx, struct bench_case *c)
+{
+    struct ctt_bench *t = ctx;
+    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
+    if (m == M_GMP)
+        ctt_gmp_free(&t->gmp);
+    else if (on_gpu(m))
+        ctt_device_close(&t->dev);
+}
+
+static const struct bench_ops ctt_ops = {
+    .setup = ctt_setup,
+    .pass = ctt_pass,
+    .check = ctt_check,
+    .describe = ctt_describe,
+    .teardown = ctt_teardown,
+};
+
+int cmd_ctt_vs_ctw(int argc, char **argv)
+{
+    struct ctt_bench t;
+    memset(&t, 0, sizeof t);
+    t.args.op = CTT_MUL;
+    const struct cli_spec spec = {
+        .command = "ctt-vs-ctw",
+        .usage = "mpgpu ctt-vs-ctw [--op add|sub|mul] [--words W,...] [--sigma S] [--count N] "
+                 "[--method M,...] [options]",
+        .description =
+            "Runs a batch of --count computations of --op on integers whose lengths (in 32-bit "
+            "words) are drawn around --words with deviation --sigma, all in one device buffer as "
+            "Gusenbauer 2015 (4.2.1) lays them out, with each method: one computation per "
+            "thread (ctt), per warp (ctw), or by length (auto); and on the CPU with GMP and with "
+            "the ctt routines. Integers are sign and magnitude, so sub is exact; every result "
+            "is checked against GMP (see --verify). Without --method: ctt, ctw, auto and "
+            "gmp. 003 runs 8192 computations (Fig. 5.5): give --count 8192 to match it.",
+        .common = OPT_ALL_COMMON & ~OPT_BITS,
+        .options = ctt_options,
+        .handle = ctt_handle,
+        .ctx = &t.args,
+        .methods_help = methods_help,
+        .examples = "  mpgpu ctt-vs-ctw --op mul --words 512 --count 8192 --method all --threads 0\n"
+                    "  mpgpu ctt-vs-ctw --op add --words 1,2,4,8,16,32,64,128,256,512\n"
+                    "  mpgpu ctt-vs-ctw --op mul --words 64 --sigma 64 --method ctt,ctw,auto\n",
+    };
+    cli_parse(argc, argv, &spec, &t.opt);
+    if (t.args.n_words == 0)
+        t.args.words[t.args.n_words++] = CTT_DEFAULT_WORDS;
+    t.all_threads = mul_bench_all_threads();
+
+    bool want[N_METHODS] = {false};
+    const bool explicit_methods = t.opt.n_methods > 0;
+    for (size_t i = 0; i < t.opt.n_methods; i++)
+        add_method(want, t.opt.methods[i]);
+    if (!explicit_methods)
+        want[M_CTT] = want[M_CTW] = want[M_AUTO] = want[M_GMP] = true;
+
+    for (size_t s = 0; s < t.args.n_words; s++) {
+        const uint64_t words = words_estimate(&t, t.args.words[s]);
+        if (words >= UINT64_C(1) << 32)
+            cli_bad_input("--count %llu at --words %u: the batch needs about %llu words, more than "
+                          "the 2^32 its 32-bit offsets reach; lower --count",
+                          (unsigned long long)t.opt.count, t.args.words[s], (unsigned long long)words);
+        char what[96];
+        snprintf(what, sizeof what, "--count %llu at --words %u", (unsigned long long)t.opt.count,
+                 t.args.words[s]);
+        /* The batch, a mapping's copy of it, and GMP's values. */
+        hostmem_require(words * 4 * 3 + t.opt.count * (sizeof(struct ctt_comp) * 2 + 3 * 32), what);
+    }
+
+    char why[256];
+    const bool any_gpu = want[M_CTT] || want[M_CTW] || want[M_AUTO];
+    const bool any_cpu = want[M_CPU_PORT] || want[M_GMP];
+    const bool have_gpu = any_gpu && gpu_open(t.opt.device, why, sizeof why);
+    int gpu_status = 0;
+    if (any_gpu && !have_gpu) {
+        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
+                any_cpu ? ", running the CPU methods only" : "");
+        if (explicit_methods && !any_cpu)
+            return EXIT_GPU_ERROR;
+        gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
+        want[M_CTT] = want[M_CTW] = want[M_AUTO] = false;
+    }
+
+    struct bench_case *cases = malloc(t.args.n_words * N_METHODS * sizeof *cases);
+    size_t n_cases = 0;
+    for (size_t s = 0; s < t.args.n_words; s++)
+        for (int k = 0; k < N_METHODS; k++) {
+            if (!want[k])
+                continue;
+            const bool cpu = k == M_CPU_PORT || k == M_GMP;
+            cases[n_cases++] = (struct bench_case){
+                .method = method_names[k],
+                .bits = t.args.words[s] * 32,
+                .count = t.opt.count,
+                .throughput_unit = "computations",
+                .timed_region = cpu ? "cpu" : t.opt.include_transfers ? "kernels+transfers" : "kernels",
+                .cpu_threads = k == M_GMP ? (t.opt.threads ? t.opt.threads : t.all_threads)
+                                          : k == M_CPU_PORT ? 1 : 0,
+                .data = (void *)(uintptr_t)k,
+            };
+        }
+
+    struct bench b;
+    bench_open(&b, "ctt-vs-ctw", &t.opt, have_gpu, t.opt.device);
+    int status = bench_run(&b, &ctt_ops, &t, cases, n_cases);
+    ctt_batch_free(&t.batch);
+    free(t.mem);
+    free(t.comps);
+    free(cases);
+    return status ? status : gpu_status;
+}

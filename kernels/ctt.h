@@ -1,0 +1,85 @@
+/* `mpgpu ctt-vs-ctw` on the GPU: a batch in 003's layout (cpu_ref/ctt_batch.h) on the device,
+ * and the mappings of its computations to the GPU:
+ *   thread  one computation per thread, handed out by 003 Algorithm 3.1, results reserved by
+ *           Algorithm 3.2 (ctt_thread.cu);
+ *   warp    one warp per computation, Langer's mapping as 003 4.5 describes it (ctt_warp.cu);
+ *   auto    beyond 003: the computations binned by length, short ones to threads (sorted, so
+ *           a warp's lanes get similar lengths), middle ones to a warp each (CTW for add and
+ *           sub, a warp summing product columns for mul), the longest to a block each
+ *           (ctt_block.cu). */
+#ifndef MPGPU_CTT_H
+#define MPGPU_CTT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "ctt_batch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
+
+/* auto's bins by the longer operand, in words. add and sub: a thread up to 32, a warp (CTW)
+ * up to 1024, a block above. mul: a thread up to 16, a warp summing columns (ctt_block.cu with
+ * 32 threads) up to 128, a block above. First guesses, to be set from measurements on the H200. */
+#define CTT_AUTO_ADD_THREAD_MAX 32u
+#define CTT_AUTO_ADD_WARP_MAX 1024u
+#define CTT_AUTO_MUL_THREAD_MAX 16u
+#define CTT_AUTO_MUL_WARP_MAX 128u
+enum ctt_bin { CTT_BIN_THREAD, CTT_BIN_WARP, CTT_BIN_WARP_COLUMNS, CTT_BIN_BLOCK, CTT_N_BINS };
+#define CTT_BLOCK_THREADS 256
+
+/* The device counters, all zero before a run: Algorithm 3.1's next computation, Algorithm 3.2's
+ * next free word of the result space (which starts at word result_base of the block), and
+ * the block mapping's next free scratch word. */
+enum { CTT_NEXT_COMP, CTT_NEXT_WORD, CTT_NEXT_SCRATCH, CTT_N_COUNTERS };
+
+/* Launchers, one per mapping file. `index` lists the computations to run (NULL: 0..count-1). */
+cudaError_t ctt_launch_thread(uint32_t *mem, struct ctt_comp *comps, const uint32_t *index,
+                              uint32_t count, unsigned *counters, uint32_t result_base, int sm_count,
+                              cudaStream_t s);
+cudaError_t ctt_launch_warp(uint32_t *mem, struct ctt_comp *comps, const uint32_t *index,
+                            uint32_t count, unsigned *counters, uint32_t result_base, cudaStream_t s);
+cudaError_t ctt_launch_block(uint32_t *mem, struct ctt_comp *comps, const uint32_t *index,
+                             uint32_t count, unsigned *counters, uint32_t result_base, uint32_t *scratch,
+                             int threads, cudaStream_t s);
+
+struct ctt_device {
+    uint64_t operand_words, total_words;
+    size_t count;
+    uint32_t *d_mem;           /* operands, then the result space */
+    struct ctt_comp *d_comps;
+    unsigned *d_counters;
+    uint32_t *d_index;         /* auto: the computations bin after bin (enum ctt_bin) */
+    size_t bin[CTT_N_BINS];    /* auto: computations per bin */
+    uint32_t *d_scratch;       /* auto: the column sums of the muls of the column bins */
+    uint64_t scratch_words;
+    int sm_count;
+    cudaStream_t stream;
+    cudaStream_t side[CTT_N_BINS - 1]; /* auto: the other bins run beside the thread bin */
+    cudaEvent_t fork, join[CTT_N_BINS - 1];
+    const char *failed_call;
+};
+
+/* Device bytes a batch needs with a mapping (for the memory check before any work). */
+uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m);
+/* Buffers for b (auto: its bins, made on the host here), the operands and computations copied
+ * up, the result space poisoned so a word no mapping writes shows up in the check. */
+cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enum ctt_mapping m);
+void ctt_device_close(struct ctt_device *d);
+/* The whole memory block (result space included) and the computations to the device: the
+ * transfers of --include-transfers (003 5.1, 6.3). */
+cudaError_t ctt_device_upload(struct ctt_device *d, const struct ctt_batch *b);
+/* Resets the counters and runs the mapping. Asynchronous on d->stream. */
+cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m);
+/* The whole memory block and the computations (with r_off, r_len, r_neg) back to the host. */
+cudaError_t ctt_device_download(struct ctt_device *d, uint32_t *mem, struct ctt_comp *comps);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# cpu suite: the `mpgpu ctt-vs-ctw` command line. Bad input (words outside 1..16384, sigma < 0,
+# an unknown operation or method, a batch past the 2^32 words its offsets reach) gets exit
+# status 2 and one stderr line naming the value and the accepted range; --help documents every
+# option within 80 columns; the CPU methods (gmp, cpu-port) run without a GPU, with every
+# cpu-port result checked against GMP, on equal and mixed lengths, signed operands and a sweep.
+source "$(dirname "$0")/cli_expect.sh" "$@"
+
+# --- help
+expect_ok "ctt-vs-ctw" -- --help
+checks=$((checks + 1))
+"$MPGPU" ctt-vs-ctw --help >"$tmp/out" 2>&1
+if awk 'length > 80 { bad = 1 } END { exit !bad }' "$tmp/out"; then
+    echo "FAIL: mpgpu ctt-vs-ctw --help has lines over 80 columns:"
+    awk 'length > 80' "$tmp/out" | sed 's/^/    /'
+    fails=$((fails + 1))
+fi
+for opt in --op --words --sigma --signed --count --method --reps --warmup --seed --device \
+           --threads --csv --verify --include-transfers --quiet cpu-port auto ctw ctt gmp; do
+    expect_ok "$opt" -- ctt-vs-ctw --help
+done
+
+# --- bad input
+expect_fail 2 "--words 0 is out of range; accepted: 1..16384" -- ctt-vs-ctw --words 0
+expect_fail 2 "--words 16385 is out of range; accepted: 1..16384" -- ctt-vs-ctw --words 16385
+expect_fail 2 "--words 2^64 is out of range" -- ctt-vs-ctw --words 2^64
+expect_fail 2 "--words 'x' is not a number" -- ctt-vs-ctw --words x
+expect_fail 2 "--words '4,,8' is not accepted: it has an empty item" -- ctt-vs-ctw --words 4,,8
+expect_fail 2 "--words '' is not accepted" -- ctt-vs-ctw --words ""
+expect_fail 2 "--sigma -1 is out of range; accepted: 0..16384" -- ctt-vs-ctw --sigma -1
+expect_fail 2 "--sigma -0.5 is out of range; accepted: 0..16384" -- ctt-vs-ctw --sigma -0.5
+expect_fail 2 "--sigma 1e9 is out of range; accepted: 0..16384" -- ctt-vs-ctw --sigma 1e9
+expect_fail 2 "--sigma 'wide' is not a number" -- ctt-vs-ctw --sigma wide
+expect_fail 2 "--sigma 'nan' is not a number" -- ctt-vs-ctw --sigma nan
+expect_fail 2 "--op 'div' is not an operation; accepted: add, sub, mul" -- ctt-vs-ctw --op div
+expect_fail 2 "unknown method 'thread'; accepted: ctt, ctw, auto, cpu-port, gmp, all" -- ctt-vs-ctw --method thread
+expect_fail 2 "--method ',' is not accepted: it has an empty item" -- ctt-vs-ctw --method ,
+expect_fail 2 "unknown option '--bits'" -- ctt-vs-ctw --bits 1024
+expect_fail 2 "needs a value" -- ctt-vs-ctw --words
+expect_fail 2 "--count 0 is out of range" -- ctt-vs-ctw --count 0
+expect_fail 2 "more than the 2^32 its 32-bit offsets reach; lower --count" -- ctt-vs-ctw --count 2^30 --words 512 --method gmp
+expect_fail 2 "more than the 2^32 its 32-bit offsets reach" -- ctt-vs-ctw --count 2^20 --words 16,16384 --method gmp
+
+# --- the CPU methods, every cpu-port result checked against GMP
+for op in add sub mul; do
+    expect_ok "# 2 row(s): 300 result(s) checked, all equal to the reference" -- \
+        ctt-vs-ctw --op "$op" --words 5 --sigma 3 --count 300 --method gmp,cpu-port --reps 2 --warmup 0
+    expect_ok "ok 300" -- ctt-vs-ctw --op "$op" --words 40 --count 300 --signed --method cpu-port \
+        --reps 1 --warmup 0
+done
+expect_ok "op=mul;words=1;sigma=0;signed=0" -- ctt-vs-ctw --words 1 --count 64 --method gmp --reps 1
+# A sweep: one row per length, in the CSV too (header and two rows).
+expect_ok "# 2 row(s)" -- ctt-vs-ctw --op sub --words 1,64 --sigma 8 --count 200 --method cpu-port \
+    --reps 1 --warmup 0 --csv "$tmp/sweep.csv"
+checks=$((checks + 1))
+if [ "$(wc -l <"$tmp/sweep.csv")" -ne 3 ] || ! grep -q "ctt-vs-ctw,cpu-port,2048," "$tmp/sweep.csv"; then
+    echo "FAIL: the sweep's CSV lacks its two rows:"; sed 's/^/    /' "$tmp/sweep.csv"
+    fails=$((fails + 1))
+fi
+
+finish test_cli_ctt

@@ -1,0 +1,150 @@
+/* gpu suite: every mapping of `mpgpu ctt-vs-ctw` (thread, warp, auto) and every op (add, sub,
+ * mul) against GMP, on batches in 003's layout: equal lengths from one word up (one, a warp's
+ * 32 and one past it, 512, and lengths that auto sends to a block), mixed lengths (sigma up to
+ * the mean, so one batch spans all three of auto's bins), signed operands, all-ones words, one
+ * word against the maximum length, and x - x (both operands at one offset: a zero-length
+ * result). Counts are prime, so the last warp and block are partial. Besides each value, the
+ * result regions the mapping reserved must be disjoint and packed (003 Algorithm 3.2). Each
+ * batch checked is one check. Exits 77 (skipped) without a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctt.h"
+#include "ctt_batch.h"
+#include "ctt_gmp.h"
+#include "gpu.h"
+#include "test_seed.h"
+
+static const char *const mapping_names[] = {"thread", "warp", "auto"};
+static const char *const op_names[] = {"add", "sub", "mul"};
+
+static int cmp_u64(const void *x, const void *y)
+{
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Runs b with mapping m and checks every result and the packing of the result space. */
+static void run_and_check(const struct ctt_batch *b, enum ctt_mapping m, const char *what)
+{
+    const uint64_t total = b->operand_words + b->result_words;
+    uint32_t *mem = malloc(total * 4);
+    struct ctt_comp *comps = malloc(b->count * sizeof *comps);
+    struct ctt_device d;
+    cudaError_t err = ctt_device_open(&d, b, m);
+    if (err == cudaSuccess)
+        err = ctt_device_launch(&d, m);
+    if (err == cudaSuccess)
+        err = ctt_device_download(&d, mem, comps);
+    if (err != cudaSuccess) {
+        check_outcome(false);
+        printf("FAIL %s, %s: CUDA call %s failed: %s\n", mapping_names[m], what,
+               d.failed_call ? d.failed_call : "?", cudaGetErrorString(err));
+        cudaGetLastError();
+    } else {
+        uint64_t checked = 0;
+        size_t first = 0;
+        const uint64_t bad = ctt_verify(b, mem, comps, 1, 8, &checked, &first);
+        /* Disjoint and packed: regions sorted by offset (offset * 2^32 + size keys) tile the
+         * result space. */
+        uint64_t *keys = malloc(b->count * sizeof *keys);
+        for (size_t i = 0; i < b->count; i++)
+            keys[i] = (uint64_t)comps[i].r_off << 32 | ctt_result_capacity(&comps[i]);
+        qsort(keys, b->count, sizeof *keys, cmp_u64);
+        uint64_t at = b->operand_words;
+        for (size_t i = 0; i < b->count && at != UINT64_MAX; i++)
+            at = (keys[i] >> 32) == at ? at + (uint32_t)keys[i] : UINT64_MAX;
+        free(keys);
+        if (check_outcome(bad == 0 && at == total)) {
+            printf("ok   %-6s %s: %zu computations\n", mapping_names[m], what, b->count);
+        } else {
+            printf("FAIL %s, %s: %llu of %zu differ from GMP", mapping_names[m], what,
+                   (unsigned long long)bad, b->count);
+            if (bad)
+                printf(", first computation %zu (a_len %u, b_len %u, r_len %u)", first,
+                       comps[first].a_len, comps[first].b_len, comps[first].r_len);
+            if (at != total)
+                printf("; result regions not disjoint and packed");
+            printf(" (seed %llu)\n", (unsigned long long)seed);
+        }
+    }
+    ctt_device_close(&d);
+    free(mem);
+    free(comps);
+}
+
+static void random_batches(enum ctt_mapping m, enum ctt_op op)
+{
+    static const struct { double mean, sigma; size_t count; bool sign; } shapes[] = {
+        {1, 0, 1031, false},   {2, 0, 1031, true},   {31, 0, 1031, false}, {32, 0, 257, false},
+        {33, 0, 257, true},    {512, 0, 67, false},  {600, 0, 37, false},  {2048, 0, 11, true},
+        {64, 64, 1031, false}, {8, 8, 4099, true},   {600, 400, 131, true},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const struct ctt_gen g = {.seed = seed + s, .op = op, .count = shapes[s].count,
+                                  .mean_words = shapes[s].mean, .sigma_words = shapes[s].sigma,
+                                  .max_words = CTT_MAX_WORDS, .signed_operands = shapes[s].sign};
+        struct ctt_batch b;
+        if (ctt_batch_generate(&b, &g) != 0) {
+            CHECK(false, "generate");
+            continue;
+        }
+        char what[128];
+        snprintf(what, sizeof what, "%s, words %g sigma %g%s", op_names[op], g.mean_words,
+                 g.sigma_words, g.signed_operands ? ", signed" : "");
+        run_and_check(&b, m, what);
+        ctt_batch_free(&b);
+    }
+}
+
+/* All-ones operands of lengths 1, 32, 33, 700 and the maximum against each other (a carry or
+ * borrow through every word), each sign, and x - x / x + (-x) at one offset. */
+static void edge_batch(enum ctt_mapping m, enum ctt_op op)
+{
+    static const uint32_t lens[] = {1, 32, 33, 700, CTT_MAX_WORDS};
+    const size_t n = sizeof lens / sizeof lens[0];
+    struct ctt_batch b;
+    ctt_batch_init(&b);
+    uint32_t *ones = malloc(CTT_MAX_WORDS * sizeof *ones);
+    for (uint32_t i = 0; i < CTT_MAX_WORDS; i++)
+        ones[i] = 0xffffffffu;
+    uint32_t off[8];
+    for (size_t i = 0; i < n; i++)
+        ctt_batch_push_operand(&b, ones, lens[i], &off[i]);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            /* One thread multiplying two maximal operands takes seconds: mul stops at 700. */
+            if (op == CTT_MUL && (lens[i] == CTT_MAX_WORDS || lens[j] == CTT_MAX_WORDS) &&
+                lens[i] + lens[j] > CTT_MAX_WORDS + 1)
+                continue;
+            for (int s = 0; s < 4; s++)
+                ctt_batch_push_comp(&b, op, off[i], lens[i], s & 1, off[j], lens[j], s >> 1);
+        }
+    for (size_t i = 0; i + 1 < n; i++) /* x - x, x + (-x), -x - (-x) */
+        for (int s = 0; s < 2; s++)
+            ctt_batch_push_comp(&b, op, off[i], lens[i], s, off[i], lens[i], op == CTT_ADD ? !s : s);
+    ctt_batch_seal(&b);
+    char what[64];
+    snprintf(what, sizeof what, "%s, all-ones words, one word to maximum length, x - x",
+             op_names[op]);
+    run_and_check(&b, m, what);
+    free(ones);
+    ctt_batch_free(&b);
+}
+
+int main(void)
+{
+    seed = test_seed();
+    char why[256];
+    if (!gpu_open(0, why, sizeof why)) {
+        printf("skipped: %s\n", why);
+        return 77;
+    }
+    for (int m = CTT_MAP_THREAD; m <= CTT_MAP_AUTO; m++)
+        for (int op = CTT_ADD; op <= CTT_MUL; op++) {
+            random_batches((enum ctt_mapping)m, (enum ctt_op)op);
+            edge_batch((enum ctt_mapping)m, (enum ctt_op)op);
+        }
+    return test_finish("test_ctt_gpu");
+}
