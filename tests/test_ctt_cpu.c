@@ -4,7 +4,8 @@
  * offset, a zero-length result), every sign combination, and random batches with a length
  * deviation; the batch generator's lengths; and 003 Algorithms 3.1 and 3.2 simulated lane by
  * lane (cpu_ref/ctt_schedule_model.c): every computation taken exactly once, the result regions
- * disjoint and packed, one atomic per warp and step. */
+ * disjoint and packed, one atomic per warp and step; and the warp multiplication of
+ * kernels/ctt_warp.cu simulated lane by lane (cpu_ref/ctw_mul_model.c) against GMP. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "ctt_gmp.h"
 #include "ctt_ref.h"
 #include "ctt_schedule_model.h"
+#include "ctw_mul_model.h"
 #include "random_words.h"
 #include "test_seed.h"
 
@@ -161,6 +163,34 @@ static void check_scan(void)
     }
 }
 
+/* The warp multiplication of kernels/ctt_warp.cu, lane by lane, against GMP: lengths around
+ * one and two chunks and the row's extra word at nb = 31, 32, 63, random and all-ones words. */
+static void check_ctw_mul(void)
+{
+    const uint32_t lens[] = {1, 2, 31, 32, 33, 63, 64, 65, 100};
+    const size_t n = sizeof lens / sizeof lens[0];
+    uint32_t a[100], b[100], r[200], want[200];
+    for (int pattern = 0; pattern < 2; pattern++)
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                const uint32_t na = lens[i], nb = lens[j];
+                fill(a, na, pattern ? ALL_ONES : RANDOM, 7000 + i);
+                fill(b, nb, pattern ? ALL_ONES : RANDOM, 8000 + j);
+                mpz_t x, y;
+                mpz_inits(x, y, NULL);
+                mpz_import(x, na, -1, 4, 0, 0, a);
+                mpz_import(y, nb, -1, 4, 0, 0, b);
+                mpz_mul(x, x, y);
+                memset(want, 0, sizeof want);
+                mpz_export(want, NULL, -1, 4, 0, 0, x);
+                mpz_clears(x, y, NULL);
+                memset(r, 0xa5, sizeof r);
+                ctw_mul_model(r, a, na, b, nb);
+                CHECK(memcmp(r, want, (na + nb) * 4) == 0,
+                      "ctw mul model, lengths %u x %u, pattern %d, differs from GMP", na, nb, pattern);
+            }
+}
+
 static void check_schedule(void)
 {
     const size_t counts[] = {1, 31, 32, 33, 64, 1000, 4097};
@@ -224,5 +254,6 @@ int main(void)
     check_generator();
     check_scan();
     check_schedule();
+    check_ctw_mul();
     return test_finish("test_ctt_cpu");
 }
