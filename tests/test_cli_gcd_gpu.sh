@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# gpu suite: `mpgpu gcd` end to end on the GPU. Every barrier at a size of one block and at one
+# of many blocks, planted factors, --include-transfers, --verify sample, the I/O mode (zeros
+# follow GMP) and --L 16 with --all-primes must give results equal to mpz_gcd; a row per case
+# with its barrier in params; an unsupported barrier says why. Exits 77 (skipped) without a GPU.
+source "$(dirname "$0")/cli_expect.sh" "$@"
+export MPGPU_CACHE="$tmp/cache"
+"$MPGPU" gcd --method gpu --L 16 --bits 64 --count 1 --reps 1 --warmup 0 --quiet 2>"$tmp/err"
+if [ $? -eq 3 ] && grep -q "no CUDA-capable GPU" "$tmp/err"; then
+    echo "skipped: $(cat "$tmp/err")"
+    exit 77
+fi
+
+# run DESCRIPTION ARGS...: must exit 0.
+run() {
+    local what=$1
+    shift
+    checks=$((checks + 1))
+    if ! "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err"; then
+        echo "FAIL: $what: mpgpu $*"
+        sed 's/^/    /' "$tmp/err" "$tmp/out" | tail -20
+        fails=$((fails + 1))
+        return 1
+    fi
+}
+
+# rows_ok CSV N: N data rows, every GPU row with all its results checked and none different.
+rows_ok() {
+    checks=$((checks + 1))
+    if ! awk -F, -v n="$2" 'NR > 1 && $13 != "gmp" { ok = ok && $27 == "all" && $28 == $16 && $29 == 0 }
+                            NR == 1 { ok = 1 } END { exit !(ok && NR == n + 1) }' "$1"; then
+        echo "FAIL: $1 is not $2 verified rows:"
+        sed 's/^/    /' "$1"
+        fails=$((fails + 1))
+    fi
+}
+
+csv="$tmp/all.csv"
+run "every barrier, one block and many" gcd --bits 512,16384 --count 4 --gcd-bits 64 --method all \
+    --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 8
+checks=$((checks + 1))
+for b in coop cluster custom; do
+    grep -q "gpu-$b,16384,.*barrier=$b;" "$csv" || { echo "FAIL: no gpu-$b row at 16384 bits"; fails=$((fails + 1)); }
+done
+
+csv="$tmp/planted.csv"
+run "planted half-size factor" gcd --bits 8192 --count 3 --gcd-bits 4096 --method gpu --barrier all \
+    --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 3
+csv="$tmp/exact.csv"
+run "L = 16, every prime (the exact remainder)" gcd --L 16 --all-primes --bits 2048 --count 5 \
+    --method gpu --barrier coop,custom --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 2
+csv="$tmp/transfers.csv"
+run "--include-transfers" gcd --bits 4096 --count 3 --method gpu --include-transfers --reps 1 \
+    --warmup 0 --csv "$csv" && rows_ok "$csv" 1
+checks=$((checks + 1))
+grep -q ",kernels+transfers," "$csv" || { echo "FAIL: --include-transfers row"; fails=$((fails + 1)); }
+run "--verify sample" gcd --bits 1024 --count 20 --method gpu --verify sample --reps 1 --warmup 0
+
+printf '# u v\n0x1c 8\n0 0\n0 ff\nFF 0\n%s %s\n1 1\n' \
+    "$(printf 'f%.0s' {1..3000})" "$(printf 'f%.0s' {1..1000})" >"$tmp/pairs.txt"
+printf '4\n0\nff\nff\n%s\n1\n' "$(printf 'f%.0s' {1..1000})" >"$tmp/want.txt"
+for b in coop cluster custom; do
+    rm -f "$tmp/got.txt"
+    run "--input/--output, $b" gcd --method gpu --barrier "$b" --input "$tmp/pairs.txt" \
+        --output "$tmp/got.txt" --reps 1 --warmup 0
+    checks=$((checks + 1))
+    cmp -s "$tmp/want.txt" "$tmp/got.txt" || { echo "FAIL: --output with $b"; fails=$((fails + 1)); }
+done
+
+finish test_cli_gcd_gpu
