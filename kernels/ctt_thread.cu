@@ -145,10 +145,12 @@ extern "C" cudaError_t ctt_launch_thread(uint32_t *mem, ctt_comp *comps, const u
         return cudaSuccess;
     // Enough warps to fill the GPU, never more than the batch has groups of 32: Algorithm 3.1
     // lets any number of warps share the batch.
-    const unsigned threads = 128;
     const uint64_t warps_needed = (count + 31) / 32;
     const uint64_t warps_max = (uint64_t)sm_count * 48;
     const uint64_t warps = warps_needed < warps_max ? warps_needed : warps_max;
+    // A batch of few warps (8192 computations are 256) goes one warp a block, so it spreads over
+    // all SMs instead of filling half of them four warps deep.
+    const unsigned threads = warps < 4 * (uint64_t)sm_count ? 32 : 128;
     const unsigned blocks = (unsigned)((warps * 32 + threads - 1) / threads);
     ctt_thread_kernel<<<blocks, threads, 0, s>>>(mem, comps, index, count, counters, result_base);
     return cudaGetLastError();
