@@ -7,6 +7,7 @@ int cmd_toom(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_collatz(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
+int cmd_fixed(int argc, char **argv);
 int cmd_gcd(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static const struct subcommand subcommands[] = {
     {"tune", cmd_tune, "measure the fastest multiplication method per size; writes the table --method auto reads"},
     {"collatz", cmd_collatz, "Collatz convergence of a range of 64-bit starting values, GPU and CPU twin (000 ch. 4)"},
     {"delay", cmd_delay, "Collatz delays and delay records of a range, GPU and CPU twin (000 ch. 4)"},
+    {"fixed", cmd_fixed, "fixed-precision add, sub, mod add/sub, mul, Karatsuba, Montgomery reduction/mul, powm in straight-line code, against GMP (004)"},
     {"gcd", cmd_gcd, "GCDs of big pairs by the modular integer GCD on one GPU, and GMP's mpz_gcd (002)"},
 };
 #define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])

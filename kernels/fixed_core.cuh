@@ -24,10 +24,14 @@
 #if defined(__CUDACC__)
 #include "ptx_carry.cuh"
 #define FIXED_HD __host__ __device__ __forceinline__
+#else
+#define FIXED_HD inline
+#endif
+// Unrolling is asked of the device pass only: host code is for the tests.
+#if defined(__CUDA_ARCH__)
 #define FIXED_UNROLL _Pragma("unroll")
 #define FIXED_NO_UNROLL _Pragma("unroll 1")
 #else
-#define FIXED_HD inline
 #define FIXED_UNROLL
 #define FIXED_NO_UNROLL
 #endif

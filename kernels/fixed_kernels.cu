@@ -1,0 +1,147 @@
+// The kernels of `mpgpu fixed` at one precision, FIXED_P bits: kernels/meson.build compiles this
+// file once per built precision, so every precision gets straight-line code of its own (004
+// section 3.3) and the precisions compile in parallel. Exports fixed_launch_<FIXED_P>.
+#include "fixed_chain.cuh"
+#include "fixed_device.h"
+
+#ifndef FIXED_P
+#error "FIXED_P (the precision in bits) is set by kernels/meson.build"
+#endif
+
+#define FIXED_CAT2(x, y) x##y
+#define FIXED_CAT(x, y) FIXED_CAT2(x, y)
+
+namespace {
+
+using fixed::Impl;
+constexpr int P = FIXED_P;
+constexpr int N = fixed::words_of(P);
+
+// Where the elements live on the device: word j of element p of an array of `words`-word
+// numbers is at index(words, j, p), times two and plus one for b when the operands are
+// interleaved (004 Fig. 3.7).
+struct Layout {
+    const uint32_t *a, *b;
+    uint32_t *r;
+    size_t count;
+    unsigned interleave; // 2: a and b interleaved word by word, 1: separate arrays
+    bool coalesced;
+
+    __device__ __forceinline__ size_t index(unsigned words, unsigned j, size_t p, unsigned step) const
+    {
+        return (coalesced ? (size_t)j * count + p : p * words + j) * step;
+    }
+};
+
+// The modulus travels in the kernel's parameters: one copy that every thread reads through the
+// constant cache, then holds in registers.
+struct Modulus {
+    uint32_t m[N], r2[N];
+    uint32_t mp;
+};
+
+// A number of device memory seen word by word: the operands "used in place" of 004's _glo
+// macros (section 3.6.3), every word access a load or store.
+template <class T> struct DeviceNumber {
+    T *base;
+    const Layout *layout;
+    unsigned words, step;
+    size_t p;
+    __device__ __forceinline__ T &operator[](int j) const
+    {
+        return base[layout->index(words, (unsigned)j, p, step)];
+    }
+};
+
+template <int OP> constexpr int a_words() { return OP == FIXED_MONTRED ? 2 * N : N; }
+template <int OP> constexpr int r_words() { return OP == FIXED_MUL || OP == FIXED_KARATSUBA ? 2 * N : N; }
+
+// Operands copied to registers, the chain run there, the result stored (004's _loc).
+template <int OP, Impl I>
+__global__ void fixed_local(Layout L, Modulus M, uint64_t chain)
+{
+    constexpr int AW = a_words<OP>(), RW = r_words<OP>();
+    constexpr bool has_b = OP != FIXED_MONTRED;
+    uint32_t m[N], r2[N];
+    fixed::copy<N>(m, M.m);
+    fixed::copy<N>(r2, M.r2);
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < L.count; p += stride) {
+        uint32_t a[AW], b[N], r[RW];
+#pragma unroll
+        for (int j = 0; j < AW; j++)
+            a[j] = L.a[L.index(AW, j, p, L.interleave)];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            b[j] = has_b ? L.b[L.index(N, j, p, L.interleave)] : 0u;
+        fixed::run_chain<P, OP, I>(r, a, b, m, M.mp, r2, chain);
+#pragma unroll
+        for (int j = 0; j < RW; j++)
+            L.r[L.index(RW, j, p, 1)] = r[j];
+    }
+}
+
+// The chain run on device memory: the result array is both where each link reads x and where
+// it writes it (004's _glo). The additive operations only, as the study compared them.
+template <int OP, Impl I>
+__global__ void fixed_global(Layout L, Modulus M, uint64_t chain)
+{
+    uint32_t m[N];
+    fixed::copy<N>(m, M.m);
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < L.count; p += stride) {
+        const DeviceNumber<const uint32_t> a{L.a, &L, N, L.interleave, p};
+        const DeviceNumber<const uint32_t> b{L.b, &L, N, L.interleave, p};
+        DeviceNumber<uint32_t> r{L.r, &L, N, 1, p};
+        fixed::run_chain<P, OP, I>(r, a, b, m, M.mp, M.r2, chain);
+    }
+}
+
+template <int OP, Impl I>
+cudaError_t launch(const fixed_launch *x, const Layout &L, const Modulus &M)
+{
+    const fixed_config *c = x->cfg;
+    const size_t blocks = c->grid ? c->grid : (x->count + c->block - 1) / c->block;
+    const unsigned grid = blocks > 0x7fffffffu ? 0x7fffffffu : (unsigned)blocks;
+    if constexpr (OP <= FIXED_SUBM) {
+        if (c->global_mem) {
+            fixed_global<OP, I><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
+            return cudaGetLastError();
+        }
+    }
+    fixed_local<OP, I><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
+    return cudaGetLastError();
+}
+
+template <Impl I> cudaError_t launch_op(const fixed_launch *x, const Layout &L, const Modulus &M)
+{
+    switch (x->cfg->op) {
+    case FIXED_ADD: return launch<FIXED_ADD, I>(x, L, M);
+    case FIXED_SUB: return launch<FIXED_SUB, I>(x, L, M);
+    case FIXED_ADDM: return launch<FIXED_ADDM, I>(x, L, M);
+    case FIXED_SUBM: return launch<FIXED_SUBM, I>(x, L, M);
+    case FIXED_MUL: return launch<FIXED_MUL, I>(x, L, M);
+    case FIXED_KARATSUBA: return launch<FIXED_KARATSUBA, I>(x, L, M);
+    case FIXED_MONTRED: return launch<FIXED_MONTRED, I>(x, L, M);
+    case FIXED_MONTMUL: return launch<FIXED_MONTMUL, I>(x, L, M);
+    case FIXED_POWM: return launch<FIXED_POWM, I>(x, L, M);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+} // namespace
+
+extern "C" cudaError_t FIXED_CAT(fixed_launch_, FIXED_P)(const struct fixed_launch *x)
+{
+    const fixed_config *c = x->cfg;
+    // montred has one operand: nothing to interleave it with.
+    const bool interleaved = c->interleaved && c->op != FIXED_MONTRED;
+    Layout L{x->a, x->b, x->r, x->count, interleaved ? 2u : 1u, c->coalesced};
+    Modulus M;
+    for (int j = 0; j < N; j++) {
+        M.m[j] = c->m[j];
+        M.r2[j] = x->r2[j];
+    }
+    M.mp = x->mp;
+    return c->impl == FIXED_IMPL_PTX ? launch_op<Impl::ptx>(x, L, M) : launch_op<Impl::c>(x, L, M);
+}

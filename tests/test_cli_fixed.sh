@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# cpu suite: the `mpgpu fixed` command line. Its help documents every option; bad input (a
+# precision that was not built, an even modulus for Montgomery operations, operands of --input
+# not below the modulus, unknown operations and layouts, --mem global with an operation that runs
+# in registers only) gets exit status 2 and exactly one line on stderr naming the value; without
+# a GPU the subcommand says so and exits 3.
+source "$(dirname "$0")/cli_expect.sh" "$@"
+
+# --- help: listed, and every option documented
+expect_ok "fixed" -- --help
+for opt in --op --chain --impl --operands --word-order --mem --grid --block --modulus --input \
+           --count --bits --reps --warmup --seed --device --csv --verify --include-transfers \
+           --quiet 109 131 163 191 239 256 384 -Dfixed_bits; do
+    expect_ok "$opt" -- fixed --help
+done
+
+# --- bad input: precision
+expect_fail 2 "--bits 200 was not built; built: 109, 131, 163, 191, 239, 256, 384; add it with meson setup -Dfixed_bits=200" -- fixed --bits 200
+expect_fail 2 "--bits 300 was not built" -- fixed --bits 256,300 --op add
+expect_fail 2 "--bits 32 is not accepted; accepted: a multiple of 1 in 64..1024" -- fixed --bits 32
+expect_fail 2 "--bits 2048 is not accepted" -- fixed --bits 2048
+expect_fail 2 "--bits 'x' is not a number" -- fixed --bits x
+
+# --- bad input: operations and layouts
+expect_fail 2 "--op 'div' is not accepted; accepted: add, sub, addm, subm, mul, karatsuba, montred, montmul, powm" -- fixed --op div
+expect_fail 2 "--op 'add,,mul' is not accepted: it has an empty item" -- fixed --op add,,mul
+expect_fail 2 "--impl 'asm' is not accepted; accepted: ptx, c" -- fixed --impl asm
+expect_fail 2 "--operands 'mixed' is not accepted; accepted: separate, interleaved" -- fixed --operands mixed
+expect_fail 2 "--word-order 'rows' is not accepted; accepted: contiguous, coalesced" -- fixed --word-order rows
+expect_fail 2 "--mem 'shared' is not accepted; accepted: local, global" -- fixed --mem shared
+expect_fail 2 "--mem global is not accepted with --op montmul" -- fixed --mem global --op add,montmul
+expect_fail 2 "--chain 0 is out of range" -- fixed --chain 0
+expect_fail 2 "--block 2048 is out of range" -- fixed --block 2048
+expect_fail 2 "--grid 0 is out of range" -- fixed --grid 0
+expect_fail 2 "--count 0 is out of range" -- fixed --count 0
+expect_fail 2 "unknown option '--method'" -- fixed --method x
+
+# --- bad input: the modulus
+expect_fail 2 "--modulus 0x10 is even; montred, montmul and powm need an odd modulus" -- fixed --bits 109 --op montmul --modulus 0x10
+expect_fail 2 "--modulus 0x1000 is even" -- fixed --bits 131 --op addm,powm --modulus 0x1000
+expect_fail 2 "--modulus 'xyz' is not a hex number" -- fixed --bits 109 --op addm --modulus xyz
+expect_fail 2 "--modulus 0x2 is too small; accepted: at least 3" -- fixed --bits 109 --op addm --modulus 0x2
+expect_fail 2 "has 110 bits; accepted: below 2^109" -- fixed --bits 109 --op addm --modulus 0x2$(printf '0%.0s' $(seq 27))
+expect_fail 2 "--modulus is of one precision; give one --bits, not 2" -- fixed --bits 109,131 --op addm --modulus 0x11
+
+# --- bad input: --input
+printf '5 3\n0x10 2\n' >"$tmp/pairs"
+expect_fail 2 "element 1: operand not below the modulus m" -- fixed --bits 109 --op addm --modulus 0xb --input "$tmp/pairs"
+expect_fail 2 "element 0: operand not below the modulus m" -- fixed --bits 109 --op montmul --modulus 0x5 --input "$tmp/pairs"
+expect_fail 2 "--input with --op addm needs --modulus" -- fixed --bits 109 --op addm --input "$tmp/pairs"
+expect_fail 2 "give one --bits and one --op" -- fixed --bits 109 --op add,sub --input "$tmp/pairs"
+printf "%s 1\n" "0x3$(printf "0%.0s" $(seq 32))" >"$tmp/big"
+expect_fail 2 "element 0: T is not below m R = m 2^128" -- fixed --bits 109 --op montred --modulus 0x3 --input "$tmp/big"
+printf '%s 1\n' "0x1$(printf '0%.0s' $(seq 28))" >"$tmp/wide"
+expect_fail 2 "element 0 has an operand not below 2^109" -- fixed --bits 109 --op mul --input "$tmp/wide"
+
+# --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead)
+"$MPGPU" fixed --bits 131 --op add --count 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"
+status=$?
+checks=$((checks + 1))
+if [ $status -eq 3 ]; then
+    if [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "fixed runs on the GPU only" "$tmp/err"; then
+        echo "FAIL: fixed without a GPU: want one line naming why"; cat "$tmp/err"
+        fails=$((fails + 1))
+    fi
+elif [ $status -ne 0 ]; then
+    echo "FAIL: fixed --bits 131 --op add -> status $status"; cat "$tmp/err"
+    fails=$((fails + 1))
+fi
+
+finish cli_fixed
