@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "fixed_device.h"
 #include "fixed_ref.h"
+#include "fixed_resources.h"
 #include "gpu.h"
 #include "hexio.h"
 #include "hostmem.h"
@@ -22,7 +23,7 @@
 
 enum {
     OPT_OP = 1000, OPT_CHAIN, OPT_IMPL, OPT_OPERANDS, OPT_WORD_ORDER, OPT_MEM, OPT_GRID, OPT_BLOCK,
-    OPT_MODULUS, OPT_INPUT
+    OPT_MODULUS, OPT_INPUT, OPT_RESOURCES
 };
 
 static const char *const impl_names[] = {"ptx", "c"};
@@ -34,6 +35,7 @@ struct fixed_args {
     bool interleaved, coalesced, global_mem;
     unsigned grid, block;
     const char *modulus, *input;
+    bool resources;
 };
 
 /* Marks each item of a comma list that names[] holds; an unknown one is bad input. */
@@ -88,6 +90,7 @@ static int fixed_handle(int id, const char *arg, void *ctx)
     case OPT_BLOCK: f->block = (unsigned)cli_parse_u64("--block", arg, 1, 1024); break;
     case OPT_MODULUS: f->modulus = arg; break;
     case OPT_INPUT: f->input = arg; break;
+    case OPT_RESOURCES: f->resources = true; break;
     }
     return 0;
 }
@@ -103,6 +106,7 @@ static const struct cli_option fixed_options[] = {
     {"block", "B", OPT_BLOCK, "threads per block, 1..1024 (default 256)"},
     {"modulus", "HEX", OPT_MODULUS, "the modulus of modular operations, below 2^P, at least 3, odd for montred/montmul/powm (default: a random odd P-bit one from --seed)"},
     {"input", "FILE", OPT_INPUT, "read one 'HEX_A HEX_B' line per element instead of random operands (montred: A is T < mR, B is ignored); one --bits and one --op"},
+    {"resources", NULL, OPT_RESOURCES, "print the registers, stack and spills ptxas reported for every kernel when mpgpu was built (of --bits, or every precision; 004 Fig. 3.6) and exit"},
     {0},
 };
 
@@ -336,6 +340,30 @@ static void built_list(char *s, size_t len)
         k += snprintf(s + k, len - k, "%s%u", i ? ", " : "", built[i]);
 }
 
+/* --resources: ptxas's report of every kernel, recorded at build time (kernels/meson.build,
+ * fixed_resources.sh), of the precisions asked for. */
+static int print_resources(const struct cli_common *opt)
+{
+    printf("%-5s %-6s %-9s %-4s %9s %11s %12s %11s\n", "bits", "mem", "op", "impl", "registers",
+           "stack_bytes", "spill_stores", "spill_loads");
+    for (const char *line = fixed_resources_text; *line;) {
+        const size_t len = strcspn(line, "\n");
+        unsigned bits, regs, stack, stores, loads;
+        char mem[8], op[16], impl[4];
+        if (sscanf(line, "%u %7s %15s %3s %u %u %u %u", &bits, mem, op, impl, &regs, &stack, &stores,
+                   &loads) == 8) {
+            bool wanted = !opt->bits_set;
+            for (size_t s = 0; s < opt->n_bits && !wanted; s++)
+                wanted = opt->bits_list[s] == bits;
+            if (wanted)
+                printf("%-5u %-6s %-9s %-4s %9u %11u %12u %11u\n", bits, mem, op, impl, regs, stack,
+                       stores, loads);
+        }
+        line += len + (line[len] == '\n');
+    }
+    return 0;
+}
+
 int cmd_fixed(int argc, char **argv)
 {
     struct fixed_bench f;
@@ -382,6 +410,8 @@ int cmd_fixed(int argc, char **argv)
             cli_bad_input("fixed: --bits %u was not built; built: %s; add it with meson setup "
                           "-Dfixed_bits=%u (or meson configure BUILD -Dfixed_bits=%u) and rebuild",
                           f.opt.bits_list[s], built, f.opt.bits_list[s], f.opt.bits_list[s]);
+    if (f.args.resources)
+        return print_resources(&f.opt);
     bool montgomery = false, modular = false;
     int n_ops = 0;
     enum fixed_op the_op = FIXED_ADD;
@@ -421,6 +451,9 @@ int cmd_fixed(int argc, char **argv)
     } else {
         f.count = f.opt.count;
     }
+    if (f.count > UINT64_MAX / f.args.chain)
+        cli_bad_input("fixed: --count %zu times --chain %llu operations overflow a 64-bit count",
+                      f.count, (unsigned long long)f.args.chain);
 
     /* Cases: every precision x operation x implementation. */
     size_t n_cases = 0;

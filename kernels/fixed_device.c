@@ -96,7 +96,7 @@ cudaError_t fixed_device_upload(struct fixed_device *d, const uint32_t *a, const
 {
     const long count = (long)d->count;
     const unsigned step = interleaved(d) ? 2 : 1;
-    uint32_t *sa = d->stage, *sb = d->stage + (d->d_b - d->d_a);
+    uint32_t *sa = d->stage, *sb = d->bw ? d->stage + (d->d_b - d->d_a) : NULL;
     for (long p = 0; p < count; p++) {
         for (unsigned j = 0; j < d->aw; j++)
             sa[index_of(d, d->aw, j, (size_t)p, step)] = a[(size_t)p * d->aw + j];

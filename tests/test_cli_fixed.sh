@@ -54,6 +54,20 @@ expect_fail 2 "element 0: T is not below m R = m 2^128" -- fixed --bits 109 --op
 printf '%s 1\n' "0x1$(printf '0%.0s' $(seq 28))" >"$tmp/wide"
 expect_fail 2 "element 0 has an operand not below 2^109" -- fixed --bits 109 --op mul --input "$tmp/wide"
 
+# --- --resources: ptxas's report of every kernel, recorded at build time, without a GPU
+expect_ok "registers" -- fixed --resources
+expect_ok "256   local  montmul   ptx" -- fixed --resources --bits 256
+"$MPGPU" fixed --resources >"$tmp/res" 2>&1
+for bits in 109 131 163 191 239 256 384; do
+    checks=$((checks + 1))
+    # 9 operations x 2 impls in registers, 4 additive ones x 2 impls in device memory
+    if [ "$(grep -c "^$bits " "$tmp/res")" -ne 26 ]; then
+        echo "FAIL: fixed --resources lists $(grep -c "^$bits " "$tmp/res") kernels of $bits bits, want 26"
+        fails=$((fails + 1))
+    fi
+done
+expect_fail 2 "--bits 200 was not built" -- fixed --resources --bits 200
+
 # --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead)
 "$MPGPU" fixed --bits 131 --op add --count 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"
 status=$?
