@@ -8,6 +8,7 @@ int cmd_tune(int argc, char **argv);
 int cmd_collatz(int argc, char **argv);
 int cmd_delay(int argc, char **argv);
 int cmd_fixed(int argc, char **argv);
+int cmd_ctt_vs_ctw(int argc, char **argv);
 int cmd_gcd(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const struct subcommand subcommands[] = {
     {"collatz", cmd_collatz, "Collatz convergence of a range of 64-bit starting values, GPU and CPU twin (000 ch. 4)"},
     {"delay", cmd_delay, "Collatz delays and delay records of a range, GPU and CPU twin (000 ch. 4)"},
     {"fixed", cmd_fixed, "fixed-precision add, sub, mod add/sub, mul, Karatsuba, Montgomery reduction/mul, powm in straight-line code, against GMP (004)"},
+    {"ctt-vs-ctw", cmd_ctt_vs_ctw, "variable-length integer batches: one computation per thread vs per warp vs by length, against GMP (003)"},
     {"gcd", cmd_gcd, "GCDs of big pairs by the modular integer GCD on one GPU, and GMP's mpz_gcd (002)"},
 };
 #define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])

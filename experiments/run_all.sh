@@ -14,6 +14,7 @@ GPU_TESTS=(
     tests/test_cli_gpu.sh
     tests/test_collatz_gpu
     tests/test_fixed_gpu
+    tests/test_ctt_gpu
     tests/test_gcd_gpu
     tests/test_cli_gcd_gpu.sh
 )
