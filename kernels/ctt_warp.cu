@@ -21,6 +21,11 @@ __device__ uint32_t warp_addsub(uint32_t *r, const uint32_t *a, uint32_t na, con
                                                 &carry);
         if (i < n)
             r[i] = s;
+        // The carry out of word n - 1 enters word n, which the last chunk holds unless n ends it:
+        // that lane's operand words are zero, so its sum is the carry (its difference the
+        // borrow's -1). The chunk's carry out is that of word base + 31, not of word n - 1.
+        if (n - base < 32)
+            return __shfl_sync(ctt::full_mask, s, n - base) & 1;
     }
     return carry;
 }
