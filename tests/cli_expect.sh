@@ -33,6 +33,17 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 checks=0
 
+# check NAME COMMAND...: COMMAND must succeed.
+check() {
+    local name=$1
+    shift
+    checks=$((checks + 1))
+    if ! "$@"; then
+        echo "FAIL: $name"
+        fails=$((fails + 1))
+    fi
+}
+
 # expect_fail STATUS SUBSTRING -- ARGS...: exit STATUS, one stderr line containing SUBSTRING.
 expect_fail() {
     local want=$1 needle=$2

@@ -5,17 +5,6 @@
 # so no GPU is needed.
 source "$(dirname "$0")/cli_expect.sh" "$@"
 
-# check NAME CONDITION...: one check that passes when the command succeeds.
-check() {
-    local name=$1
-    shift
-    checks=$((checks + 1))
-    if ! "$@"; then
-        echo "FAIL: $name"
-        fails=$((fails + 1))
-    fi
-}
-
 CPU="--method cpu --reps 1 --warmup 0"
 
 # --- help names every option

@@ -6,17 +6,6 @@
 source "$(dirname "$0")/cli_expect.sh" "$@"
 export MPGPU_CACHE="$tmp/cache"
 
-# check NAME CONDITION...: one check that passes when the command succeeds.
-check() {
-    local name=$1
-    shift
-    checks=$((checks + 1))
-    if ! "$@"; then
-        echo "FAIL: $name"
-        fails=$((fails + 1))
-    fi
-}
-
 GMP="--method gmp --reps 1 --warmup 0"
 
 # --- help names every option

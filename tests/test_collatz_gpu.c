@@ -13,6 +13,7 @@
 #include "collatz_plain.h"
 #include "collatz_published.h"
 #include "gpu.h"
+#include "test_gpu.h"
 #include "test_seed.h"
 #include "timing.h"
 
@@ -365,11 +366,8 @@ int main(int argc, char **argv)
         printf("usage: test_collatz_gpu [convergence|delay]\n");
         return 1;
     }
-    char why[256];
-    if (!gpu_open(0, why, sizeof why)) {
-        printf("skipped: %s\n", why);
+    if (test_gpu_open() != 0)
         return 77;
-    }
     struct collatz_device big, small;
     cudaError_t err = collatz_device_open(&big, 1u << 20, 1u << 16);
     if (err == cudaSuccess)

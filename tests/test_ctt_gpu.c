@@ -14,6 +14,7 @@
 #include "ctt_batch.h"
 #include "ctt_gmp.h"
 #include "gpu.h"
+#include "test_gpu.h"
 #include "test_seed.h"
 
 static const char *const mapping_names[] = {"thread", "warp", "auto"};
@@ -136,11 +137,8 @@ static void edge_batch(enum ctt_mapping m, enum ctt_op op)
 int main(void)
 {
     seed = test_seed();
-    char why[256];
-    if (!gpu_open(0, why, sizeof why)) {
-        printf("skipped: %s\n", why);
+    if (test_gpu_open() != 0)
         return 77;
-    }
     for (int m = CTT_MAP_THREAD; m <= CTT_MAP_AUTO; m++)
         for (int op = CTT_ADD; op <= CTT_MUL; op++) {
             random_batches((enum ctt_mapping)m, (enum ctt_op)op);

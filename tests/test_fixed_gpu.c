@@ -13,6 +13,7 @@
 #include "fixed_device.h"
 #include "fixed_ref.h"
 #include "gpu.h"
+#include "test_gpu.h"
 #include "test_seed.h"
 
 #define COUNT 641u /* prime, past two blocks of 256 */
@@ -104,11 +105,8 @@ static void run(const struct fixed_config *cfg)
 int main(void)
 {
     seed = test_seed();
-    char why[256];
-    if (!gpu_open(0, why, sizeof why)) {
-        printf("skipped: %s\n", why);
+    if (test_gpu_open() != 0)
         return 77;
-    }
     size_t n_built;
     const unsigned *built = fixed_built_bits(&n_built);
     for (size_t s = 0; s < n_built; s++) {

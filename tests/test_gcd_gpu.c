@@ -17,6 +17,7 @@
 #include "gcd_modular_ref.h"
 #include "gcd_moduli.h"
 #include "gpu.h"
+#include "test_gpu.h"
 #include "test_seed.h"
 
 static gmp_randstate_t rng;
@@ -244,11 +245,8 @@ static bool open_device(struct gcd_device *d, const struct gcd_moduli *M, enum g
 int main(void)
 {
     seed = test_seed();
-    char why[256];
-    if (!gpu_open(0, why, sizeof why)) {
-        printf("skipped: %s\n", why);
+    if (test_gpu_open() != 0)
         return 77;
-    }
     gmp_randinit_default(rng);
     gmp_randseed_ui(rng, (unsigned long)seed);
     struct gcd_moduli cheap32, all16, cheap16;

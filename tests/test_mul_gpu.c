@@ -15,6 +15,7 @@
 #include "mul_gmp.h"
 #include "mul_operands.h"
 #include "random_words.h"
+#include "test_gpu.h"
 #include "test_seed.h"
 
 static bool is_prime(size_t n)
@@ -113,11 +114,8 @@ int main(int argc, char **argv)
         printf("\n");
         return 1;
     }
-    char why[256];
-    if (!gpu_open(0, why, sizeof why)) {
-        printf("skipped: %s\n", why);
+    if (test_gpu_open() != 0)
         return 77;
-    }
     unsigned sizes[16] = {2, 3, 32, 33, 128, 512, 1024, 2048};
     size_t n_sizes = 8;
     for (int i = 0; i < 4; i++) /* random multiples of 32 bits in 64..16384 */
