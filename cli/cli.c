@@ -299,6 +299,12 @@ static void print_help(const struct cli_spec *spec)
             continue;
         const char *help = common_defs[i].help;
         char bits_help[256];
+        char count_help[96];
+        if (common_defs[i].bit == OPT_COUNT && spec->count_default) {
+            snprintf(count_help, sizeof count_help, "number of independent problems (default %s)",
+                     spec->count_default);
+            help = count_help;
+        }
         if (common_defs[i].bit == OPT_BITS) {
             char rule[96];
             bits_rule(spec, rule, sizeof rule);

@@ -77,6 +77,8 @@ struct cli_spec {
     unsigned bits_min, bits_max, bits_multiple;
     /* What runs without --bits, as its help says it; NULL: "1024" (bits_list[0] then). */
     const char *bits_default;
+    /* What runs without --count, as its help says it; NULL: "10240" (the count then). */
+    const char *count_default;
     const struct cli_option *options; /* terminated by a zero entry, or NULL */
     /* Called for each subcommand option; returns 0, or exits through cli_bad_input. */
     int (*handle)(int id, const char *arg, void *ctx);

@@ -412,6 +412,7 @@ int cmd_gcd(int argc, char **argv)
             "Zeros and signs follow GMP: gcd(0, V) = |V|, gcd(0, 0) = 0.",
         .common = OPT_ALL_COMMON & ~OPT_THREADS,
         .bits_default = "16384",
+        .count_default = "10, as 002 Table 2",
         .options = gcd_options,
         .handle = gcd_handle,
         .ctx = &r.args,
