@@ -71,7 +71,7 @@ echo "run_all: gpu suite log in $log" >&2
 [ "$status" -eq 0 ] || echo "run_all: the gpu suite did not pass (see $log); experiments still run" >&2
 
 scripts=("$@")
-[ ${#scripts[@]} -gt 0 ] || scripts=("$here"/mul_*.sh "$here"/toom_*.sh "$here"/collatz_*.sh)
+[ ${#scripts[@]} -gt 0 ] || scripts=("$here"/mul_*.sh "$here"/toom_*.sh "$here"/collatz_*.sh "$here"/gcd_*.sh "$here"/ctt_*.sh "$here"/fixed_*.sh)
 for s in "${scripts[@]}"; do
     [ -f "$s" ] || continue
     echo "== $s" >&2
