@@ -101,7 +101,7 @@ static const struct cli_option fixed_options[] = {
     {"impl", "ptx|c[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C (default ptx; a comma list runs both)"},
     {"operands", "separate|interleaved", OPT_OPERANDS, "the two operands in separate arrays, or interleaved word by word in one (default separate; 004 section 3.4)"},
     {"word-order", "coalesced|contiguous", OPT_WORD_ORDER, "word j of every element together (COAL_IDX), or each element's words together (IDX) (default coalesced)"},
-    {"mem", "local|global", OPT_MEM, "operands copied to registers (_loc), or used in place in device memory (_glo; add, sub, addm, subm only) (default local)"},
+    {"mem", "local|global", OPT_MEM, "operands copied to registers (_loc), or used in place in device memory (_glo: the operands and the result; mul, karatsuba, montred, montmul and powm keep their temporaries in registers) (default local)"},
     {"grid", "G", OPT_GRID, "thread blocks (1..2^31-1; default: one element per thread); fewer blocks loop over the elements"},
     {"block", "B", OPT_BLOCK, "threads per block, 1..1024 (default 256)"},
     {"modulus", "HEX", OPT_MODULUS, "the modulus of modular operations, below 2^P, at least 3, odd for montred/montmul/powm (default: a random odd P-bit one from --seed)"},
@@ -422,9 +422,6 @@ int cmd_fixed(int argc, char **argv)
         the_op = (enum fixed_op)op;
         montgomery |= fixed_op_montgomery(op);
         modular |= fixed_op_modular(op);
-        if (f.args.global_mem && op > FIXED_SUBM)
-            cli_bad_input("fixed: --mem global is not accepted with --op %s, which runs in registers "
-                          "only; accepted with --mem global: add, sub, addm, subm", fixed_op_names[op]);
     }
     if (f.args.modulus) {
         if (f.opt.n_bits > 1)

@@ -132,6 +132,76 @@ FIXED_HD uint32_t mad_row(Acc &&acc, uint32_t u, const Y &y)
     }
 }
 
+// One carry chain, as PTX writes it (a *_cc link sets the carry flag, *c_cc links consume and
+// set it, a *c link ends it), for code that is written once and runs three ways: Impl::ptx on
+// the GPU issues the PTX of ptx_carry.cuh; Impl::c on the GPU, and both on the host, keep the
+// flag in `carry` and add through 64-bit sums, so the cpu-suite test runs the very sequence of
+// links that the GPU runs. Each method is one link; lo/hi are the halves of the word product.
+template <Impl I> struct Chain {
+    uint32_t carry = 0;
+
+    FIXED_HD uint32_t link(uint64_t s)
+    {
+        carry = (uint32_t)(s >> 32);
+        return (uint32_t)s;
+    }
+    static FIXED_HD uint32_t lo(uint32_t a, uint32_t b) { return a * b; }
+    static FIXED_HD uint32_t hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
+
+#if defined(__CUDA_ARCH__)
+#define FIXED_CHAIN_PTX(call) if constexpr (I == Impl::ptx) return call;
+#else
+#define FIXED_CHAIN_PTX(call)
+#endif
+    FIXED_HD uint32_t add_cc(uint32_t a, uint32_t b)
+    {
+        FIXED_CHAIN_PTX(ptx::add_cc(a, b))
+        return link((uint64_t)a + b);
+    }
+    FIXED_HD uint32_t addc_cc(uint32_t a, uint32_t b)
+    {
+        FIXED_CHAIN_PTX(ptx::addc_cc(a, b))
+        return link((uint64_t)a + b + carry);
+    }
+    FIXED_HD uint32_t addc(uint32_t a, uint32_t b)
+    {
+        FIXED_CHAIN_PTX(ptx::addc(a, b))
+        return a + b + carry;
+    }
+    FIXED_HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+    {
+        FIXED_CHAIN_PTX(ptx::mad_lo_cc(a, b, c))
+        return link((uint64_t)lo(a, b) + c);
+    }
+    FIXED_HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+    {
+        FIXED_CHAIN_PTX(ptx::madc_lo_cc(a, b, c))
+        return link((uint64_t)lo(a, b) + c + carry);
+    }
+    FIXED_HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c)
+    {
+        FIXED_CHAIN_PTX(ptx::madc_hi_cc(a, b, c))
+        return link((uint64_t)hi(a, b) + c + carry);
+    }
+    FIXED_HD uint32_t sub_cc(uint32_t a, uint32_t b)
+    {
+        FIXED_CHAIN_PTX(ptx::sub_cc(a, b))
+        return link((uint64_t)a - b);
+    }
+    FIXED_HD uint32_t subc_cc(uint32_t a, uint32_t b)
+    {
+        FIXED_CHAIN_PTX(ptx::subc_cc(a, b))
+        return link((uint64_t)a - b - (carry & 1u));
+    }
+    // The borrow of a chain of subtractions: 1 when it went below zero.
+    FIXED_HD uint32_t borrow_out()
+    {
+        FIXED_CHAIN_PTX(ptx::subc(0u, 0u) & 1u)
+        return carry & 1u;
+    }
+#undef FIXED_CHAIN_PTX
+};
+
 // r = mask ? x : y, word by word, for mask all ones or zero: a choice without a branch, so the
 // threads of a warp never diverge on their data (004 section 3.6.6).
 template <int N, class R, class X, class Y>

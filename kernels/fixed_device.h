@@ -33,7 +33,7 @@ struct fixed_config {
     unsigned bits;
     enum fixed_op op;
     enum fixed_impl impl;
-    bool global_mem;  /* operands used in place (004's _glo); add, sub, addm, subm only */
+    bool global_mem;  /* operands and result used in place (004's _glo) */
     bool interleaved; /* one operand array (004 section 3.4) */
     bool coalesced;   /* word-major (COAL_IDX) rather than element-major (IDX) */
     uint64_t chain;   /* >= 1 */

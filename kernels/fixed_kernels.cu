@@ -81,18 +81,22 @@ __global__ void fixed_local(Layout L, Modulus M, uint64_t chain)
     }
 }
 
-// The chain run on device memory: the result array is both where each link reads x and where
-// it writes it (004's _glo). The additive operations only, as the study compared them.
+// The chain run on device memory (004's _glo, section 3.6.3): every word of a, b and of the
+// result is read or written in place each time a link uses it, and the additive chains keep
+// their running value there too. The multiplicative operations keep their own temporaries in
+// registers (the 2N-word product of mul, montred's T, powm's Montgomery-form values) and write
+// the result in place; the study measured _glo only for addition.
 template <int OP, Impl I>
 __global__ void fixed_global(Layout L, Modulus M, uint64_t chain)
 {
+    constexpr int AW = a_words<OP>(), RW = r_words<OP>();
     uint32_t m[N];
     fixed::copy<N>(m, M.m);
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < L.count; p += stride) {
-        const DeviceNumber<const uint32_t> a{L.a, &L, N, L.interleave, p};
+        const DeviceNumber<const uint32_t> a{L.a, &L, AW, L.interleave, p};
         const DeviceNumber<const uint32_t> b{L.b, &L, N, L.interleave, p};
-        DeviceNumber<uint32_t> r{L.r, &L, N, 1, p};
+        DeviceNumber<uint32_t> r{L.r, &L, RW, 1, p};
         fixed::run_chain<P, OP, I>(r, a, b, m, M.mp, M.r2, chain);
     }
 }
@@ -103,13 +107,10 @@ cudaError_t launch(const fixed_launch *x, const Layout &L, const Modulus &M)
     const fixed_config *c = x->cfg;
     const size_t blocks = c->grid ? c->grid : (x->count + c->block - 1) / c->block;
     const unsigned grid = blocks > 0x7fffffffu ? 0x7fffffffu : (unsigned)blocks;
-    if constexpr (OP <= FIXED_SUBM) {
-        if (c->global_mem) {
-            fixed_global<OP, I><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
-            return cudaGetLastError();
-        }
-    }
-    fixed_local<OP, I><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
+    if (c->global_mem)
+        fixed_global<OP, I><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
+    else
+        fixed_local<OP, I><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
     return cudaGetLastError();
 }
 

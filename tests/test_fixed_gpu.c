@@ -1,6 +1,6 @@
 /* gpu suite: every `mpgpu fixed` kernel against GMP: every built precision x operation x
  * --impl (ptx, c) x --operands (separate, interleaved) x --word-order (coalesced, contiguous),
- * --mem global for add, sub, addm, subm, --chain 1 and 3 (powm 1), two moduli (a random odd one
+ * --mem local and global, --chain 1 and 3 (powm 1), two moduli (a random odd one
  * of P bits, and 2^P - 1, which is R - 1 when P is a multiple of 32). Elements 0..3 are boundary
  * operands (zeros; all ones or m - 1; one; the largest T = mR - 1 for montred), the rest seeded
  * random; the count is a prime past two blocks so the last block is partial; the results are
@@ -120,7 +120,7 @@ int main(void)
             for (int mi = 0; mi < (fixed_op_modular(op) ? 2 : 1); mi++)
                 for (int impl = 0; impl < 2; impl++)
                     for (int layout = 0; layout < 4; layout++)
-                        for (int mem = 0; mem < (op <= FIXED_SUBM ? 2 : 1); mem++)
+                        for (int mem = 0; mem < 2; mem++)
                             for (uint64_t chain = 1; chain <= (op == FIXED_POWM ? 1u : 3u); chain += 2) {
                                 struct fixed_config cfg = {
                                     .bits = bits, .op = (enum fixed_op)op, .impl = (enum fixed_impl)impl,
