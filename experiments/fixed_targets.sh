@@ -16,3 +16,9 @@ for bits in 109 131 163 191 239; do
     "$MPGPU" fixed --bits "$bits" --op add,sub,addm,subm,mul --impl ptx,c --count 2^24 --reps 10 \
         --csv "$CSV" --verify sample --quiet
 done
+# Operands in registers against operands used in place in device memory (004's _loc and _glo,
+# section 3.6.3) for the multiplicative operations, which the study did not compare.
+for mem in local global; do
+    "$MPGPU" fixed --bits 256 --op mul,karatsuba,montred,montmul,powm --impl ptx --mem "$mem" \
+        --count 2^20 --chain 10 --reps 10 --csv "$CSV" --verify sample --quiet
+done
