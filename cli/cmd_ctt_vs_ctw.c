@@ -1,7 +1,7 @@
-/* mpgpu ctt-vs-ctw: batches of variable-length integer computations in the layout of 003
- * (Gusenbauer 2015, 4.2.1), mapped to the GPU one computation per thread (CTT, 003 ch. 3 and
- * 4.3), one per warp (CTW, 003 4.5) or by length (auto, beyond 003), against GMP and the CTT
- * routines ported to the CPU (003 5.4). Every result is checked against GMP. */
+/* mpgpu ctt-vs-ctw: batches of variable-length integer or rational computations in the layout
+ * of 003 (Gusenbauer 2015, 4.2.1, 4.4.1), mapped to the GPU one computation per thread (CTT, 003
+ * ch. 3 and 4.3), one per warp (CTW, 003 4.5) or by length (auto, beyond 003), against GMP and
+ * the CTT routines ported to the CPU (003 5.4). Every result is checked against GMP. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "ctt.h"
 #include "ctt_batch.h"
 #include "ctt_gmp.h"
+#include "ctt_rational.h"
 #include "ctt_ref.h"
 #include "gpu.h"
 #include "hostmem.h"
@@ -27,7 +28,7 @@ enum { OPT_OP = 1000, OPT_WORDS, OPT_SIGMA, OPT_SIGNED };
 /* The methods, in the order they run. */
 enum ctt_method { M_CTT, M_CTW, M_AUTO, M_CPU_PORT, M_GMP, N_METHODS };
 static const char *const method_names[N_METHODS] = {"ctt", "ctw", "auto", "cpu-port", "gmp"};
-static const char *const op_names[] = {"add", "sub", "mul"};
+static const char *const op_names[CTT_N_OPS] = {"add", "sub", "mul", "qadd", "qsub", "qmul", "qdiv"};
 
 struct ctt_args {
     enum ctt_op op;
@@ -43,7 +44,7 @@ struct ctt_bench {
     unsigned words;          /* mean length of the batch held now (0: none) */
     struct ctt_batch batch;
     uint32_t *mem;           /* a mapping's memory block as it left it */
-    struct ctt_comp *comps;  /* and its computations */
+    void *comps;             /* and its computations (struct ctt_comp or ctt_qcomp) */
     struct ctt_device dev;
     struct ctt_gmp gmp;
     int all_threads;
@@ -54,10 +55,11 @@ static int ctt_handle(int id, const char *arg, void *ctx)
     struct ctt_args *a = ctx;
     if (id == OPT_OP) {
         size_t k = 0;
-        while (k < 3 && strcmp(arg, op_names[k]))
+        while (k < CTT_N_OPS && strcmp(arg, op_names[k]))
             k++;
-        if (k == 3)
-            cli_bad_input("--op '%s' is not an operation; accepted: add, sub, mul", arg);
+        if (k == CTT_N_OPS)
+            cli_bad_input("--op '%s' is not an operation; accepted: add, sub, mul, qadd, qsub, qmul, "
+                          "qdiv", arg);
         a->op = (enum ctt_op)k;
     } else if (id == OPT_WORDS) {
         char accepted[96];
@@ -88,10 +90,10 @@ static int ctt_handle(int id, const char *arg, void *ctx)
 }
 
 static const struct cli_option ctt_options[] = {
-    {"op", "OP", OPT_OP, "the operation: add, sub or mul (default mul)"},
+    {"op", "OP", OPT_OP, "the operation: add, sub or mul on integers, or qadd, qsub, qmul or qdiv on rationals a/b and c/d, unreduced as 003 4.4.2: (ad+cb)/bd, (ad-cb)/bd, ac/bd, ad/bc (default mul)"},
     {"words", "W[,W...]", OPT_WORDS, "mean operand length in 32-bit words, 1..16384 (default 32); a comma list runs each in turn"},
     {"sigma", "S", OPT_SIGMA, "deviation of the operand lengths in words, a normal distribution around --words, rounded and clamped to 1..16384 (default 0: all equal)"},
-    {"signed", NULL, OPT_SIGNED, "random operand signs (default: non-negative operands, as 003)"},
+    {"signed", NULL, OPT_SIGNED, "random operand signs, of the numerators for rationals (default: non-negative operands, as 003; denominators are always positive)"},
     {0},
 };
 
@@ -100,7 +102,7 @@ static const char methods_help[] =
     "  ctw       one warp per computation: 32-word chunks with the carry across the warp; mul row by row (003 4.5, after Langer 2015)\n"
     "  auto      beyond 003: computations binned by length, short ones to threads (sorted by length), middle ones to warps, the longest to a block each\n"
     "  cpu-port  the ctt routines compiled for the CPU, one thread (003 5.4)\n"
-    "  gmp       mpz_add / mpz_sub / mpz_mul per computation on --threads threads\n"
+    "  gmp       mpz_add / mpz_sub / mpz_mul per computation (for rationals the same unreduced formulas in mpz) on --threads threads\n"
     "  all       every method above\n";
 
 static void add_method(bool want[N_METHODS], const char *name)
@@ -129,13 +131,20 @@ static enum ctt_mapping mapping_of(enum ctt_method m)
 }
 
 /* Words per computation, roughly: lengths as long as mean + 3 sigma (capped), two operands and
- * the result; for the checks before any work. */
+ * the result (of 2m words at most); for a rational computation four operands, x and y (4m + 1)
+ * and qadd's and qsub's temporaries (4m). For the checks before any work. */
 static uint64_t words_estimate(const struct ctt_bench *t, unsigned words)
 {
     double m = words + 3 * t->args.sigma;
     if (m > CTT_MAX_WORDS)
         m = CTT_MAX_WORDS;
-    return (uint64_t)(4 * m + 1) * t->opt.count;
+    return (uint64_t)((ctt_op_rational(t->args.op) ? 12 : 4) * m + 1) * t->opt.count;
+}
+
+/* Bytes of one computation of the batch. */
+static size_t comp_bytes(const struct ctt_bench *t)
+{
+    return ctt_op_rational(t->args.op) ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
 }
 
 static void prepare_batch(struct ctt_bench *t, unsigned words)
@@ -154,7 +163,7 @@ static void prepare_batch(struct ctt_bench *t, unsigned words)
                       (unsigned long long)t->opt.count, words);
     const uint64_t total = t->batch.operand_words + t->batch.result_words;
     t->mem = malloc(total * sizeof *t->mem);
-    t->comps = malloc(t->batch.count * sizeof *t->comps);
+    t->comps = malloc(t->batch.count * comp_bytes(t));
     if (!t->mem || !t->comps)
         cli_bad_input("--count %llu at --words %u: out of host memory",
                       (unsigned long long)t->opt.count, words);
@@ -226,10 +235,12 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         /* On a copy of the block, so the batch the GPU methods upload stays as generated. */
         const uint64_t total = t->batch.operand_words + t->batch.result_words;
         memcpy(t->mem, t->batch.words, total * 4);
-        memcpy(t->comps, t->batch.comps, t->batch.count * sizeof *t->comps);
         struct ctt_batch port = t->batch;
         port.words = t->mem;
-        port.comps = t->comps;
+        if (port.rational)
+            port.qcomps = memcpy(t->comps, t->batch.qcomps, t->batch.count * comp_bytes(t));
+        else
+            port.comps = memcpy(t->comps, t->batch.comps, t->batch.count * comp_bytes(t));
         const double t0 = time_now_ms();
         ctt_run_serial(&port);
         *ms = time_now_ms() - t0;
@@ -307,16 +318,21 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     t.args.op = CTT_MUL;
     const struct cli_spec spec = {
         .command = "ctt-vs-ctw",
-        .usage = "mpgpu ctt-vs-ctw [--op add|sub|mul] [--words W,...] [--sigma S] [--count N] "
-                 "[--method M,...] [options]",
+        .usage = "mpgpu ctt-vs-ctw [--op add|sub|mul|qadd|qsub|qmul|qdiv] [--words W,...] "
+                 "[--sigma S] [--count N] [--method M,...] [options]",
         .description =
             "Runs a batch of --count computations of --op on integers whose lengths (in 32-bit "
             "words) are drawn around --words with deviation --sigma, all in one device buffer as "
             "Gusenbauer 2015 (4.2.1) lays them out, with each method: one computation per "
             "thread (ctt), per warp (ctw), or by length (auto); and on the CPU with GMP and with "
             "the ctt routines. Integers are sign and magnitude, so sub is exact; every result "
-            "is checked against GMP (see --verify). Without --method: ctt, ctw, auto and "
-            "gmp. 003 runs 8192 computations (Fig. 5.5): give --count 8192 to match it.",
+            "is checked against GMP (see --verify). The q-ops work on rationals (003 4.4): each "
+            "computation holds numerator and denominator of both operands and of the result, "
+            "all four operand integers drawn as above, and each mapping runs the products and "
+            "the sum of one rational computation with its own integer routines, the "
+            "temporaries ad and cb of qadd and qsub in the result space it reserves. Without "
+            "--method: ctt, ctw, auto and gmp. 003 runs 8192 computations (Fig. 5.5): give "
+            "--count 8192 to match it.",
         .common = OPT_ALL_COMMON & ~OPT_BITS,
         .options = ctt_options,
         .handle = ctt_handle,
@@ -324,7 +340,8 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
         .methods_help = methods_help,
         .examples = "  mpgpu ctt-vs-ctw --op mul --words 512 --count 8192 --method all --threads 0\n"
                     "  mpgpu ctt-vs-ctw --op add --words 1,2,4,8,16,32,64,128,256,512\n"
-                    "  mpgpu ctt-vs-ctw --op mul --words 64 --sigma 64 --method ctt,ctw,auto\n",
+                    "  mpgpu ctt-vs-ctw --op mul --words 64 --sigma 64 --method ctt,ctw,auto\n"
+                    "  mpgpu ctt-vs-ctw --op qadd --words 1,2,4,8,16,32 --count 8192 --method all\n",
     };
     cli_parse(argc, argv, &spec, &t.opt);
     if (t.args.n_words == 0)
@@ -347,8 +364,9 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
         char what[96];
         snprintf(what, sizeof what, "--count %llu at --words %u", (unsigned long long)t.opt.count,
                  t.args.words[s]);
-        /* The batch, a mapping's copy of it, and GMP's values. */
-        hostmem_require(words * 4 * 3 + t.opt.count * (sizeof(struct ctt_comp) * 2 + 3 * 32), what);
+        /* The batch, a mapping's copy of it, and GMP's values (three or six a computation). */
+        const unsigned values = ctt_op_rational(t.args.op) ? 6 : 3;
+        hostmem_require(words * 4 * 3 + t.opt.count * (comp_bytes(&t) * 2 + values * 32), what);
     }
 
     char why[256];

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctt_rational.h"
 #include "random_words.h"
 
 int ctt_batch_init(struct ctt_batch *b)
@@ -16,6 +17,7 @@ void ctt_batch_free(struct ctt_batch *b)
 {
     free(b->words);
     free(b->comps);
+    free(b->qcomps);
     memset(b, 0, sizeof *b);
 }
 
@@ -47,21 +49,63 @@ int ctt_batch_push_operand(struct ctt_batch *b, const uint32_t *w, uint32_t len,
     return 0;
 }
 
-int ctt_batch_push_comp(struct ctt_batch *b, enum ctt_op op, uint32_t a_off, uint32_t a_len,
-                        bool a_neg, uint32_t b_off, uint32_t b_len, bool b_neg)
+/* Room for one more computation of the batch's kind; -1 when out of memory or of the other
+ * kind. */
+static int reserve_comp(struct ctt_batch *b, bool rational)
 {
-    if (b->count == b->cap_comps) {
-        size_t cap = b->cap_comps ? 2 * b->cap_comps : 256;
+    if (b->count > 0 && b->rational != rational)
+        return -1;
+    b->rational = rational;
+    if (b->count < b->cap_comps)
+        return 0;
+    const size_t cap = b->cap_comps ? 2 * b->cap_comps : 256;
+    if (rational) {
+        struct ctt_qcomp *q = realloc(b->qcomps, cap * sizeof *q);
+        if (!q)
+            return -1;
+        b->qcomps = q;
+    } else {
         struct ctt_comp *c = realloc(b->comps, cap * sizeof *c);
         if (!c)
             return -1;
         b->comps = c;
-        b->cap_comps = cap;
     }
+    b->cap_comps = cap;
+    return 0;
+}
+
+int ctt_batch_push_comp(struct ctt_batch *b, enum ctt_op op, uint32_t a_off, uint32_t a_len,
+                        bool a_neg, uint32_t b_off, uint32_t b_len, bool b_neg)
+{
+    if (reserve_comp(b, false) != 0)
+        return -1;
     struct ctt_comp *c = &b->comps[b->count++];
     *c = (struct ctt_comp){.a_off = a_off, .a_len = a_len, .b_off = b_off, .b_len = b_len,
                            .op = (uint8_t)op, .a_neg = a_neg, .b_neg = b_neg};
     b->result_words += ctt_result_capacity(c);
+    return 0;
+}
+
+static bool is_zero(const uint32_t *w, uint32_t n)
+{
+    while (n > 0 && w[n - 1] == 0)
+        n--;
+    return n == 0;
+}
+
+int ctt_batch_push_qcomp(struct ctt_batch *b, const struct ctt_qcomp *q)
+{
+    if (is_zero(b->words + q->b_off, q->b_len) || is_zero(b->words + q->d_off, q->d_len) ||
+        (q->op == CTT_QDIV && is_zero(b->words + q->c_off, q->c_len)))
+        return -2;
+    if (reserve_comp(b, true) != 0)
+        return -1;
+    struct ctt_qcomp *c = &b->qcomps[b->count++];
+    *c = (struct ctt_qcomp){.a_off = q->a_off, .a_len = q->a_len, .b_off = q->b_off,
+                            .b_len = q->b_len, .c_off = q->c_off, .c_len = q->c_len,
+                            .d_off = q->d_off, .d_len = q->d_len, .op = q->op,
+                            .a_neg = q->a_neg, .c_neg = q->c_neg};
+    b->result_words += ctt_q_capacity(c);
     return 0;
 }
 
@@ -95,19 +139,29 @@ int ctt_batch_generate(struct ctt_batch *b, const struct ctt_gen *g)
     if (!tmp)
         return -1;
     int rc = 0;
+    /* Operands a, b of an integer computation; a, b, c, d of a rational one (a/b and c/d), of
+     * which a and c, the numerators, may be signed. */
+    const bool rational = ctt_op_rational(g->op);
+    const int operands = rational ? 4 : 2;
     for (size_t i = 0; i < g->count && rc == 0; i++) {
-        uint32_t off[2], len[2];
-        bool neg[2];
-        for (int k = 0; k < 2 && rc == 0; k++) {
-            const uint64_t stream = 2 * (uint64_t)i + (uint64_t)k;
+        uint32_t off[4], len[4];
+        bool neg[4];
+        for (int k = 0; k < operands && rc == 0; k++) {
+            const uint64_t stream = (uint64_t)operands * i + (uint64_t)k;
             len[k] = ctt_draw_length(g->seed, stream, g->mean_words, g->sigma_words, g->max_words);
             random_words(g->seed, stream, tmp, len[k]);
             if (tmp[len[k] - 1] == 0)
                 tmp[len[k] - 1] = 1;
-            neg[k] = g->signed_operands && (splitmix64(g->seed + stream) & 1);
+            neg[k] = g->signed_operands && (!rational || k % 2 == 0) &&
+                     (splitmix64(g->seed + stream) & 1);
             rc = ctt_batch_push_operand(b, tmp, len[k], &off[k]);
         }
-        if (rc == 0)
+        if (rc == 0 && rational)
+            rc = ctt_batch_push_qcomp(b, &(struct ctt_qcomp){
+                .op = (uint8_t)g->op, .a_off = off[0], .a_len = len[0], .a_neg = neg[0],
+                .b_off = off[1], .b_len = len[1], .c_off = off[2], .c_len = len[2],
+                .c_neg = neg[2], .d_off = off[3], .d_len = len[3]});
+        else if (rc == 0)
             rc = ctt_batch_push_comp(b, g->op, off[0], len[0], neg[0], off[1], len[1], neg[1]);
     }
     free(tmp);

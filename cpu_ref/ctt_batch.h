@@ -7,7 +7,10 @@
  * 003 has unsigned integers only. Here an integer is sign and magnitude, the signs kept in the
  * computation struct, so that a difference that goes negative is exact (sub of |a| < |b| gives
  * the magnitude |b| - |a| and a minus sign). A result of value zero has length 0 and no sign
- * (x - x). */
+ * (x - x).
+ *
+ * A batch holds integer computations (struct ctt_comp) or rational ones (struct ctt_qcomp, 003
+ * 4.4), never both: the first push decides. */
 #ifndef MPGPU_CTT_BATCH_H
 #define MPGPU_CTT_BATCH_H
 
@@ -29,7 +32,13 @@ extern "C" {
 
 #define CTT_MAX_WORDS 16384u
 
-enum ctt_op { CTT_ADD = 0, CTT_SUB = 1, CTT_MUL = 2 };
+/* The integer operations, then the rational ones (003 4.4.2: unreduced, as in the thesis). */
+enum ctt_op { CTT_ADD = 0, CTT_SUB = 1, CTT_MUL = 2, CTT_QADD, CTT_QSUB, CTT_QMUL, CTT_QDIV, CTT_N_OPS };
+
+CTT_HD static inline bool ctt_op_rational(enum ctt_op op)
+{
+    return op >= CTT_QADD;
+}
 
 /* One computation (003 4.2.1 "Computation Representation"). Offsets are word indices into the
  * batch's buffer, so a batch holds fewer than 2^32 words. */
@@ -55,19 +64,36 @@ CTT_HD static inline uint32_t ctt_result_capacity(const struct ctt_comp *c)
     return c->op == CTT_MUL ? c->a_len + c->b_len : ctt_adds_magnitudes(c) ? m + 1 : m;
 }
 
+/* One rational computation R = F1 op F2, F1 = a/b, F2 = c/d, R = x/y (003 4.4.1): the
+ * (offset, length) of the numerator and the denominator of each of the three rationals, the 12
+ * values of the thesis' struct, so a mapping finds every integer with one look-up. Numerators
+ * are sign and magnitude (the signs here, as in struct ctt_comp), denominators positive. The
+ * mapping reserves the result's space at x_off: x, then y, then the temporaries of qadd and
+ * qsub (ctt_rational.h lays it out). */
+struct ctt_qcomp {
+    uint32_t a_off, a_len, b_off, b_len;
+    uint32_t c_off, c_len, d_off, d_len;
+    uint32_t x_off, x_len, y_off, y_len; /* written by the mapping, the lengths normalized */
+    uint8_t op, a_neg, c_neg, x_neg;
+};
+
 struct ctt_batch {
     uint32_t *words;        /* operands, then result space: operand_words + result_words */
     uint64_t operand_words; /* the result space starts here */
     uint64_t result_words;  /* sum of the result capacities */
     uint64_t cap_words;     /* allocated words of `words` */
+    bool rational;          /* the computations are qcomps, else comps */
     struct ctt_comp *comps;
+    struct ctt_qcomp *qcomps;
     size_t count, cap_comps;
 };
 
 /* How a random batch is drawn: `count` computations of `op`; every operand's length drawn from
  * a normal distribution of mean `mean_words` and deviation `sigma_words` (003 5.2), rounded and
  * clamped to 1..max_words; words from the seeded generator (random_words.h), the top word never
- * zero; signs random when signed_operands, else all operands non-negative (as 003). */
+ * zero (so no denominator is zero); signs random when signed_operands, else all operands
+ * non-negative (as 003). A rational computation's four integers are drawn alike, the signs of
+ * its numerators only. */
 struct ctt_gen {
     uint64_t seed;
     enum ctt_op op;
@@ -77,7 +103,8 @@ struct ctt_gen {
     bool signed_operands;
 };
 
-/* All return 0, or -1 when memory runs out (or the batch would pass 2^32 words). */
+/* All return 0, or -1 when memory runs out (or the batch would pass 2^32 words, or mix integer
+ * and rational computations). */
 int ctt_batch_init(struct ctt_batch *b);
 void ctt_batch_free(struct ctt_batch *b);
 /* Appends an operand of len words (len >= 1) and returns its offset through *off. */
@@ -85,6 +112,11 @@ int ctt_batch_push_operand(struct ctt_batch *b, const uint32_t *w, uint32_t len,
 /* Appends a computation on two operands already pushed; its result space is counted. */
 int ctt_batch_push_comp(struct ctt_batch *b, enum ctt_op op, uint32_t a_off, uint32_t a_len,
                         bool a_neg, uint32_t b_off, uint32_t b_len, bool b_neg);
+/* Appends a rational computation on operands already pushed: q's op, its operands' offsets,
+ * lengths and numerator signs (the rest is ignored); its result space is counted. Returns -2,
+ * appending nothing, when it would divide by zero: a denominator b or d is zero, or, for qdiv,
+ * the numerator c (the result's denominator is b |c|). */
+int ctt_batch_push_qcomp(struct ctt_batch *b, const struct ctt_qcomp *q);
 /* Makes room for the result space after the last operand (call once, after the pushes). */
 int ctt_batch_seal(struct ctt_batch *b);
 /* A random batch as g says, sealed. */

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "ctt_rational.h"
 
 static void import_signed(mpz_t z, const uint32_t *w, uint32_t n, bool neg)
 {
@@ -10,42 +11,66 @@ static void import_signed(mpz_t z, const uint32_t *w, uint32_t n, bool neg)
         mpz_neg(z, z);
 }
 
+/* The arrays of g that a batch of this kind uses, in one list for allocating and freeing. */
+static size_t value_arrays(struct ctt_gmp *g, bool rational, mpz_t **arrays[6])
+{
+    mpz_t **all[6] = {&g->a, &g->b, &g->r, &g->c, &g->d, &g->y};
+    const size_t n = rational ? 6 : 3;
+    for (size_t k = 0; k < n; k++)
+        arrays[k] = all[k];
+    return n;
+}
+
 int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b)
 {
     g->count = b->count;
-    g->a = malloc(b->count * sizeof(mpz_t));
-    g->b = malloc(b->count * sizeof(mpz_t));
-    g->r = malloc(b->count * sizeof(mpz_t));
-    if (!g->a || !g->b || !g->r) {
-        free(g->a);
-        free(g->b);
-        free(g->r);
-        g->a = g->b = g->r = NULL;
+    g->c = g->d = g->y = NULL;
+    mpz_t **arrays[6];
+    const size_t n = value_arrays(g, b->rational, arrays);
+    bool ok = true;
+    for (size_t k = 0; k < n; k++)
+        ok &= (*arrays[k] = malloc(b->count * sizeof(mpz_t))) != NULL;
+    if (!ok) {
+        for (size_t k = 0; k < n; k++) {
+            free(*arrays[k]);
+            *arrays[k] = NULL;
+        }
         return -1;
     }
+    const uint32_t *w = b->words;
     for (size_t i = 0; i < b->count; i++) {
-        const struct ctt_comp *c = &b->comps[i];
         mpz_init(g->a[i]);
         mpz_init(g->b[i]);
         /* Room for the largest result up front, so the timed region does not allocate. */
-        mpz_init2(g->r[i], 32 * (mp_bitcnt_t)ctt_result_capacity(c) + 64);
-        import_signed(g->a[i], b->words + c->a_off, c->a_len, c->a_neg);
-        import_signed(g->b[i], b->words + c->b_off, c->b_len, c->b_neg);
+        if (b->rational) {
+            const struct ctt_qcomp *q = &b->qcomps[i];
+            mpz_inits(g->c[i], g->d[i], NULL);
+            mpz_init2(g->r[i], 32 * (mp_bitcnt_t)ctt_q_longest_product(q) + 64);
+            mpz_init2(g->y[i], 32 * (mp_bitcnt_t)ctt_q_longest_product(q) + 64);
+            import_signed(g->a[i], w + q->a_off, q->a_len, q->a_neg);
+            import_signed(g->b[i], w + q->b_off, q->b_len, false);
+            import_signed(g->c[i], w + q->c_off, q->c_len, q->c_neg);
+            import_signed(g->d[i], w + q->d_off, q->d_len, false);
+        } else {
+            const struct ctt_comp *c = &b->comps[i];
+            mpz_init2(g->r[i], 32 * (mp_bitcnt_t)ctt_result_capacity(c) + 64);
+            import_signed(g->a[i], w + c->a_off, c->a_len, c->a_neg);
+            import_signed(g->b[i], w + c->b_off, c->b_len, c->b_neg);
+        }
     }
     return 0;
 }
 
 void ctt_gmp_free(struct ctt_gmp *g)
 {
-    for (size_t i = 0; g->a && i < g->count; i++) {
-        mpz_clear(g->a[i]);
-        mpz_clear(g->b[i]);
-        mpz_clear(g->r[i]);
+    mpz_t **arrays[6];
+    const size_t n = value_arrays(g, g->c != NULL, arrays);
+    for (size_t k = 0; k < n; k++) {
+        for (size_t i = 0; *arrays[k] && i < g->count; i++)
+            mpz_clear((*arrays[k])[i]);
+        free(*arrays[k]);
+        *arrays[k] = NULL;
     }
-    free(g->a);
-    free(g->b);
-    free(g->r);
-    g->a = g->b = g->r = NULL;
 }
 
 static void compute(mpz_t r, const mpz_t a, const mpz_t b, enum ctt_op op)
@@ -58,40 +83,105 @@ static void compute(mpz_t r, const mpz_t a, const mpz_t b, enum ctt_op op)
         mpz_mul(r, a, b);
 }
 
+/* x/y = a/b op c/d by the unreduced formulas of 003 4.4.2 (ctt_rational.h); y holds c b while
+ * x = a d +- c b is formed, so no temporary is needed. */
+static void compute_q(mpz_t x, mpz_t y, const mpz_t a, const mpz_t b, const mpz_t c,
+                      const mpz_t d, enum ctt_op op)
+{
+    if (op == CTT_QADD || op == CTT_QSUB) {
+        mpz_mul(x, a, d);
+        mpz_mul(y, c, b);
+        compute(x, x, y, op == CTT_QADD ? CTT_ADD : CTT_SUB);
+        mpz_mul(y, b, d);
+    } else if (op == CTT_QMUL) {
+        mpz_mul(x, a, c);
+        mpz_mul(y, b, d);
+    } else {
+        mpz_mul(x, a, d);
+        mpz_mul(y, b, c);
+        if (mpz_sgn(y) < 0) { /* the sign of c moves to the numerator */
+            mpz_neg(y, y);
+            mpz_neg(x, x);
+        }
+    }
+}
+
 void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads)
 {
     const long n = (long)g->count;
+    if (b->rational) {
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
+        for (long i = 0; i < n; i++)
+            compute_q(g->r[i], g->y[i], g->a[i], g->b[i], g->c[i], g->d[i],
+                      (enum ctt_op)b->qcomps[i].op);
+        return;
+    }
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
     for (long i = 0; i < n; i++)
         compute(g->r[i], g->a[i], g->b[i], (enum ctt_op)b->comps[i].op);
+}
+
+/* Whether the integer at mem + off (len words, sign neg, in a space of cap words) is `want`,
+ * its length normalized (no zero top word), no minus zero, and zeros above it in its space. */
+static bool result_is(const uint32_t *mem, uint32_t off, uint32_t len, bool neg, uint32_t cap,
+                      const mpz_t want)
+{
+    if (len > cap)
+        return false;
+    mpz_t got;
+    mpz_init(got);
+    import_signed(got, mem + off, len, neg);
+    bool ok = mpz_cmp(want, got) == 0 && (len == 0 || mem[off + len - 1] != 0) && (len > 0 || !neg);
+    for (uint32_t i = len; ok && i < cap; i++)
+        ok = mem[off + i] == 0;
+    mpz_clear(got);
+    return ok;
 }
 
 bool ctt_gmp_check_one(const uint32_t *mem, const struct ctt_comp *c, uint64_t operand_words,
                        uint64_t total_words)
 {
     const uint32_t cap = ctt_result_capacity(c);
-    if (c->r_off < operand_words || (uint64_t)c->r_off + cap > total_words || c->r_len > cap)
+    if (c->r_off < operand_words || (uint64_t)c->r_off + cap > total_words)
         return false;
-    mpz_t a, b, want, got;
-    mpz_inits(a, b, want, got, NULL);
+    mpz_t a, b, want;
+    mpz_inits(a, b, want, NULL);
     import_signed(a, mem + c->a_off, c->a_len, c->a_neg);
     import_signed(b, mem + c->b_off, c->b_len, c->b_neg);
     compute(want, a, b, (enum ctt_op)c->op);
-    import_signed(got, mem + c->r_off, c->r_len, c->r_neg);
-    /* Equal values, a normalized length (no zero top word), no minus zero, and zeros above. */
-    bool ok = mpz_cmp(want, got) == 0 && (c->r_len == 0 || mem[c->r_off + c->r_len - 1] != 0) &&
-              (c->r_len > 0 || !c->r_neg);
-    for (uint32_t i = c->r_len; ok && i < cap; i++)
-        ok = mem[c->r_off + i] == 0;
-    mpz_clears(a, b, want, got, NULL);
+    const bool ok = result_is(mem, c->r_off, c->r_len, c->r_neg, cap, want);
+    mpz_clears(a, b, want, NULL);
     return ok;
 }
 
-uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const struct ctt_comp *comps,
+bool ctt_gmp_check_q_one(const uint32_t *mem, const struct ctt_qcomp *q, uint64_t operand_words,
+                         uint64_t total_words)
+{
+    struct ctt_comp s[CTT_Q_MAX_STEPS];
+    const unsigned n = ctt_q_steps(q, s);
+    if (q->x_off < operand_words || (uint64_t)q->x_off + ctt_q_capacity(q) > total_words ||
+        q->y_off != s[n - 2].r_off)
+        return false;
+    mpz_t a, b, c, d, x, y;
+    mpz_inits(a, b, c, d, x, y, NULL);
+    import_signed(a, mem + q->a_off, q->a_len, q->a_neg);
+    import_signed(b, mem + q->b_off, q->b_len, false);
+    import_signed(c, mem + q->c_off, q->c_len, q->c_neg);
+    import_signed(d, mem + q->d_off, q->d_len, false);
+    compute_q(x, y, a, b, c, d, (enum ctt_op)q->op);
+    const bool ok = result_is(mem, q->x_off, q->x_len, q->x_neg, ctt_result_capacity(&s[n - 1]), x) &&
+                    result_is(mem, q->y_off, q->y_len, false, ctt_result_capacity(&s[n - 2]), y);
+    mpz_clears(a, b, c, d, x, y, NULL);
+    return ok;
+}
+
+uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps,
                     size_t stride, int threads, uint64_t *checked, size_t *first_bad)
 {
     const long n = (long)b->count;
     const uint64_t total = b->operand_words + b->result_words;
+    const struct ctt_comp *ic = comps;
+    const struct ctt_qcomp *qc = comps;
     uint64_t bad = 0, done = 0;
     long first = n;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads) reduction(+ : bad, done) reduction(min : first)
@@ -99,7 +189,9 @@ uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const struct
         if (i % (long)stride != 0 && i != n - 1)
             continue;
         done++;
-        if (!ctt_gmp_check_one(mem, &comps[i], b->operand_words, total)) {
+        const bool ok = b->rational ? ctt_gmp_check_q_one(mem, &qc[i], b->operand_words, total)
+                                    : ctt_gmp_check_one(mem, &ic[i], b->operand_words, total);
+        if (!ok) {
             bad++;
             if (i < first)
                 first = i;

@@ -1,5 +1,6 @@
 /* The GMP side of `mpgpu ctt-vs-ctw`: the CPU baseline (mpz_add / mpz_sub / mpz_mul on the same
- * computations, on --threads threads) and the check of a mapping's results against GMP. */
+ * computations, and for rationals the same unreduced formulas of 003 4.4.2 in mpz, on --threads
+ * threads) and the check of a mapping's results against GMP. */
 #ifndef MPGPU_CTT_GMP_H
 #define MPGPU_CTT_GMP_H
 
@@ -10,10 +11,12 @@
 
 #include "ctt_batch.h"
 
-/* The operands as signed mpz values, converted once, so the timed region is the arithmetic. */
+/* The operands as signed mpz values, converted once, so the timed region is the arithmetic: a
+ * and b of an integer computation (result r); a/b and c/d of a rational one (result r/y). */
 struct ctt_gmp {
     size_t count;
     mpz_t *a, *b, *r;
+    mpz_t *c, *d, *y; /* NULL for integer batches */
 };
 
 /* Returns 0, or -1 when memory runs out. */
@@ -28,10 +31,17 @@ void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads);
 bool ctt_gmp_check_one(const uint32_t *mem, const struct ctt_comp *c, uint64_t operand_words,
                        uint64_t total_words);
 
+/* The same for a rational computation q: x and y equal GMP's unreduced x and y, both
+ * normalized, y positive, at the places ctt_rational.h lays out inside
+ * [operand_words, total_words). */
+bool ctt_gmp_check_q_one(const uint32_t *mem, const struct ctt_qcomp *q, uint64_t operand_words,
+                         uint64_t total_words);
+
 /* Checks computations 0, stride, 2 stride, ... and the last of the batch, whose results are in
- * mem (the batch's buffer as the mapping left it) and comps (its r_off, r_len, r_neg), on
- * `threads` threads. Returns the mismatches; *checked and *first_bad (count when none). */
-uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const struct ctt_comp *comps,
+ * mem (the batch's buffer as the mapping left it) and comps (as the mapping left them: struct
+ * ctt_comp, or struct ctt_qcomp when b->rational), on `threads` threads. Returns the
+ * mismatches; *checked and *first_bad (count when none). */
+uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps,
                     size_t stride, int threads, uint64_t *checked, size_t *first_bad);
 
 #endif

@@ -28,6 +28,9 @@ uint32_t ctt_normalized_length(const uint32_t *r, uint32_t n);
 /* One computation in sign and magnitude (ctt_signed_ref.c): its result goes to mem + c->r_off
  * (ctt_result_capacity words), c->r_len and c->r_neg are set. */
 void ctt_compute(uint32_t *mem, struct ctt_comp *c);
+/* One rational computation (ctt_rational_ref.c): its steps (ctt_rational.h) by ctt_compute,
+ * the result space at q->x_off (ctt_q_capacity words); sets y_off, the lengths and x's sign. */
+void ctt_qcompute(uint32_t *mem, struct ctt_qcomp *q);
 /* The CPU port: every computation of the batch in order on one thread, the result space handed
  * out in order. */
 void ctt_run_serial(struct ctt_batch *b);

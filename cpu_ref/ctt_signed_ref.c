@@ -2,6 +2,7 @@
  * only): which magnitude routine a computation takes, the sign of its result, and the CPU port
  * of a whole batch. */
 #include "ctt_ref.h"
+#include "ctt_rational.h"
 
 uint32_t ctt_normalized_length(const uint32_t *r, uint32_t n)
 {
@@ -36,9 +37,16 @@ void ctt_run_serial(struct ctt_batch *b)
 {
     uint64_t next = b->operand_words;
     for (size_t i = 0; i < b->count; i++) {
-        struct ctt_comp *c = &b->comps[i];
-        c->r_off = (uint32_t)next;
-        next += ctt_result_capacity(c);
-        ctt_compute(b->words, c);
+        if (b->rational) {
+            struct ctt_qcomp *q = &b->qcomps[i];
+            q->x_off = (uint32_t)next;
+            next += ctt_q_capacity(q);
+            ctt_qcompute(b->words, q);
+        } else {
+            struct ctt_comp *c = &b->comps[i];
+            c->r_off = (uint32_t)next;
+            next += ctt_result_capacity(c);
+            ctt_compute(b->words, c);
+        }
     }
 }

@@ -6,7 +6,10 @@
  *   auto    beyond 003: the computations binned by length, short ones to threads (sorted, so
  *           a warp's lanes get similar lengths), middle ones to a warp each (CTW for add and
  *           sub, a warp summing product columns for mul), the longest to a block each
- *           (ctt_block.cu). */
+ *           (ctt_block.cu).
+ * A rational computation (003 4.4) runs in the mapping's own style: its integer steps
+ * (cpu_ref/ctt_rational.h) one after another by one thread, one warp or one block, in the
+ * result space that one reservation gave it (the temporaries of qadd and qsub included). */
 #ifndef MPGPU_CTT_H
 #define MPGPU_CTT_H
 
@@ -15,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "ctt_batch.h"
+#include "ctt_rational.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +33,8 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
 #define CTT_AUTO_ADD_WARP_MAX 1024u
 #define CTT_AUTO_MUL_THREAD_MAX 16u
 #define CTT_AUTO_MUL_WARP_MAX 128u
+/* Rational computations are products foremost (three, or two, to one sum): they take mul's
+ * bins, by the longest of their four integers. */
 enum ctt_bin { CTT_BIN_THREAD, CTT_BIN_WARP, CTT_BIN_WARP_COLUMNS, CTT_BIN_BLOCK, CTT_N_BINS };
 #define CTT_BLOCK_THREADS 256
 
@@ -37,21 +43,36 @@ enum ctt_bin { CTT_BIN_THREAD, CTT_BIN_WARP, CTT_BIN_WARP_COLUMNS, CTT_BIN_BLOCK
  * the block mapping's next free scratch word. */
 enum { CTT_NEXT_COMP, CTT_NEXT_WORD, CTT_NEXT_SCRATCH, CTT_N_COUNTERS };
 
-/* Launchers, one per mapping file. `index` lists the computations to run (NULL: 0..count-1). */
-cudaError_t ctt_launch_thread(uint32_t *mem, struct ctt_comp *comps, const uint32_t *index,
+/* Words of the block mapping's scratch a computation takes: the middle and high words of the
+ * column sums of its product (of its longest product, for a rational one, whose products run
+ * one after another in the same scratch). */
+CTT_HD static inline uint32_t ctt_block_scratch(const struct ctt_comp *c)
+{
+    return c->op == CTT_MUL ? 2 * ctt_result_capacity(c) : 0;
+}
+CTT_HD static inline uint32_t ctt_q_block_scratch(const struct ctt_qcomp *q)
+{
+    return 2 * ctt_q_longest_product(q);
+}
+
+/* Launchers, one per mapping file. `comps` holds struct ctt_comp, or struct ctt_qcomp when
+ * `rational`; `index` lists the computations to run (NULL: 0..count-1). */
+cudaError_t ctt_launch_thread(uint32_t *mem, void *comps, bool rational, const uint32_t *index,
                               uint32_t count, unsigned *counters, uint32_t result_base, int sm_count,
                               cudaStream_t s);
-cudaError_t ctt_launch_warp(uint32_t *mem, struct ctt_comp *comps, const uint32_t *index,
+cudaError_t ctt_launch_warp(uint32_t *mem, void *comps, bool rational, const uint32_t *index,
                             uint32_t count, unsigned *counters, uint32_t result_base, cudaStream_t s);
-cudaError_t ctt_launch_block(uint32_t *mem, struct ctt_comp *comps, const uint32_t *index,
+cudaError_t ctt_launch_block(uint32_t *mem, void *comps, bool rational, const uint32_t *index,
                              uint32_t count, unsigned *counters, uint32_t result_base, uint32_t *scratch,
                              int threads, cudaStream_t s);
 
 struct ctt_device {
     uint64_t operand_words, total_words;
     size_t count;
+    bool rational;             /* d_comps holds struct ctt_qcomp, else struct ctt_comp */
+    size_t comp_bytes;         /* the size of one of them */
     uint32_t *d_mem;           /* operands, then the result space */
-    struct ctt_comp *d_comps;
+    void *d_comps;
     unsigned *d_counters;
     uint32_t *d_index;         /* auto: the computations bin after bin (enum ctt_bin) */
     size_t bin[CTT_N_BINS];    /* auto: computations per bin */
@@ -75,8 +96,10 @@ void ctt_device_close(struct ctt_device *d);
 cudaError_t ctt_device_upload(struct ctt_device *d, const struct ctt_batch *b);
 /* Resets the counters and runs the mapping. Asynchronous on d->stream. */
 cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m);
-/* The whole memory block and the computations (with r_off, r_len, r_neg) back to the host. */
-cudaError_t ctt_device_download(struct ctt_device *d, uint32_t *mem, struct ctt_comp *comps);
+/* The whole memory block and the computations (as the mapping left them: with r_off, r_len and
+ * r_neg, or x_off, y_off, the lengths and x_neg) back to the host; comps has room for count
+ * computations of comp_bytes. */
+cudaError_t ctt_device_download(struct ctt_device *d, uint32_t *mem, void *comps);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 // votes) and across the block's warps through shared memory. Mul: product scanning, thread t
 // summing columns t, t + 256, ... of the schoolbook in three words, then the three word rows of
 // the column sums added (low + middle * 2^32 + high * 2^64) with the same block addition.
+// A rational computation is one block's too: its steps one after another (003 4.4.2), each by
+// the block, its products sharing one scratch region as long as the longest.
 #include "ctt.h"
 #include "ctt_device.cuh"
 
@@ -113,22 +115,12 @@ __device__ void block_mul(uint32_t *r, const uint32_t *a, uint32_t na, const uin
                         [=](uint32_t i) { return i >= 2 ? high[i - 2] : 0u; });
 }
 
+// One integer computation placed at c.r_off, by the whole block; a product's column sums go to
+// `scratch` (ctt_block_scratch words). Every thread ends with its r_len and r_neg.
 template <int THREADS>
-__global__ void __launch_bounds__(THREADS)
-ctt_block_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t *index, unsigned *counters,
-                 uint32_t result_base, uint32_t *scratch)
+__device__ void compute(uint32_t *mem, ctt_comp &c, uint32_t *scratch)
 {
-    __shared__ unsigned start, scratch_start;
-    const uint32_t id = index ? index[blockIdx.x] : blockIdx.x;
-    ctt_comp c = comps[id];
     const uint32_t need = ctt_result_capacity(&c);
-    if (threadIdx.x == 0) {
-        start = atomicAdd(&counters[CTT_NEXT_WORD], need);
-        if (c.op == CTT_MUL)
-            scratch_start = atomicAdd(&counters[CTT_NEXT_SCRATCH], 2 * need);
-    }
-    __syncthreads();
-    c.r_off = result_base + start;
     uint32_t *r = mem + c.r_off;
     const uint32_t *a = mem + c.a_off, *b = mem + c.b_off;
     const uint32_t na = c.a_len, nb = c.b_len, n = na > nb ? na : nb;
@@ -136,7 +128,7 @@ ctt_block_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t *index, unsigned
     const auto load_b = [=](uint32_t i) { return ctt::word(b, nb, i); };
     bool neg;
     if (c.op == CTT_MUL) {
-        block_mul<THREADS>(r, a, na, b, nb, scratch + scratch_start, scratch + scratch_start + need);
+        block_mul<THREADS>(r, a, na, b, nb, scratch, scratch + need);
         neg = c.a_neg ^ c.b_neg;
     } else if (ctt_adds_magnitudes(&c)) {
         const uint32_t carry = block_addsub<THREADS, false>(r, n, load_a, load_b);
@@ -153,22 +145,59 @@ ctt_block_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t *index, unsigned
     __syncthreads(); // the length is read from words other threads wrote
     c.r_len = block_length<THREADS>(r, need);
     c.r_neg = neg && c.r_len > 0;
+}
+
+template <int THREADS>
+__device__ void compute(uint32_t *mem, ctt_qcomp &q, uint32_t *scratch)
+{
+    ctt::rational(q, [=](ctt_comp &s) { compute<THREADS>(mem, s, scratch); },
+                  [] { __syncthreads(); });
+}
+
+template <int THREADS, class Comp>
+__global__ void __launch_bounds__(THREADS)
+ctt_block_kernel(uint32_t *mem, Comp *comps, const uint32_t *index, unsigned *counters,
+                 uint32_t result_base, uint32_t *scratch)
+{
+    __shared__ unsigned start, scratch_start;
+    const uint32_t id = index ? index[blockIdx.x] : blockIdx.x;
+    Comp c = comps[id];
+    if (threadIdx.x == 0) {
+        start = atomicAdd(&counters[CTT_NEXT_WORD], ctt::capacity(c));
+        const uint32_t words = ctt::block_scratch(c);
+        scratch_start = words ? atomicAdd(&counters[CTT_NEXT_SCRATCH], words) : 0;
+    }
+    __syncthreads();
+    ctt::place(c, result_base + start);
+    compute<THREADS>(mem, c, scratch + scratch_start);
     if (threadIdx.x == 0)
         comps[id] = c;
 }
 
-} // namespace
-
-extern "C" cudaError_t ctt_launch_block(uint32_t *mem, ctt_comp *comps, const uint32_t *index,
-                                        uint32_t count, unsigned *counters, uint32_t result_base,
-                                        uint32_t *scratch, int threads, cudaStream_t s)
+template <class Comp>
+cudaError_t launch(uint32_t *mem, Comp *comps, const uint32_t *index, uint32_t count,
+                   unsigned *counters, uint32_t result_base, uint32_t *scratch, int threads,
+                   cudaStream_t s)
 {
-    if (count == 0)
-        return cudaSuccess;
     if (threads == 32)
         ctt_block_kernel<32><<<count, 32, 0, s>>>(mem, comps, index, counters, result_base, scratch);
     else
         ctt_block_kernel<CTT_BLOCK_THREADS><<<count, CTT_BLOCK_THREADS, 0, s>>>(
             mem, comps, index, counters, result_base, scratch);
     return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" cudaError_t ctt_launch_block(uint32_t *mem, void *comps, bool rational,
+                                        const uint32_t *index, uint32_t count, unsigned *counters,
+                                        uint32_t result_base, uint32_t *scratch, int threads,
+                                        cudaStream_t s)
+{
+    if (count == 0)
+        return cudaSuccess;
+    if (rational)
+        return launch(mem, (ctt_qcomp *)comps, index, count, counters, result_base, scratch,
+                      threads, s);
+    return launch(mem, (ctt_comp *)comps, index, count, counters, result_base, scratch, threads, s);
 }

@@ -7,16 +7,27 @@
 
 #include "cuda_try.h"
 
-static uint32_t longer(const struct ctt_comp *c)
+static uint32_t max_u32(uint32_t x, uint32_t y)
 {
-    return c->a_len > c->b_len ? c->a_len : c->b_len;
+    return x > y ? x : y;
 }
 
-/* auto's bin of a computation (ctt.h gives the bounds). */
-static enum ctt_bin bin_of(const struct ctt_comp *c)
+/* The length auto bins computation i of b by: its longer operand, the longest of the four
+ * integers of a rational one. */
+static uint32_t longest(const struct ctt_batch *b, size_t i)
 {
-    const uint32_t n = longer(c);
-    if (c->op == CTT_MUL)
+    if (b->rational) {
+        const struct ctt_qcomp *q = &b->qcomps[i];
+        return max_u32(max_u32(q->a_len, q->b_len), max_u32(q->c_len, q->d_len));
+    }
+    return max_u32(b->comps[i].a_len, b->comps[i].b_len);
+}
+
+/* auto's bin of computation i (ctt.h gives the bounds). */
+static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i)
+{
+    const uint32_t n = longest(b, i);
+    if (b->rational || b->comps[i].op == CTT_MUL)
         return n <= CTT_AUTO_MUL_THREAD_MAX ? CTT_BIN_THREAD
              : n <= CTT_AUTO_MUL_WARP_MAX   ? CTT_BIN_WARP_COLUMNS
                                             : CTT_BIN_BLOCK;
@@ -30,16 +41,21 @@ static uint64_t column_scratch_words(const struct ctt_batch *b)
 {
     uint64_t w = 0;
     for (size_t i = 0; i < b->count; i++) {
-        const enum ctt_bin k = bin_of(&b->comps[i]);
+        const enum ctt_bin k = bin_of(b, i);
         if (k == CTT_BIN_WARP_COLUMNS || k == CTT_BIN_BLOCK)
-            w += 2 * (uint64_t)ctt_result_capacity(&b->comps[i]);
+            w += b->rational ? ctt_q_block_scratch(&b->qcomps[i]) : ctt_block_scratch(&b->comps[i]);
     }
     return w;
 }
 
+static size_t comp_bytes(const struct ctt_batch *b)
+{
+    return b->rational ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
+}
+
 uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m)
 {
-    uint64_t bytes = (b->operand_words + b->result_words) * 4 + b->count * sizeof(struct ctt_comp) +
+    uint64_t bytes = (b->operand_words + b->result_words) * 4 + b->count * comp_bytes(b) +
                      CTT_N_COUNTERS * sizeof(unsigned);
     if (m == CTT_MAP_AUTO)
         bytes += b->count * sizeof(uint32_t) + column_scratch_words(b) * 4;
@@ -57,13 +73,13 @@ static int make_bins(struct ctt_device *d, const struct ctt_batch *b, uint32_t *
     if (!at)
         return -1;
     for (size_t i = 0; i < b->count; i++)
-        at[bin_of(&b->comps[i]) * span + longer(&b->comps[i]) + 1]++;
+        at[bin_of(b, i) * span + longest(b, i) + 1]++;
     for (size_t k = 1; k <= keys; k++)
         at[k] += at[k - 1];
     for (int k = 0; k < CTT_N_BINS; k++)
         d->bin[k] = at[(k + 1) * span] - at[k * span];
     for (size_t i = 0; i < b->count; i++)
-        index[at[bin_of(&b->comps[i]) * span + longer(&b->comps[i])]++] = (uint32_t)i;
+        index[at[bin_of(b, i) * span + longest(b, i)]++] = (uint32_t)i;
     free(at);
     size_t from = d->bin[CTT_BIN_THREAD];
     for (int k = 1; k < CTT_N_BINS; k++) {
@@ -83,14 +99,15 @@ cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enu
     d->operand_words = b->operand_words;
     d->total_words = b->operand_words + b->result_words;
     d->count = b->count;
+    d->rational = b->rational;
+    d->comp_bytes = comp_bytes(b);
     int dev = 0;
     CUDA_TRY(d, cudaGetDevice(&dev), "cudaGetDevice");
     CUDA_TRY(d, cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, dev),
              "cudaDeviceGetAttribute");
     CUDA_TRY(d, cudaStreamCreate(&d->stream), "cudaStreamCreate");
     CUDA_TRY(d, cudaMalloc((void **)&d->d_mem, d->total_words * 4), "cudaMalloc (memory block)");
-    CUDA_TRY(d, cudaMalloc((void **)&d->d_comps, b->count * sizeof(struct ctt_comp)),
-             "cudaMalloc (computations)");
+    CUDA_TRY(d, cudaMalloc(&d->d_comps, b->count * d->comp_bytes), "cudaMalloc (computations)");
     CUDA_TRY(d, cudaMalloc((void **)&d->d_counters, CTT_N_COUNTERS * sizeof(unsigned)),
              "cudaMalloc (counters)");
     if (m == CTT_MAP_AUTO) {
@@ -146,8 +163,9 @@ cudaError_t ctt_device_upload(struct ctt_device *d, const struct ctt_batch *b)
 {
     CUDA_TRY(d, cudaMemcpyAsync(d->d_mem, b->words, d->total_words * 4, cudaMemcpyHostToDevice,
                                 d->stream), "cudaMemcpyAsync (memory block up)");
-    CUDA_TRY(d, cudaMemcpyAsync(d->d_comps, b->comps, b->count * sizeof(struct ctt_comp),
-                                cudaMemcpyHostToDevice, d->stream), "cudaMemcpyAsync (computations up)");
+    const void *comps = b->rational ? (const void *)b->qcomps : (const void *)b->comps;
+    CUDA_TRY(d, cudaMemcpyAsync(d->d_comps, comps, b->count * d->comp_bytes, cudaMemcpyHostToDevice,
+                                d->stream), "cudaMemcpyAsync (computations up)");
     return cudaSuccess;
 }
 
@@ -157,13 +175,13 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
              "cudaMemsetAsync (counters)");
     const uint32_t n = (uint32_t)d->count, base = (uint32_t)d->operand_words;
     if (m == CTT_MAP_THREAD) {
-        CUDA_TRY(d, ctt_launch_thread(d->d_mem, d->d_comps, NULL, n, d->d_counters, base,
-                                      d->sm_count, d->stream), "ctt_thread_kernel");
+        CUDA_TRY(d, ctt_launch_thread(d->d_mem, d->d_comps, d->rational, NULL, n, d->d_counters,
+                                      base, d->sm_count, d->stream), "ctt_thread_kernel");
         return cudaSuccess;
     }
     if (m == CTT_MAP_WARP) {
-        CUDA_TRY(d, ctt_launch_warp(d->d_mem, d->d_comps, NULL, n, d->d_counters, base, d->stream),
-                 "ctt_warp_kernel");
+        CUDA_TRY(d, ctt_launch_warp(d->d_mem, d->d_comps, d->rational, NULL, n, d->d_counters,
+                                    base, d->stream), "ctt_warp_kernel");
         return cudaSuccess;
     }
     /* auto: the bins run side by side on streams of their own, forked from and joined back to
@@ -177,16 +195,16 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
     CUDA_TRY(d, cudaEventRecord(d->fork, d->stream), "cudaEventRecord");
     for (int k = 0; k < CTT_N_BINS - 1; k++)
         CUDA_TRY(d, cudaStreamWaitEvent(d->side[k], d->fork, 0), "cudaStreamWaitEvent");
-    CUDA_TRY(d, ctt_launch_block(d->d_mem, d->d_comps, ix + at[CTT_BIN_BLOCK],
+    CUDA_TRY(d, ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix + at[CTT_BIN_BLOCK],
                                  (uint32_t)d->bin[CTT_BIN_BLOCK], d->d_counters, base, d->d_scratch,
                                  CTT_BLOCK_THREADS, d->side[0]), "ctt_block_kernel");
-    CUDA_TRY(d, ctt_launch_block(d->d_mem, d->d_comps, ix + at[CTT_BIN_WARP_COLUMNS],
+    CUDA_TRY(d, ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix + at[CTT_BIN_WARP_COLUMNS],
                                  (uint32_t)d->bin[CTT_BIN_WARP_COLUMNS], d->d_counters, base,
                                  d->d_scratch, 32, d->side[1]), "ctt_block_kernel (one warp)");
-    CUDA_TRY(d, ctt_launch_warp(d->d_mem, d->d_comps, ix + at[CTT_BIN_WARP],
+    CUDA_TRY(d, ctt_launch_warp(d->d_mem, d->d_comps, d->rational, ix + at[CTT_BIN_WARP],
                                 (uint32_t)d->bin[CTT_BIN_WARP], d->d_counters, base, d->side[2]),
              "ctt_warp_kernel");
-    CUDA_TRY(d, ctt_launch_thread(d->d_mem, d->d_comps, ix + at[CTT_BIN_THREAD],
+    CUDA_TRY(d, ctt_launch_thread(d->d_mem, d->d_comps, d->rational, ix + at[CTT_BIN_THREAD],
                                   (uint32_t)d->bin[CTT_BIN_THREAD], d->d_counters, base,
                                   d->sm_count, d->stream), "ctt_thread_kernel");
     for (int k = 0; k < CTT_N_BINS - 1; k++) {
@@ -196,11 +214,11 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
     return cudaSuccess;
 }
 
-cudaError_t ctt_device_download(struct ctt_device *d, uint32_t *mem, struct ctt_comp *comps)
+cudaError_t ctt_device_download(struct ctt_device *d, uint32_t *mem, void *comps)
 {
     CUDA_TRY(d, cudaMemcpyAsync(mem, d->d_mem, d->total_words * 4, cudaMemcpyDeviceToHost,
                                 d->stream), "cudaMemcpyAsync (memory block down)");
-    CUDA_TRY(d, cudaMemcpyAsync(comps, d->d_comps, d->count * sizeof(struct ctt_comp),
+    CUDA_TRY(d, cudaMemcpyAsync(comps, d->d_comps, d->count * d->comp_bytes,
                                 cudaMemcpyDeviceToHost, d->stream), "cudaMemcpyAsync (computations down)");
     CUDA_TRY(d, cudaStreamSynchronize(d->stream), "cudaStreamSynchronize");
     return cudaSuccess;

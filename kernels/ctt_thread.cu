@@ -2,7 +2,7 @@
 // word, as cpu_ref/ctt_*_ref.c do on the host. Warps loop over the batch taking 32 computations
 // with one atomic (003 Algorithm 3.1) and reserve the result space of all 32 with one more
 // (Algorithm 3.2), so a warp stays full whatever the lengths and atomics stay two per warp and
-// step.
+// step. A rational computation is one thread's too: its steps one after another (003 4.4.2).
 #include "ctt.h"
 #include "ctt_device.cuh"
 
@@ -91,7 +91,14 @@ __device__ void compute(uint32_t *mem, ctt_comp &c)
     c.r_neg = neg && n > 0;
 }
 
-__global__ void ctt_thread_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t *index,
+// No sync between the steps: one thread wrote what the next step reads.
+__device__ void compute(uint32_t *mem, ctt_qcomp &q)
+{
+    ctt::rational(q, [=](ctt_comp &s) { compute(mem, s); }, [] {});
+}
+
+template <class Comp>
+__global__ void ctt_thread_kernel(uint32_t *mem, Comp *comps, const uint32_t *index,
                                   uint32_t count, unsigned *counters, uint32_t result_base)
 {
     const unsigned lane = threadIdx.x & 31;
@@ -108,10 +115,10 @@ __global__ void ctt_thread_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t
         const uint32_t ci = first + lane;
         const bool active = ci < count;
         const uint32_t id = active ? (index ? index[ci] : ci) : 0;
-        ctt_comp c = {};
+        Comp c = {};
         if (active)
             c = comps[id];
-        const uint32_t need = active ? ctt_result_capacity(&c) : 0;
+        const uint32_t need = active ? ctt::capacity(c) : 0;
         // Algorithm 3.2: inclusive scan of the sizes by shfl_up (003 writes lane i + l; the
         // part of the sum lane i lacks is at i - l), then one atomic by the last active lane,
         // which holds the warp's total.
@@ -128,7 +135,7 @@ __global__ void ctt_thread_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t
             start = atomicAdd(&counters[CTT_NEXT_WORD], n);
         start = __shfl_sync(ctt::full_mask, start, last);
         if (active) {
-            c.r_off = result_base + start + (n - need);
+            ctt::place(c, result_base + start + (n - need));
             compute(mem, c);
             comps[id] = c;
         }
@@ -137,9 +144,9 @@ __global__ void ctt_thread_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t
 
 } // namespace
 
-extern "C" cudaError_t ctt_launch_thread(uint32_t *mem, ctt_comp *comps, const uint32_t *index,
-                                         uint32_t count, unsigned *counters, uint32_t result_base,
-                                         int sm_count, cudaStream_t s)
+extern "C" cudaError_t ctt_launch_thread(uint32_t *mem, void *comps, bool rational,
+                                         const uint32_t *index, uint32_t count, unsigned *counters,
+                                         uint32_t result_base, int sm_count, cudaStream_t s)
 {
     if (count == 0)
         return cudaSuccess;
@@ -152,6 +159,11 @@ extern "C" cudaError_t ctt_launch_thread(uint32_t *mem, ctt_comp *comps, const u
     // all SMs instead of filling half of them four warps deep.
     const unsigned threads = warps < 4 * (uint64_t)sm_count ? 32 : 128;
     const unsigned blocks = (unsigned)((warps * 32 + threads - 1) / threads);
-    ctt_thread_kernel<<<blocks, threads, 0, s>>>(mem, comps, index, count, counters, result_base);
+    if (rational)
+        ctt_thread_kernel<<<blocks, threads, 0, s>>>(mem, (ctt_qcomp *)comps, index, count, counters,
+                                                     result_base);
+    else
+        ctt_thread_kernel<<<blocks, threads, 0, s>>>(mem, (ctt_comp *)comps, index, count, counters,
+                                                     result_base);
     return cudaGetLastError();
 }

@@ -3,7 +3,8 @@
 // warp by carry-lookahead over two votes and on to the next chunk. Mul maps each schoolbook row
 // a_i * b (003 Fig. 4.3) to the warp: a lane's 64-bit a_i b_j + r_{i+j} gives its low word, its
 // high word moves one lane up (the multiplication's carry), and the sums of low and high words
-// carry by lookahead (the addition's carry) - the two carry steps of 003 4.5.
+// carry by lookahead (the addition's carry) - the two carry steps of 003 4.5. A rational
+// computation is one warp's too: its steps one after another (003 4.4.2), each by the warp.
 #include "ctt.h"
 #include "ctt_device.cuh"
 
@@ -89,22 +90,12 @@ __device__ uint32_t warp_length(const uint32_t *r, uint32_t n)
     return 0;
 }
 
-__global__ void ctt_warp_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t *index,
-                                uint32_t count, unsigned *counters, uint32_t result_base)
+// One integer computation placed at c.r_off, by the whole warp; every lane ends with its
+// r_len and r_neg.
+__device__ void compute(uint32_t *mem, ctt_comp &c)
 {
-    const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     const unsigned lane = threadIdx.x & 31;
-    if (warp >= count)
-        return; // the whole warp: a block holds whole warps
-    const uint32_t id = index ? index[warp] : (uint32_t)warp;
-    ctt_comp c = comps[id];
     const uint32_t need = ctt_result_capacity(&c);
-    // One computation per warp: one atomic reserves its result space (003 4.5 saves "the
-    // position and length of the result").
-    unsigned start = 0;
-    if (lane == 0)
-        start = atomicAdd(&counters[CTT_NEXT_WORD], need);
-    c.r_off = result_base + __shfl_sync(ctt::full_mask, start, 0);
     uint32_t *r = mem + c.r_off;
     const uint32_t *a = mem + c.a_off, *b = mem + c.b_off;
     const uint32_t n = c.a_len > c.b_len ? c.a_len : c.b_len;
@@ -127,20 +118,49 @@ __global__ void ctt_warp_kernel(uint32_t *mem, ctt_comp *comps, const uint32_t *
     __syncwarp(); // the length is read from words other lanes wrote
     c.r_len = warp_length(r, need);
     c.r_neg = neg && c.r_len > 0;
+}
+
+__device__ void compute(uint32_t *mem, ctt_qcomp &q)
+{
+    ctt::rational(q, [=](ctt_comp &s) { compute(mem, s); }, [] { __syncwarp(); });
+}
+
+template <class Comp>
+__global__ void ctt_warp_kernel(uint32_t *mem, Comp *comps, const uint32_t *index,
+                                uint32_t count, unsigned *counters, uint32_t result_base)
+{
+    const uint64_t warp = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const unsigned lane = threadIdx.x & 31;
+    if (warp >= count)
+        return; // the whole warp: a block holds whole warps
+    const uint32_t id = index ? index[warp] : (uint32_t)warp;
+    Comp c = comps[id];
+    // One computation per warp: one atomic reserves its result space (003 4.5 saves "the
+    // position and length of the result").
+    unsigned start = 0;
+    if (lane == 0)
+        start = atomicAdd(&counters[CTT_NEXT_WORD], ctt::capacity(c));
+    ctt::place(c, result_base + __shfl_sync(ctt::full_mask, start, 0));
+    compute(mem, c);
     if (lane == 0)
         comps[id] = c;
 }
 
 } // namespace
 
-extern "C" cudaError_t ctt_launch_warp(uint32_t *mem, ctt_comp *comps, const uint32_t *index,
-                                       uint32_t count, unsigned *counters, uint32_t result_base,
-                                       cudaStream_t s)
+extern "C" cudaError_t ctt_launch_warp(uint32_t *mem, void *comps, bool rational,
+                                       const uint32_t *index, uint32_t count, unsigned *counters,
+                                       uint32_t result_base, cudaStream_t s)
 {
     if (count == 0)
         return cudaSuccess;
     const unsigned threads = 128, per_block = threads / 32;
-    ctt_warp_kernel<<<(count + per_block - 1) / per_block, threads, 0, s>>>(mem, comps, index,
-                                                                           count, counters, result_base);
+    const unsigned blocks = (count + per_block - 1) / per_block;
+    if (rational)
+        ctt_warp_kernel<<<blocks, threads, 0, s>>>(mem, (ctt_qcomp *)comps, index, count, counters,
+                                                   result_base);
+    else
+        ctt_warp_kernel<<<blocks, threads, 0, s>>>(mem, (ctt_comp *)comps, index, count, counters,
+                                                   result_base);
     return cudaGetLastError();
 }

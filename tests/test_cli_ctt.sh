@@ -3,7 +3,8 @@
 # an unknown operation or method, a batch past the 2^32 words its offsets reach) gets exit
 # status 2 and one stderr line naming the value and the accepted range; --help documents every
 # option within 80 columns; the CPU methods (gmp, cpu-port) run without a GPU, with every
-# cpu-port result checked against GMP, on equal and mixed lengths, signed operands and a sweep.
+# cpu-port result checked against GMP, on equal and mixed lengths, signed operands and a sweep;
+# the same for the rational operations qadd, qsub, qmul and qdiv (003 4.4).
 source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # --- help
@@ -16,7 +17,8 @@ if awk 'length > 80 { bad = 1 } END { exit !bad }' "$tmp/out"; then
     fails=$((fails + 1))
 fi
 for opt in --op --words --sigma --signed --count --method --reps --warmup --seed --device \
-           --threads --csv --verify --include-transfers --quiet cpu-port auto ctw ctt gmp; do
+           --threads --csv --verify --include-transfers --quiet cpu-port auto ctw ctt gmp \
+           qadd qsub qmul qdiv "(ad+cb)/bd" "(ad-cb)/bd" "ac/bd" "ad/bc" "rationals"; do
     expect_ok "$opt" -- ctt-vs-ctw --help
 done
 
@@ -32,7 +34,9 @@ expect_fail 2 "--sigma -0.5 is out of range; accepted: 0..16384" -- ctt-vs-ctw -
 expect_fail 2 "--sigma 1e9 is out of range; accepted: 0..16384" -- ctt-vs-ctw --sigma 1e9
 expect_fail 2 "--sigma 'wide' is not a number" -- ctt-vs-ctw --sigma wide
 expect_fail 2 "--sigma 'nan' is not a number" -- ctt-vs-ctw --sigma nan
-expect_fail 2 "--op 'div' is not an operation; accepted: add, sub, mul" -- ctt-vs-ctw --op div
+expect_fail 2 "--op 'div' is not an operation; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op div
+expect_fail 2 "--op 'QADD' is not an operation; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op QADD
+expect_fail 2 "--op 'q' is not an operation" -- ctt-vs-ctw --op q --method gmp
 expect_fail 2 "unknown method 'thread'; accepted: ctt, ctw, auto, cpu-port, gmp, all" -- ctt-vs-ctw --method thread
 expect_fail 2 "--method ',' is not accepted: it has an empty item" -- ctt-vs-ctw --method ,
 expect_fail 2 "unknown option '--bits'" -- ctt-vs-ctw --bits 1024
@@ -40,6 +44,10 @@ expect_fail 2 "needs a value" -- ctt-vs-ctw --words
 expect_fail 2 "--count 0 is out of range" -- ctt-vs-ctw --count 0
 expect_fail 2 "more than the 2^32 its 32-bit offsets reach; lower --count" -- ctt-vs-ctw --count 2^30 --words 512 --method gmp
 expect_fail 2 "more than the 2^32 its 32-bit offsets reach" -- ctt-vs-ctw --count 2^20 --words 16,16384 --method gmp
+# A rational computation takes about three times the words of an integer one (four operands,
+# x, y and qadd's temporaries): 2^20 muls of 1000 words stay below 2^32 words, qadds do not.
+expect_fail 2 "more than the 2^32 its 32-bit offsets reach; lower --count" -- ctt-vs-ctw --op qadd --count 2^20 --words 1000 --method gmp
+expect_fail 2 "--words 0 is out of range; accepted: 1..16384" -- ctt-vs-ctw --op qdiv --words 0
 
 # --- the CPU methods, every cpu-port result checked against GMP
 for op in add sub mul; do
@@ -47,6 +55,14 @@ for op in add sub mul; do
         ctt-vs-ctw --op "$op" --words 5 --sigma 3 --count 300 --method gmp,cpu-port --reps 2 --warmup 0
     expect_ok "ok 300" -- ctt-vs-ctw --op "$op" --words 40 --count 300 --signed --method cpu-port \
         --reps 1 --warmup 0
+done
+for op in qadd qsub qmul qdiv; do
+    expect_ok "# 2 row(s): 300 result(s) checked, all equal to the reference" -- \
+        ctt-vs-ctw --op "$op" --words 5 --sigma 3 --count 300 --method gmp,cpu-port --reps 2 --warmup 0
+    expect_ok "ok 257" -- ctt-vs-ctw --op "$op" --words 40 --sigma 40 --count 257 --signed \
+        --method cpu-port --reps 1 --warmup 0
+    expect_ok "op=$op;words=1;sigma=0;signed=1" -- ctt-vs-ctw --op "$op" --words 1 --count 1000 \
+        --signed --method gmp,cpu-port --threads 2 --reps 1 --warmup 0
 done
 expect_ok "op=mul;words=1;sigma=0;signed=0" -- ctt-vs-ctw --words 1 --count 64 --method gmp --reps 1
 # A sweep: one row per length, in the CSV too (header and two rows).

@@ -5,12 +5,18 @@
  * deviation; the batch generator's lengths; and 003 Algorithms 3.1 and 3.2 simulated lane by
  * lane (cpu_ref/ctt_schedule_model.c): every computation taken exactly once, the result regions
  * disjoint and packed, one atomic per warp and step; and the warp multiplication of
- * kernels/ctt_warp.cu simulated lane by lane (cpu_ref/ctw_mul_model.c) against GMP. */
+ * kernels/ctt_warp.cu simulated lane by lane (cpu_ref/ctw_mul_model.c) against GMP. Rationals
+ * (003 4.4): the host routines of qadd, qsub, qmul and qdiv (cpu_ref/ctt_rational_ref.c)
+ * against GMP's mpz on the same unreduced formulas, and the formulas themselves against mpq
+ * after reduction, on equal and unequal lengths, one word and the maximum length, all-ones
+ * words, zero numerators and x - x; seeded random batches; and the refusal of a zero
+ * denominator. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctt_batch.h"
 #include "ctt_gmp.h"
+#include "ctt_rational.h"
 #include "ctt_ref.h"
 #include "ctt_schedule_model.h"
 #include "ctw_mul_model.h"
@@ -35,7 +41,8 @@ static void check_batch(struct ctt_batch *b, const char *what)
     ctt_run_serial(b);
     uint64_t checked = 0;
     size_t first_bad = 0;
-    const uint64_t bad = ctt_verify(b, b->words, b->comps, 1, 1, &checked, &first_bad);
+    const void *comps = b->rational ? (const void *)b->qcomps : (const void *)b->comps;
+    const uint64_t bad = ctt_verify(b, b->words, comps, 1, 1, &checked, &first_bad);
     CHECK(bad == 0 && checked == b->count, "%s: %llu of %llu differ from GMP, first %zu", what,
           (unsigned long long)bad, (unsigned long long)checked, first_bad);
 }
@@ -70,18 +77,26 @@ static void check_lengths(uint32_t na, uint32_t nb, enum pattern pa, enum patter
     ctt_batch_free(&b);
 }
 
-static void check_routines(void)
+/* The lengths and patterns a batch check runs on: every pair of short lengths (around a warp's
+ * 32 words and past 512) with random words, and all-ones words against all-ones, one word and
+ * random ones. */
+static void sweep_lengths(void (*check)(uint32_t na, uint32_t nb, enum pattern pa, enum pattern pb))
 {
     const uint32_t lens[] = {1, 2, 3, 31, 32, 33, 64, 100, 513};
     const size_t n = sizeof lens / sizeof lens[0];
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++)
-            check_lengths(lens[i], lens[j], RANDOM, RANDOM);
+            check(lens[i], lens[j], RANDOM, RANDOM);
     for (size_t i = 0; i < n; i++) {
-        check_lengths(lens[i], lens[i], ALL_ONES, ALL_ONES);
-        check_lengths(lens[i], 1, ALL_ONES, ONE_WORD_ONES);
-        check_lengths(lens[i], lens[n - 1 - i], ALL_ONES, RANDOM);
+        check(lens[i], lens[i], ALL_ONES, ALL_ONES);
+        check(lens[i], 1, ALL_ONES, ONE_WORD_ONES);
+        check(lens[i], lens[n - 1 - i], ALL_ONES, RANDOM);
     }
+}
+
+static void check_routines(void)
+{
+    sweep_lengths(check_lengths);
     check_lengths(CTT_MAX_WORDS, CTT_MAX_WORDS, ALL_ONES, ALL_ONES);
     check_lengths(CTT_MAX_WORDS, 1, RANDOM, ALL_ONES);
 
@@ -101,31 +116,53 @@ static void check_routines(void)
     ctt_batch_free(&b);
 }
 
+/* The operands of computation i of b: offsets and lengths; returns how many (2, or 4 for a
+ * rational one: a, b, c, d). */
+static int operands_of(const struct ctt_batch *b, size_t i, uint32_t off[4], uint32_t len[4])
+{
+    if (!b->rational) {
+        const struct ctt_comp *c = &b->comps[i];
+        off[0] = c->a_off, len[0] = c->a_len, off[1] = c->b_off, len[1] = c->b_len;
+        return 2;
+    }
+    const struct ctt_qcomp *q = &b->qcomps[i];
+    off[0] = q->a_off, len[0] = q->a_len, off[1] = q->b_off, len[1] = q->b_len;
+    off[2] = q->c_off, len[2] = q->c_len, off[3] = q->d_off, len[3] = q->d_len;
+    return 4;
+}
+
+static void check_mpq(const struct ctt_batch *b, const char *what);
+
 static void check_generator(void)
 {
-    const enum ctt_op ops[] = {CTT_ADD, CTT_SUB, CTT_MUL};
     const double means[] = {1, 8, 64};
     const double sigmas[] = {0, 1, 32, 64};
-    for (size_t o = 0; o < 3; o++)
+    for (int o = 0; o < CTT_N_OPS; o++)
         for (size_t m = 0; m < 3; m++)
             for (size_t s = 0; s < 4; s++) {
-                struct ctt_gen g = {.seed = seed + o, .op = ops[o], .count = 333,
+                struct ctt_gen g = {.seed = seed + o, .op = o, .count = 333,
                                     .mean_words = means[m], .sigma_words = sigmas[s],
                                     .max_words = 200, .signed_operands = (m + s) & 1};
                 struct ctt_batch b;
                 CHECK(ctt_batch_generate(&b, &g) == 0, "generate");
+                CHECK(b.rational == ctt_op_rational(o), "generator: op %d, rational %d", o,
+                      b.rational);
                 bool lengths_ok = b.count == g.count, spread = false;
+                uint32_t off[4], len[4], first_len[4];
+                operands_of(&b, 0, off, first_len);
                 for (size_t i = 0; i < b.count; i++) {
-                    const struct ctt_comp *c = &b.comps[i];
-                    lengths_ok &= c->a_len >= 1 && c->a_len <= g.max_words && c->b_len >= 1 &&
-                                  c->b_len <= g.max_words;
-                    lengths_ok &= b.words[c->a_off + c->a_len - 1] != 0;
-                    if (sigmas[s] == 0)
-                        lengths_ok &= c->a_len == means[m] && c->b_len == means[m];
-                    spread |= c->a_len != b.comps[0].a_len;
+                    const int n = operands_of(&b, i, off, len);
+                    /* Every top word nonzero: no denominator is zero. */
+                    for (int k = 0; k < n; k++) {
+                        lengths_ok &= len[k] >= 1 && len[k] <= g.max_words;
+                        lengths_ok &= b.words[off[k] + len[k] - 1] != 0;
+                        if (sigmas[s] == 0)
+                            lengths_ok &= len[k] == means[m];
+                    }
+                    spread |= len[0] != first_len[0];
                 }
                 CHECK(lengths_ok, "generator: op %d mean %g sigma %g: a length outside 1..%u, a "
-                      "zero top word, or sigma 0 not the mean", ops[o], means[m], sigmas[s],
+                      "zero top word, or sigma 0 not the mean", o, means[m], sigmas[s],
                       g.max_words);
                 if (sigmas[s] >= 32)
                     CHECK(spread, "generator: sigma %g drew one length only", sigmas[s]);
@@ -136,9 +173,11 @@ static void check_generator(void)
                       "generator: one seed, two batches");
                 ctt_batch_free(&again);
                 char what[96];
-                snprintf(what, sizeof what, "random batch op %d mean %g sigma %g", ops[o],
-                         means[m], sigmas[s]);
+                snprintf(what, sizeof what, "random batch op %d mean %g sigma %g", o, means[m],
+                         sigmas[s]);
                 check_batch(&b, what);
+                if (b.rational)
+                    check_mpq(&b, what);
                 ctt_batch_free(&b);
             }
 }
@@ -247,6 +286,152 @@ static void check_schedule(void)
         }
 }
 
+/* ---- Rationals (003 4.4) */
+
+static void import_rational(mpq_t r, const uint32_t *mem, uint32_t num_off, uint32_t num_len,
+                            bool neg, uint32_t den_off, uint32_t den_len)
+{
+    mpz_import(mpq_numref(r), num_len, -1, 4, 0, 0, mem + num_off);
+    if (neg)
+        mpz_neg(mpq_numref(r), mpq_numref(r));
+    mpz_import(mpq_denref(r), den_len, -1, 4, 0, 0, mem + den_off);
+    mpq_canonicalize(r);
+}
+
+/* Every result of b (run by the CPU port), reduced, against mpq's F1 op F2: the unreduced
+ * formulas are the rational operations. */
+static void check_mpq(const struct ctt_batch *b, const char *what)
+{
+    mpq_t f1, f2, want, got;
+    mpq_inits(f1, f2, want, got, NULL);
+    size_t bad = 0, first = b->count;
+    for (size_t i = 0; i < b->count; i++) {
+        const struct ctt_qcomp *q = &b->qcomps[i];
+        import_rational(f1, b->words, q->a_off, q->a_len, q->a_neg, q->b_off, q->b_len);
+        import_rational(f2, b->words, q->c_off, q->c_len, q->c_neg, q->d_off, q->d_len);
+        if (q->op == CTT_QADD)
+            mpq_add(want, f1, f2);
+        else if (q->op == CTT_QSUB)
+            mpq_sub(want, f1, f2);
+        else if (q->op == CTT_QMUL)
+            mpq_mul(want, f1, f2);
+        else
+            mpq_div(want, f1, f2);
+        bool ok = q->y_len > 0; /* mpq_canonicalize divides by y */
+        if (ok) {
+            import_rational(got, b->words, q->x_off, q->x_len, q->x_neg, q->y_off, q->y_len);
+            ok = mpq_equal(want, got);
+        }
+        if (!ok && bad++ == 0)
+            first = i;
+    }
+    CHECK(bad == 0, "%s: %zu of %zu reduced results differ from mpq, first %zu", what, bad,
+          b->count, first);
+    mpq_clears(f1, f2, want, got, NULL);
+}
+
+/* Whether each product of q has fewer than 2^25 word products (the CPU port of 16384 x 16384
+ * words, 2^28, would make the test slow without testing more). */
+static bool products_small(const struct ctt_qcomp *q)
+{
+    struct ctt_comp s[CTT_Q_MAX_STEPS];
+    const unsigned n = ctt_q_steps(q, s);
+    bool small = true;
+    for (unsigned k = 0; k < n; k++)
+        small &= s[k].op != CTT_MUL || (uint64_t)s[k].a_len * s[k].b_len < (UINT64_C(1) << 25);
+    return small;
+}
+
+/* Every q-op and numerator sign on operands P (na words), Q (nb words) and zeros of one and of
+ * 33 words: P/Q op Q/P, P/P op Q/Q, Q/P op P/P, P/Q op P/Q at one offset (x - x for qsub),
+ * zero numerators, and a zero divisor for qdiv, which must be refused. */
+static void check_rational_lengths(uint32_t na, uint32_t nb, enum pattern pa, enum pattern pb)
+{
+    struct ctt_batch b;
+    ctt_batch_init(&b);
+    uint32_t *w = calloc((size_t)na + nb + 33, sizeof *w);
+    fill(w, na, pa, na * 5 + 1);
+    fill(w + na, nb, pb, nb * 5 + 2);
+    enum { P, Q, Z1, Z33 };
+    uint32_t off[4], len[4] = {na, nb, 1, 33};
+    bool pushed = true;
+    for (int k = 0; k < 4; k++)
+        pushed &= ctt_batch_push_operand(&b, k == Q ? w + na : k == P ? w : w + na + nb, len[k],
+                                         &off[k]) == 0;
+    CHECK(pushed, "push");
+    static const int quads[][4] = {{P, Q, Q, P}, {P, P, Q, Q}, {Q, P, P, P}, {P, Q, P, Q},
+                                   {Z1, Q, Z33, P}, {P, Q, Z1, Q}, {Z33, P, P, Q}};
+    bool refusals_ok = true;
+    for (int op = CTT_QADD; op <= CTT_QDIV; op++)
+        for (size_t t = 0; t < sizeof quads / sizeof quads[0]; t++)
+            for (int sg = 0; sg < 4; sg++) {
+                const int *u = quads[t];
+                const struct ctt_qcomp q = {
+                    .op = (uint8_t)op, .a_off = off[u[0]], .a_len = len[u[0]], .a_neg = sg & 1,
+                    .b_off = off[u[1]], .b_len = len[u[1]], .c_off = off[u[2]],
+                    .c_len = len[u[2]], .c_neg = sg >> 1, .d_off = off[u[3]], .d_len = len[u[3]]};
+                if (!products_small(&q))
+                    continue;
+                const bool zero_divisor = op == CTT_QDIV && u[2] >= Z1;
+                refusals_ok &= ctt_batch_push_qcomp(&b, &q) == (zero_divisor ? -2 : 0);
+            }
+    char what[96];
+    snprintf(what, sizeof what, "rationals, lengths %u, %u, patterns %d, %d", na, nb, pa, pb);
+    CHECK(refusals_ok, "%s: a push refused, or a zero divisor of qdiv not refused", what);
+    check_batch(&b, what);
+    check_mpq(&b, what);
+    /* x - x at one offset (and x + (-x)) has length 0 and no sign. */
+    bool zero_ok = true;
+    for (size_t i = 0; i < b.count; i++) {
+        const struct ctt_qcomp *q = &b.qcomps[i];
+        const bool cancels = (q->op == CTT_QSUB && q->a_neg == q->c_neg) ||
+                             (q->op == CTT_QADD && q->a_neg != q->c_neg);
+        if (q->a_off == q->c_off && q->b_off == q->d_off && cancels)
+            zero_ok &= q->x_len == 0 && !q->x_neg && q->y_len > 0;
+    }
+    CHECK(zero_ok, "%s: x - x is not 0 / y", what);
+    free(w);
+    ctt_batch_free(&b);
+}
+
+static void check_rationals(void)
+{
+    sweep_lengths(check_rational_lengths);
+    check_rational_lengths(CTT_MAX_WORDS, 1, ALL_ONES, ONE_WORD_ONES);
+    check_rational_lengths(1, CTT_MAX_WORDS, RANDOM, ALL_ONES);
+    check_rational_lengths(CTT_MAX_WORDS, 33, ALL_ONES, ALL_ONES);
+
+    /* A zero denominator is refused for every q-op, and qdiv's zero c; a batch never mixes
+     * integer and rational computations. */
+    struct ctt_batch b;
+    ctt_batch_init(&b);
+    const uint32_t one = 1, zeros[3] = {0};
+    uint32_t o1, oz;
+    ctt_batch_push_operand(&b, &one, 1, &o1);
+    ctt_batch_push_operand(&b, zeros, 3, &oz);
+    for (int op = CTT_QADD; op <= CTT_QDIV; op++) {
+        struct ctt_qcomp q = {.op = (uint8_t)op, .a_off = o1, .a_len = 1, .b_off = oz, .b_len = 3,
+                              .c_off = o1, .c_len = 1, .d_off = o1, .d_len = 1};
+        CHECK(ctt_batch_push_qcomp(&b, &q) == -2, "op %d: a zero b is not refused", op);
+        q.b_off = o1, q.b_len = 1, q.d_off = oz, q.d_len = 1;
+        CHECK(ctt_batch_push_qcomp(&b, &q) == -2, "op %d: a zero d is not refused", op);
+        q.d_off = o1, q.c_off = oz, q.c_len = 2;
+        CHECK(ctt_batch_push_qcomp(&b, &q) == (op == CTT_QDIV ? -2 : 0),
+              "op %d: a zero c is %s", op, op == CTT_QDIV ? "not refused" : "refused");
+    }
+    CHECK(b.count == 3 && b.rational, "the refused pushes appended computations: %zu", b.count);
+    CHECK(ctt_batch_push_comp(&b, CTT_ADD, o1, 1, false, o1, 1, false) == -1,
+          "an integer computation joined a rational batch");
+    ctt_batch_free(&b);
+    ctt_batch_init(&b);
+    ctt_batch_push_operand(&b, &one, 1, &o1);
+    ctt_batch_push_comp(&b, CTT_ADD, o1, 1, false, o1, 1, false);
+    const struct ctt_qcomp q = {.op = CTT_QMUL, .a_off = o1, .a_len = 1, .b_off = o1, .b_len = 1,
+                                .c_off = o1, .c_len = 1, .d_off = o1, .d_len = 1};
+    CHECK(ctt_batch_push_qcomp(&b, &q) == -1, "a rational computation joined an integer batch");
+    ctt_batch_free(&b);
+}
+
 int main(void)
 {
     seed = test_seed();
@@ -255,5 +440,6 @@ int main(void)
     check_scan();
     check_schedule();
     check_ctw_mul();
+    check_rationals();
     return test_finish("test_ctt_cpu");
 }

@@ -1,11 +1,13 @@
 /* gpu suite: every mapping of `mpgpu ctt-vs-ctw` (thread, warp, auto) and every op (add, sub,
- * mul) against GMP, on batches in 003's layout: equal lengths from one word up (one, a warp's
+ * mul, and qadd, qsub, qmul, qdiv on rationals, 003 4.4) against GMP, on batches in 003's layout: equal lengths from one word up (one, a warp's
  * 32 and one past it, 512, and lengths that auto sends to a block), mixed lengths (sigma up to
  * the mean, so one batch spans all three of auto's bins), signed operands, all-ones words, one
  * word against the maximum length, and x - x (both operands at one offset: a zero-length
- * result). Counts are prime, so the last warp and block are partial. Besides each value, the
- * result regions the mapping reserved must be disjoint and packed (003 Algorithm 3.2). Each
- * batch checked is one check. Exits 77 (skipped) without a GPU. */
+ * result). Rationals get the same random batches (each of the four integers drawn alike) and
+ * all-ones integers of those lengths in every place, zero numerators, and x - x for qsub (F1 and
+ * F2 at one offset). Counts are prime, so the last warp and block are partial. Besides each
+ * value, the result regions the mapping reserved must be disjoint and packed (003 Algorithm
+ * 3.2). Each batch checked is one check. Exits 77 (skipped) without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +15,13 @@
 #include "ctt.h"
 #include "ctt_batch.h"
 #include "ctt_gmp.h"
+#include "ctt_rational.h"
 #include "gpu.h"
 #include "test_gpu.h"
 #include "test_seed.h"
 
 static const char *const mapping_names[] = {"thread", "warp", "auto"};
-static const char *const op_names[] = {"add", "sub", "mul"};
+static const char *const op_names[CTT_N_OPS] = {"add", "sub", "mul", "qadd", "qsub", "qmul", "qdiv"};
 
 static int cmp_u64(const void *x, const void *y)
 {
@@ -31,13 +34,14 @@ static void run_and_check(const struct ctt_batch *b, enum ctt_mapping m, const c
 {
     const uint64_t total = b->operand_words + b->result_words;
     uint32_t *mem = malloc(total * 4);
-    struct ctt_comp *comps = malloc(b->count * sizeof *comps);
+    struct ctt_comp *comps = b->rational ? NULL : malloc(b->count * sizeof *comps);
+    struct ctt_qcomp *qcomps = b->rational ? malloc(b->count * sizeof *qcomps) : NULL;
     struct ctt_device d;
     cudaError_t err = ctt_device_open(&d, b, m);
     if (err == cudaSuccess)
         err = ctt_device_launch(&d, m);
     if (err == cudaSuccess)
-        err = ctt_device_download(&d, mem, comps);
+        err = ctt_device_download(&d, mem, b->rational ? (void *)qcomps : (void *)comps);
     if (err != cudaSuccess) {
         check_outcome(false);
         printf("FAIL %s, %s: CUDA call %s failed: %s\n", mapping_names[m], what,
@@ -46,12 +50,14 @@ static void run_and_check(const struct ctt_batch *b, enum ctt_mapping m, const c
     } else {
         uint64_t checked = 0;
         size_t first = 0;
-        const uint64_t bad = ctt_verify(b, mem, comps, 1, 8, &checked, &first);
+        const uint64_t bad = ctt_verify(b, mem, b->rational ? (void *)qcomps : (void *)comps, 1,
+                                        8, &checked, &first);
         /* Disjoint and packed: regions sorted by offset (offset * 2^32 + size keys) tile the
          * result space. */
         uint64_t *keys = malloc(b->count * sizeof *keys);
         for (size_t i = 0; i < b->count; i++)
-            keys[i] = (uint64_t)comps[i].r_off << 32 | ctt_result_capacity(&comps[i]);
+            keys[i] = b->rational ? (uint64_t)qcomps[i].x_off << 32 | ctt_q_capacity(&qcomps[i])
+                                  : (uint64_t)comps[i].r_off << 32 | ctt_result_capacity(&comps[i]);
         qsort(keys, b->count, sizeof *keys, cmp_u64);
         uint64_t at = b->operand_words;
         for (size_t i = 0; i < b->count && at != UINT64_MAX; i++)
@@ -62,7 +68,11 @@ static void run_and_check(const struct ctt_batch *b, enum ctt_mapping m, const c
         } else {
             printf("FAIL %s, %s: %llu of %zu differ from GMP", mapping_names[m], what,
                    (unsigned long long)bad, b->count);
-            if (bad)
+            if (bad && b->rational)
+                printf(", first computation %zu (lengths %u/%u, %u/%u; x_len %u, y_len %u)", first,
+                       qcomps[first].a_len, qcomps[first].b_len, qcomps[first].c_len,
+                       qcomps[first].d_len, qcomps[first].x_len, qcomps[first].y_len);
+            else if (bad)
                 printf(", first computation %zu (a_len %u, b_len %u, r_len %u)", first,
                        comps[first].a_len, comps[first].b_len, comps[first].r_len);
             if (at != total)
@@ -73,6 +83,7 @@ static void run_and_check(const struct ctt_batch *b, enum ctt_mapping m, const c
     ctt_device_close(&d);
     free(mem);
     free(comps);
+    free(qcomps);
 }
 
 static void random_batches(enum ctt_mapping m, enum ctt_op op)
@@ -99,12 +110,22 @@ static void random_batches(enum ctt_mapping m, enum ctt_op op)
     }
 }
 
+/* Whether a product is one a single thread would take seconds over: a maximal operand times
+ * more than one word. */
+static bool slow_product(uint32_t na, uint32_t nb)
+{
+    return (na == CTT_MAX_WORDS || nb == CTT_MAX_WORDS) && na + nb > CTT_MAX_WORDS + 1;
+}
+
+static const uint32_t edge_lens[] = {1, 32, 33, 700, CTT_MAX_WORDS};
+#define N_EDGE (sizeof edge_lens / sizeof edge_lens[0])
+
 /* All-ones operands of lengths 1, 32, 33, 700 and the maximum against each other (a carry or
  * borrow through every word), each sign, and x - x / x + (-x) at one offset. */
 static void edge_batch(enum ctt_mapping m, enum ctt_op op)
 {
-    static const uint32_t lens[] = {1, 32, 33, 700, CTT_MAX_WORDS};
-    const size_t n = sizeof lens / sizeof lens[0];
+    const uint32_t *lens = edge_lens;
+    const size_t n = N_EDGE;
     struct ctt_batch b;
     ctt_batch_init(&b);
     uint32_t *ones = malloc(CTT_MAX_WORDS * sizeof *ones);
@@ -116,8 +137,7 @@ static void edge_batch(enum ctt_mapping m, enum ctt_op op)
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++) {
             /* One thread multiplying two maximal operands takes seconds: mul stops at 700. */
-            if (op == CTT_MUL && (lens[i] == CTT_MAX_WORDS || lens[j] == CTT_MAX_WORDS) &&
-                lens[i] + lens[j] > CTT_MAX_WORDS + 1)
+            if (op == CTT_MUL && slow_product(lens[i], lens[j]))
                 continue;
             for (int s = 0; s < 4; s++)
                 ctt_batch_push_comp(&b, op, off[i], lens[i], s & 1, off[j], lens[j], s >> 1);
@@ -134,15 +154,65 @@ static void edge_batch(enum ctt_mapping m, enum ctt_op op)
     ctt_batch_free(&b);
 }
 
+/* Rationals of all-ones integers of the edge lengths, P and Q, in every place: P/Q op Q/P,
+ * P/P op Q/Q, P/Q op P/Q at one offset (x - x for qsub, x + (-x) for qadd), and zero numerators
+ * (one word and 33 zero words), each numerator sign; qdiv's zero divisors are left out (the
+ * batch refuses them: test_ctt_cpu). */
+static void rational_edge_batch(enum ctt_mapping m, enum ctt_op op)
+{
+    struct ctt_batch b;
+    ctt_batch_init(&b);
+    uint32_t *ones = malloc(CTT_MAX_WORDS * sizeof *ones), zeros[33] = {0};
+    for (uint32_t i = 0; i < CTT_MAX_WORDS; i++)
+        ones[i] = 0xffffffffu;
+    uint32_t off[N_EDGE + 2], len[N_EDGE + 2];
+    const size_t z1 = N_EDGE, z33 = N_EDGE + 1;
+    for (size_t i = 0; i < N_EDGE; i++)
+        ctt_batch_push_operand(&b, ones, len[i] = edge_lens[i], &off[i]);
+    ctt_batch_push_operand(&b, zeros, len[z1] = 1, &off[z1]);
+    ctt_batch_push_operand(&b, zeros, len[z33] = 33, &off[z33]);
+    for (size_t i = 0; i < N_EDGE; i++)
+        for (size_t j = 0; j < N_EDGE; j++) {
+            const size_t quads[][4] = {{i, j, j, i}, {i, i, j, j}, {i, j, i, j}, {z1, j, z33, i},
+                                       {z33, i, z1, j}, {i, j, z33, i}};
+            for (size_t t = 0; t < sizeof quads / sizeof quads[0]; t++)
+                for (int sg = 0; sg < 4; sg++) {
+                    const size_t *u = quads[t];
+                    const struct ctt_qcomp q = {
+                        .op = (uint8_t)op, .a_off = off[u[0]], .a_len = len[u[0]],
+                        .a_neg = sg & 1, .b_off = off[u[1]], .b_len = len[u[1]],
+                        .c_off = off[u[2]], .c_len = len[u[2]], .c_neg = sg >> 1,
+                        .d_off = off[u[3]], .d_len = len[u[3]]};
+                    struct ctt_comp s[CTT_Q_MAX_STEPS];
+                    const unsigned n = ctt_q_steps(&q, s);
+                    bool slow = false;
+                    for (unsigned k = 0; k < n; k++)
+                        slow |= s[k].op == CTT_MUL && slow_product(s[k].a_len, s[k].b_len);
+                    if (!slow && !(op == CTT_QDIV && u[2] >= z1))
+                        CHECK(ctt_batch_push_qcomp(&b, &q) == 0, "push");
+                }
+        }
+    ctt_batch_seal(&b);
+    char what[96];
+    snprintf(what, sizeof what, "%s, all-ones words, one word to maximum length, zero numerators, "
+             "x - x", op_names[op]);
+    run_and_check(&b, m, what);
+    free(ones);
+    ctt_batch_free(&b);
+}
+
 int main(void)
 {
     seed = test_seed();
     if (test_gpu_open() != 0)
         return 77;
     for (int m = CTT_MAP_THREAD; m <= CTT_MAP_AUTO; m++)
-        for (int op = CTT_ADD; op <= CTT_MUL; op++) {
+        for (int op = CTT_ADD; op < CTT_N_OPS; op++) {
             random_batches((enum ctt_mapping)m, (enum ctt_op)op);
-            edge_batch((enum ctt_mapping)m, (enum ctt_op)op);
+            if (ctt_op_rational(op))
+                rational_edge_batch((enum ctt_mapping)m, (enum ctt_op)op);
+            else
+                edge_batch((enum ctt_mapping)m, (enum ctt_op)op);
         }
     return test_finish("test_ctt_gpu");
 }
