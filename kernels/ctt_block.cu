@@ -21,6 +21,7 @@ __device__ uint32_t block_addsub(uint32_t *r, uint32_t n, LoadX x, LoadY y)
 {
     constexpr int warps_per_block = THREADS / 32;
     __shared__ uint32_t warp_carry[warps_per_block]; // bit 0: out with no carry in, bit 1: with one
+    __shared__ uint32_t carry_into_n;
     const unsigned lane = threadIdx.x & 31, w = threadIdx.x / 32;
     uint32_t carry = 0;
     for (uint32_t base = 0; base < n; base += THREADS) {
@@ -45,9 +46,14 @@ __device__ uint32_t block_addsub(uint32_t *r, uint32_t n, LoadX x, LoadY y)
         const uint32_t mine = (uint32_t)(mp::lookahead_carries(gen, either, into_mine) >> lane) & 1;
         if (i < n)
             r[i] = SUB ? s - mine : s + mine;
+        else if (i == n)
+            carry_into_n = mine;
         __syncthreads(); // warp_carry is rewritten by the next chunk
     }
-    return carry;
+    // A chunk's carry out is that of its top word. When n ends the last chunk short of it, the
+    // words past n - 1 are 0 + 0, which stop a carry (and pass a borrow on): the carry out of
+    // word n - 1 is the one word n took in (as warp_addsub in ctt_warp.cu).
+    return n % THREADS ? carry_into_n : carry;
 }
 
 template <int THREADS>
