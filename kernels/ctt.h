@@ -26,12 +26,14 @@ extern "C" {
 
 enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
 
-/* auto's bins by the longer operand, in words. add and sub: a thread up to 32, a warp (CTW)
- * up to 1024, a block above. mul: a thread up to 16, a warp summing columns (ctt_block.cu with
- * 32 threads) up to 128, a block above. First guesses, to be set from measurements on the H200. */
-#define CTT_AUTO_ADD_THREAD_MAX 32u
+/* auto's bins by the longer operand, in words. add and sub: a thread up to 16, a warp (CTW)
+ * up to 1024, a block above. mul: a thread up to 8, a warp summing columns (ctt_block.cu with
+ * 32 threads) up to 128, a block above. The thread bounds are where CTT stops beating CTW on
+ * the H200 (results/ctt_fig55.csv, commit 48f9d83: add and sub CTT faster up to 16 words, mul
+ * up to 4 and equal at 8; at 16-word mul the thread bin took 2.4x CTW's time). */
+#define CTT_AUTO_ADD_THREAD_MAX 16u
 #define CTT_AUTO_ADD_WARP_MAX 1024u
-#define CTT_AUTO_MUL_THREAD_MAX 16u
+#define CTT_AUTO_MUL_THREAD_MAX 8u
 #define CTT_AUTO_MUL_WARP_MAX 128u
 /* Rational computations are products foremost (three, or two, to one sum): they take mul's
  * bins, by the longest of their four integers. */
