@@ -169,6 +169,32 @@ cudaError_t ctt_device_upload(struct ctt_device *d, const struct ctt_batch *b)
     return cudaSuccess;
 }
 
+/* The kernel of auto's bin k over its n computations, listed at ix. */
+static const char *const bin_kernel[CTT_N_BINS] = {
+    [CTT_BIN_THREAD] = "ctt_thread_kernel",
+    [CTT_BIN_WARP] = "ctt_warp_kernel",
+    [CTT_BIN_WARP_COLUMNS] = "ctt_block_kernel (one warp)",
+    [CTT_BIN_BLOCK] = "ctt_block_kernel",
+};
+
+static cudaError_t launch_bin(struct ctt_device *d, enum ctt_bin k, const uint32_t *ix, uint32_t n,
+                              uint32_t base, cudaStream_t s)
+{
+    switch (k) {
+    case CTT_BIN_THREAD:
+        return ctt_launch_thread(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base,
+                                 d->sm_count, s);
+    case CTT_BIN_WARP:
+        return ctt_launch_warp(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base, s);
+    case CTT_BIN_WARP_COLUMNS:
+        return ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base,
+                                d->d_scratch, 32, s);
+    default:
+        return ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base,
+                                d->d_scratch, CTT_BLOCK_THREADS, s);
+    }
+}
+
 cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
 {
     CUDA_TRY(d, cudaMemsetAsync(d->d_counters, 0, CTT_N_COUNTERS * sizeof(unsigned), d->stream),
@@ -185,32 +211,34 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
         return cudaSuccess;
     }
     /* auto: the bins run side by side on streams of their own, forked from and joined back to
-     * d->stream, so a small bin does not leave the GPU idle behind a large one. */
-    const uint32_t *ix = d->d_index;
+     * d->stream, so a small bin does not leave the GPU idle behind a large one. A batch that
+     * fills one bin only runs it on d->stream: the fork and join would cost it 1-2 us, which
+     * on short equal lengths made auto 5-18 % slower than the mapping it chose (H200,
+     * results/ctt_auto_equal.csv of commit 9442d21). */
     size_t at[CTT_N_BINS], sum = 0;
+    int filled = 0;
     for (int k = 0; k < CTT_N_BINS; k++) {
         at[k] = sum;
         sum += d->bin[k];
+        filled += d->bin[k] > 0;
     }
-    CUDA_TRY(d, cudaEventRecord(d->fork, d->stream), "cudaEventRecord");
-    for (int k = 0; k < CTT_N_BINS - 1; k++)
-        CUDA_TRY(d, cudaStreamWaitEvent(d->side[k], d->fork, 0), "cudaStreamWaitEvent");
-    CUDA_TRY(d, ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix + at[CTT_BIN_BLOCK],
-                                 (uint32_t)d->bin[CTT_BIN_BLOCK], d->d_counters, base, d->d_scratch,
-                                 CTT_BLOCK_THREADS, d->side[0]), "ctt_block_kernel");
-    CUDA_TRY(d, ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix + at[CTT_BIN_WARP_COLUMNS],
-                                 (uint32_t)d->bin[CTT_BIN_WARP_COLUMNS], d->d_counters, base,
-                                 d->d_scratch, 32, d->side[1]), "ctt_block_kernel (one warp)");
-    CUDA_TRY(d, ctt_launch_warp(d->d_mem, d->d_comps, d->rational, ix + at[CTT_BIN_WARP],
-                                (uint32_t)d->bin[CTT_BIN_WARP], d->d_counters, base, d->side[2]),
-             "ctt_warp_kernel");
-    CUDA_TRY(d, ctt_launch_thread(d->d_mem, d->d_comps, d->rational, ix + at[CTT_BIN_THREAD],
-                                  (uint32_t)d->bin[CTT_BIN_THREAD], d->d_counters, base,
-                                  d->sm_count, d->stream), "ctt_thread_kernel");
-    for (int k = 0; k < CTT_N_BINS - 1; k++) {
-        CUDA_TRY(d, cudaEventRecord(d->join[k], d->side[k]), "cudaEventRecord");
-        CUDA_TRY(d, cudaStreamWaitEvent(d->stream, d->join[k], 0), "cudaStreamWaitEvent");
+    if (filled > 1) {
+        CUDA_TRY(d, cudaEventRecord(d->fork, d->stream), "cudaEventRecord");
+        for (int k = 0; k < CTT_N_BINS - 1; k++)
+            CUDA_TRY(d, cudaStreamWaitEvent(d->side[k], d->fork, 0), "cudaStreamWaitEvent");
     }
+    for (int k = CTT_N_BINS - 1; k >= 0; k--) {
+        /* The thread bin on d->stream, the others on side streams 0 (block), 1 (one-warp
+         * columns) and 2 (warp). */
+        cudaStream_t s = filled > 1 && k != CTT_BIN_THREAD ? d->side[CTT_BIN_BLOCK - k] : d->stream;
+        CUDA_TRY(d, launch_bin(d, (enum ctt_bin)k, d->d_index + at[k], (uint32_t)d->bin[k], base, s),
+                 bin_kernel[k]);
+    }
+    if (filled > 1)
+        for (int k = 0; k < CTT_N_BINS - 1; k++) {
+            CUDA_TRY(d, cudaEventRecord(d->join[k], d->side[k]), "cudaEventRecord");
+            CUDA_TRY(d, cudaStreamWaitEvent(d->stream, d->join[k], 0), "cudaStreamWaitEvent");
+        }
     return cudaSuccess;
 }
 
