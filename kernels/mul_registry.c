@@ -23,6 +23,7 @@ LAUNCH(mul_warp_column_shared_launch);
 LAUNCH(mul_warp_column_shuffle_launch);
 LAUNCH(mul_rowchain_karatsuba_launch);
 size_t mul_rowchain_karatsuba_scratch(unsigned words, size_t count);
+LAUNCH(mul_tensor_toeplitz_launch);
 
 /* Toom-k over sum-rotate warp products, k = 2..9 (kernels/mul_toom.cu). */
 #define TOOM_DECLARE(K)                                                                     \
@@ -96,6 +97,12 @@ static const struct mul_method methods[] = {
      "IMAD.WIDE row chains (001 section III, Table I)",
      MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_WORD_MAJOR, mul_rowchain_karatsuba_launch,
      mul_rowchain_karatsuba_scratch},
+    /* Operands are padded to 32, 64, 128 or 256 words, the sizes its kernel is unrolled for
+     * (kernels/tensor_toeplitz_plan.h). */
+    {"warp-tensor-toeplitz",
+     "one warp per product, Toeplitz tiles of byte limbs on the tensor cores (mma.sync u8 x u8 "
+     "-> s32), then a carry pass (issue 13)",
+     MUL_MIN_WORDS, 256, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_tensor_toeplitz_launch, NULL},
     TOOM_METHOD(2, 3), TOOM_METHOD(3, 5), TOOM_METHOD(4, 7), TOOM_METHOD(5, 9),
     TOOM_METHOD(6, 11), TOOM_METHOD(7, 13), TOOM_METHOD(8, 15), TOOM_METHOD(9, 17),
 };
@@ -129,6 +136,9 @@ unsigned mul_method_block_products(const struct mul_method *m, unsigned words)
      * 32; its device-memory split and join kernels take 32 problems per block. */
     if (f == mul_rowchain_karatsuba_launch)
         return words <= 32 ? 128 : 32;
+    /* mul_tensor_toeplitz.cu: 4 warps per block, a product each. */
+    if (f == mul_tensor_toeplitz_launch)
+        return 4;
     /* thread-school, thread-comba, thread-karatsuba[2]: 128 threads per block, a product each;
      * Toom-k: its interpolation kernel, the same. */
     return 128;

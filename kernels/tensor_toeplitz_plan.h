@@ -85,11 +85,18 @@ TT_FN int tt_b_word(int u, unsigned lane) { return 4 * u - 32 + (int)lane; }
 
 /* Accumulator i (c0 .. c3 of mma.m16n8k32: rows g, g, g+8, g+8, columns 2s, 2s+1, 2s, 2s+1)
  * of tile t in lane l is column 128 t + 32 s + g + 8 (2 (i & 1) + i / 2). In shared memory
- * column f lies at f ^ (((f >> 5) & 3) << 3), so the lanes of one store hit 32 banks. */
+ * column f lies at f with bits 2..4 XORed by a rotation of r = (f >> 5) mod 8: the 32 lanes of
+ * one accumulator store (r = 4 t + s) find 32 banks, and the carry pass, where lane L reads
+ * columns [L N/4, (L+1) N/4) in 16-byte chunks, finds 8 chunks in 8 banks' quads per 8 lanes
+ * at N = 128 (2 per quad at the other sizes; the rotation found best by search). */
 TT_FN unsigned tt_column(int t, unsigned lane, unsigned i)
 {
     return 128u * (unsigned)t + 32u * (lane % 4) + lane / 4 + 8u * (2u * (i & 1u) + i / 2u);
 }
-TT_FN unsigned tt_column_slot(unsigned f) { return f ^ (((f >> 5) & 3u) << 3); }
+TT_FN unsigned tt_column_slot(unsigned f)
+{
+    const unsigned r = (f >> 5) & 7u;
+    return f ^ ((((r & 3u) << 1) | (r >> 2)) << 2);
+}
 
 #endif
