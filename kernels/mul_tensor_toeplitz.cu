@@ -29,7 +29,7 @@
 // 4096 bits and 2.53e8/s at 8192, 1.5x and 1.9x thread-rowchain-karatsuba; 1.97e9/s at 1024
 // bits, 0.42x. mma.sync u8 alone completes 0.60 m16n8k32 per SM per clock
 // (experiments/tensor_mma_rate.cu: 6.4e14 MAC/s, a third of the dense wgmma rate), so the
-// tensor pipe is 38 % of the time at 4096 bits and 53 % at 8192; the rest is the scalar work
+// tensor pipe's floor is 34 % of the time at 4096 bits and 47 % at 8192; the rest is the scalar work
 // around it, 826 and 1586 warp instructions per product (84 and 296 of them IMMA), on L1 and
 // shared-memory wavefronts (75 % busy at 4096) and, at 8192, on latency: 168 registers leave
 // 12 warps per SM. Tried and dropped: each Toeplitz tile by four 64-bit loads from two
