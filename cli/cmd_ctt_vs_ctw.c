@@ -100,7 +100,7 @@ static const struct cli_option ctt_options[] = {
 static const char methods_help[] =
     "  ctt       one computation per thread; 32 taken per warp with one atomic, result space reserved by a warp scan and one atomic (003 Algorithms 3.1, 3.2, 4.3)\n"
     "  ctw       one warp per computation: 32-word chunks with the carry across the warp; mul row by row (003 4.5, after Langer 2015)\n"
-    "  auto      beyond 003: computations binned by length, short ones to threads (sorted by length), middle ones to warps, the longest to a block each\n"
+    "  auto      beyond 003: computations binned by length, short ones to threads (sorted by length), middle ones to warps (to a block each when too few to fill the GPU), long products to a block summing tiles of columns, the longest to a block each; bins=thread/warp/warp-columns/tile/block in the params column\n"
     "  cpu-port  the ctt routines compiled for the CPU, one thread (003 5.4)\n"
     "  gmp       mpz_add / mpz_sub / mpz_mul per computation (for rationals the same unreduced formulas in mpz) on --threads threads\n"
     "  all       every method above\n";
@@ -289,8 +289,9 @@ static void ctt_describe(void *ctx, const struct bench_case *c, char *params, si
                      (unsigned long long)t->batch.operand_words,
                      (unsigned long long)t->batch.result_words);
     if (m == M_AUTO && k > 0 && (size_t)k < len)
-        snprintf(params + k, len - k, ";bins=%zu/%zu/%zu/%zu", t->dev.bin[CTT_BIN_THREAD],
-                 t->dev.bin[CTT_BIN_WARP], t->dev.bin[CTT_BIN_WARP_COLUMNS], t->dev.bin[CTT_BIN_BLOCK]);
+        snprintf(params + k, len - k, ";bins=%zu/%zu/%zu/%zu/%zu", t->dev.bin[CTT_BIN_THREAD],
+                 t->dev.bin[CTT_BIN_WARP], t->dev.bin[CTT_BIN_WARP_COLUMNS], t->dev.bin[CTT_BIN_TILE],
+                 t->dev.bin[CTT_BIN_BLOCK]);
 }
 
 static void ctt_teardown(void *ctx, struct bench_case *c)

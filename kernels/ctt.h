@@ -5,8 +5,8 @@
  *   warp    one warp per computation, Langer's mapping as 003 4.5 describes it (ctt_warp.cu);
  *   auto    beyond 003: the computations binned by length, short ones to threads (sorted, so
  *           a warp's lanes get similar lengths), middle ones to a warp each (CTW for add and
- *           sub, a warp summing product columns for mul), the longest to a block each
- *           (ctt_block.cu).
+ *           sub, a warp summing product columns for mul), long products to a block summing
+ *           tiles of columns (ctt_tile_mul.cuh), the longest to a block each (ctt_block.cu).
  * A rational computation (003 4.4) runs in the mapping's own style: its integer steps
  * (cpu_ref/ctt_rational.h) one after another by one thread, one warp or one block, in the
  * result space that one reservation gave it (the temporaries of qadd and qsub included). */
@@ -28,17 +28,35 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
 
 /* auto's bins by the longer operand, in words. add and sub: a thread up to 16, a warp (CTW)
  * up to 1024, a block above. mul: a thread up to 8, a warp summing columns (ctt_block.cu with
- * 32 threads) up to 128, a block above. The thread bounds are where CTT stops beating CTW on
- * the H200 (results/ctt_fig55.csv, commit 48f9d83: add and sub CTT faster up to 16 words, mul
- * up to 4 and equal at 8; at 16-word mul the thread bin took 2.4x CTW's time). */
+ * 32 threads) up to 128, a block summing tiles of columns (ctt_tile_mul.cuh) up to 4096, a
+ * block summing columns above, where the tiles' operands would not fit in 48 KB of shared
+ * memory. The thread bounds are where CTT stops beating CTW on the H200
+ * (results/ctt_fig55.csv, commit 48f9d83: add and sub CTT faster up to 16 words, mul up to 4
+ * and equal at 8; at 16-word mul the thread bin took 2.4x CTW's time). */
 #define CTT_AUTO_ADD_THREAD_MAX 16u
 #define CTT_AUTO_ADD_WARP_MAX 1024u
 #define CTT_AUTO_MUL_THREAD_MAX 8u
 #define CTT_AUTO_MUL_WARP_MAX 128u
+#define CTT_AUTO_MUL_TILE_MAX 4096u
+/* How many computations a batch has counts too (003 6.1 leaves "choose the appropriate method
+ * automatically" open): a warp summing columns, and the tiles up to 256 words (F / 8 <= 32
+ * tiles), keep one warp of a computation busy, and a warp's chains of dependent multiply-adds
+ * and loads need about two warps on each of an SM's four schedulers to hide their latency.
+ * With fewer products of 9..256 words in the batch than CTT_AUTO_NARROW_WARPS_PER_SM per SM,
+ * they go to the 256-thread block instead, whose eight warps a computation fill the GPU sooner.
+ * On the H200 (132 SMs: 1056), at 64..256 words, the block took 0.51-0.98x the narrow
+ * mapping's time with 256 computations (mul and qadd) and 0.99-1.43x with 2048. Longer
+ * products stay with the tiles at any count: from 384 words their two busy warps a computation
+ * do 1.9-2.5x the block's word products per second (8192 muls), which outweighs the occupancy
+ * (256 muls of 384..2048 words: the block 1.25-1.8x the tiles' time; 256 qadds of 512: 0.95x). */
+#define CTT_AUTO_MUL_NARROW_MAX 256u
+#define CTT_AUTO_NARROW_WARPS_PER_SM 8
 /* Rational computations are products foremost (three, or two, to one sum): they take mul's
  * bins, by the longest of their four integers. */
-enum ctt_bin { CTT_BIN_THREAD, CTT_BIN_WARP, CTT_BIN_WARP_COLUMNS, CTT_BIN_BLOCK, CTT_N_BINS };
+enum ctt_bin { CTT_BIN_THREAD, CTT_BIN_WARP, CTT_BIN_WARP_COLUMNS, CTT_BIN_TILE, CTT_BIN_BLOCK, CTT_N_BINS };
 #define CTT_BLOCK_THREADS 256
+/* The tile bin's block: 64 threads take the 64 tiles of a 512-word operand one each. */
+#define CTT_TILE_THREADS 64
 
 /* The device counters, all zero before a run: Algorithm 3.1's next computation, Algorithm 3.2's
  * next free word of the result space (which starts at word result_base of the block), and
@@ -58,7 +76,9 @@ CTT_HD static inline uint32_t ctt_q_block_scratch(const struct ctt_qcomp *q)
 }
 
 /* Launchers, one per mapping file. `comps` holds struct ctt_comp, or struct ctt_qcomp when
- * `rational`; `index` lists the computations to run (NULL: 0..count-1). */
+ * `rational`; `index` lists the computations to run (NULL: 0..count-1). ctt_launch_block runs
+ * auto's bin `kind` (CTT_BIN_WARP_COLUMNS, CTT_BIN_TILE or CTT_BIN_BLOCK); the tile bin's shared
+ * memory is sized for operands of up to `longest` words. */
 cudaError_t ctt_launch_thread(uint32_t *mem, void *comps, bool rational, const uint32_t *index,
                               uint32_t count, unsigned *counters, uint32_t result_base, int sm_count,
                               cudaStream_t s);
@@ -66,7 +86,7 @@ cudaError_t ctt_launch_warp(uint32_t *mem, void *comps, bool rational, const uin
                             uint32_t count, unsigned *counters, uint32_t result_base, cudaStream_t s);
 cudaError_t ctt_launch_block(uint32_t *mem, void *comps, bool rational, const uint32_t *index,
                              uint32_t count, unsigned *counters, uint32_t result_base, uint32_t *scratch,
-                             int threads, cudaStream_t s);
+                             enum ctt_bin kind, uint32_t longest, cudaStream_t s);
 
 struct ctt_device {
     uint64_t operand_words, total_words;
@@ -78,6 +98,7 @@ struct ctt_device {
     unsigned *d_counters;
     uint32_t *d_index;         /* auto: the computations bin after bin (enum ctt_bin) */
     size_t bin[CTT_N_BINS];    /* auto: computations per bin */
+    uint32_t bin_longest[CTT_N_BINS]; /* auto: the longest operand in each bin, in words */
     uint32_t *d_scratch;       /* auto: the column sums of the muls of the column bins */
     uint64_t scratch_words;
     int sm_count;

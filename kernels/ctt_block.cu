@@ -1,15 +1,19 @@
 // auto's mappings beyond 003: one thread block per computation, of 256 threads for the longest,
 // so a computation of thousands of words is not left to one warp (CTW) or one thread (CTT), and
 // of 32 (one warp) for auto's middle bin of mul, where product scanning keeps a lane's column
-// sum in registers instead of CTW's read and write of every result word in every row.
+// sum in registers instead of CTW's read and write of every result word in every row; and of
+// CTT_TILE_THREADS for auto's tile bin of long products, which sums the columns in tiles
+// (ctt_tile_mul.cuh) instead.
 // Add and sub: chunks of a word a thread, the carry across the block by lookahead within each warp (two
 // votes) and across the block's warps through shared memory. Mul: product scanning, thread t
 // summing columns t, t + 256, ... of the schoolbook in three words, then the three word rows of
-// the column sums added (low + middle * 2^32 + high * 2^64) with the same block addition.
+// the column sums added (low + middle * 2^32 + high * 2^64) with the same block addition; or
+// the tiles' column words and overflow words added so.
 // A rational computation is one block's too: its steps one after another (003 4.4.2), each by
 // the block, its products sharing one scratch region as long as the longest.
 #include "ctt.h"
 #include "ctt_device.cuh"
+#include "ctt_tile_mul.cuh"
 
 namespace {
 
@@ -121,10 +125,21 @@ __device__ void block_mul(uint32_t *r, const uint32_t *a, uint32_t na, const uin
                         [=](uint32_t i) { return i >= 2 ? high[i - 2] : 0u; });
 }
 
-// One integer computation placed at c.r_off, by the whole block; a product's column sums go to
-// `scratch` (ctt_block_scratch words). Every thread ends with its r_len and r_neg.
+// r[0..na + nb) = a * b by tiles (ctt_tile_mul.cuh), then their overflow words added.
 template <int THREADS>
-__device__ void compute(uint32_t *mem, ctt_comp &c, uint32_t *scratch)
+__device__ void tile_mul(uint32_t *r, const uint32_t *a, uint32_t na, const uint32_t *b,
+                         uint32_t nb, uint32_t *smem)
+{
+    const uint32_t *ov = ctt_tile::columns<THREADS>(r, a, na, b, nb, smem);
+    block_addsub<THREADS, false>(r, na + nb, [=](uint32_t i) { return r[i]; },
+                                 [=](uint32_t i) { return ctt_tile_overflow(ov, i); });
+}
+
+// One integer computation placed at c.r_off, by the whole block; a product's column sums go to
+// `scratch` (ctt_block_scratch words), or with TILE its tiles to `smem` (dynamic shared memory
+// of ctt_tile_shared_words words). Every thread ends with its r_len and r_neg.
+template <int THREADS, bool TILE>
+__device__ void compute(uint32_t *mem, ctt_comp &c, uint32_t *scratch, uint32_t *smem)
 {
     const uint32_t need = ctt_result_capacity(&c);
     uint32_t *r = mem + c.r_off;
@@ -134,7 +149,10 @@ __device__ void compute(uint32_t *mem, ctt_comp &c, uint32_t *scratch)
     const auto load_b = [=](uint32_t i) { return ctt::word(b, nb, i); };
     bool neg;
     if (c.op == CTT_MUL) {
-        block_mul<THREADS>(r, a, na, b, nb, scratch, scratch + need);
+        if constexpr (TILE)
+            tile_mul<THREADS>(r, a, na, b, nb, smem);
+        else
+            block_mul<THREADS>(r, a, na, b, nb, scratch, scratch + need);
         neg = c.a_neg ^ c.b_neg;
     } else if (ctt_adds_magnitudes(&c)) {
         const uint32_t carry = block_addsub<THREADS, false>(r, n, load_a, load_b);
@@ -153,42 +171,48 @@ __device__ void compute(uint32_t *mem, ctt_comp &c, uint32_t *scratch)
     c.r_neg = neg && c.r_len > 0;
 }
 
-template <int THREADS>
-__device__ void compute(uint32_t *mem, ctt_qcomp &q, uint32_t *scratch)
+template <int THREADS, bool TILE>
+__device__ void compute(uint32_t *mem, ctt_qcomp &q, uint32_t *scratch, uint32_t *smem)
 {
-    ctt::rational(q, [=](ctt_comp &s) { compute<THREADS>(mem, s, scratch); },
+    ctt::rational(q, [=](ctt_comp &s) { compute<THREADS, TILE>(mem, s, scratch, smem); },
                   [] { __syncthreads(); });
 }
 
-template <int THREADS, class Comp>
+template <int THREADS, bool TILE, class Comp>
 __global__ void __launch_bounds__(THREADS)
 ctt_block_kernel(uint32_t *mem, Comp *comps, const uint32_t *index, unsigned *counters,
                  uint32_t result_base, uint32_t *scratch)
 {
+    extern __shared__ uint4 tile_smem[];
     __shared__ unsigned start, scratch_start;
     const uint32_t id = index ? index[blockIdx.x] : blockIdx.x;
     Comp c = comps[id];
     if (threadIdx.x == 0) {
         start = atomicAdd(&counters[CTT_NEXT_WORD], ctt::capacity(c));
-        const uint32_t words = ctt::block_scratch(c);
+        const uint32_t words = TILE ? 0 : ctt::block_scratch(c);
         scratch_start = words ? atomicAdd(&counters[CTT_NEXT_SCRATCH], words) : 0;
     }
     __syncthreads();
     ctt::place(c, result_base + start);
-    compute<THREADS>(mem, c, scratch + scratch_start);
+    compute<THREADS, TILE>(mem, c, scratch + scratch_start, reinterpret_cast<uint32_t *>(tile_smem));
     if (threadIdx.x == 0)
         comps[id] = c;
 }
 
 template <class Comp>
 cudaError_t launch(uint32_t *mem, Comp *comps, const uint32_t *index, uint32_t count,
-                   unsigned *counters, uint32_t result_base, uint32_t *scratch, int threads,
-                   cudaStream_t s)
+                   unsigned *counters, uint32_t result_base, uint32_t *scratch, enum ctt_bin kind,
+                   uint32_t longest, cudaStream_t s)
 {
-    if (threads == 32)
-        ctt_block_kernel<32><<<count, 32, 0, s>>>(mem, comps, index, counters, result_base, scratch);
+    if (kind == CTT_BIN_WARP_COLUMNS)
+        ctt_block_kernel<32, false><<<count, 32, 0, s>>>(mem, comps, index, counters, result_base,
+                                                          scratch);
+    else if (kind == CTT_BIN_TILE)
+        ctt_block_kernel<CTT_TILE_THREADS, true>
+            <<<count, CTT_TILE_THREADS, ctt_tile_shared_words(longest) * 4, s>>>(
+                mem, comps, index, counters, result_base, scratch);
     else
-        ctt_block_kernel<CTT_BLOCK_THREADS><<<count, CTT_BLOCK_THREADS, 0, s>>>(
+        ctt_block_kernel<CTT_BLOCK_THREADS, false><<<count, CTT_BLOCK_THREADS, 0, s>>>(
             mem, comps, index, counters, result_base, scratch);
     return cudaGetLastError();
 }
@@ -197,13 +221,14 @@ cudaError_t launch(uint32_t *mem, Comp *comps, const uint32_t *index, uint32_t c
 
 extern "C" cudaError_t ctt_launch_block(uint32_t *mem, void *comps, bool rational,
                                         const uint32_t *index, uint32_t count, unsigned *counters,
-                                        uint32_t result_base, uint32_t *scratch, int threads,
-                                        cudaStream_t s)
+                                        uint32_t result_base, uint32_t *scratch,
+                                        enum ctt_bin kind, uint32_t longest, cudaStream_t s)
 {
     if (count == 0)
         return cudaSuccess;
     if (rational)
         return launch(mem, (ctt_qcomp *)comps, index, count, counters, result_base, scratch,
-                      threads, s);
-    return launch(mem, (ctt_comp *)comps, index, count, counters, result_base, scratch, threads, s);
+                      kind, longest, s);
+    return launch(mem, (ctt_comp *)comps, index, count, counters, result_base, scratch, kind,
+                  longest, s);
 }

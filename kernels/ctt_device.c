@@ -23,25 +23,47 @@ static uint32_t longest(const struct ctt_batch *b, size_t i)
     return max_u32(b->comps[i].a_len, b->comps[i].b_len);
 }
 
-/* auto's bin of computation i (ctt.h gives the bounds). */
-static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i)
+/* Whether computation i takes mul's bins: a product, or a rational computation. */
+static bool takes_mul_bins(const struct ctt_batch *b, size_t i)
+{
+    return b->rational || b->comps[i].op == CTT_MUL;
+}
+
+/* Whether b's products of the middle lengths (past the thread bin, up to
+ * CTT_AUTO_MUL_NARROW_MAX words) are many enough for the narrow mappings, one busy warp each: at
+ * least CTT_AUTO_NARROW_WARPS_PER_SM for each of the sm_count SMs (ctt.h says why). */
+static bool narrow_middle(const struct ctt_batch *b, int sm_count)
+{
+    size_t middle = 0;
+    for (size_t i = 0; i < b->count; i++) {
+        const uint32_t n = longest(b, i);
+        middle += takes_mul_bins(b, i) && n > CTT_AUTO_MUL_THREAD_MAX && n <= CTT_AUTO_MUL_NARROW_MAX;
+    }
+    return middle >= (size_t)CTT_AUTO_NARROW_WARPS_PER_SM * (size_t)sm_count;
+}
+
+/* auto's bin of computation i (ctt.h gives the bounds); `narrow` as narrow_middle says. */
+static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i, bool narrow)
 {
     const uint32_t n = longest(b, i);
-    if (b->rational || b->comps[i].op == CTT_MUL)
-        return n <= CTT_AUTO_MUL_THREAD_MAX ? CTT_BIN_THREAD
-             : n <= CTT_AUTO_MUL_WARP_MAX   ? CTT_BIN_WARP_COLUMNS
-                                            : CTT_BIN_BLOCK;
+    if (takes_mul_bins(b, i))
+        return n <= CTT_AUTO_MUL_THREAD_MAX                ? CTT_BIN_THREAD
+             : n <= CTT_AUTO_MUL_NARROW_MAX && !narrow     ? CTT_BIN_BLOCK
+             : n <= CTT_AUTO_MUL_WARP_MAX                  ? CTT_BIN_WARP_COLUMNS
+             : n <= CTT_AUTO_MUL_TILE_MAX                  ? CTT_BIN_TILE
+                                                           : CTT_BIN_BLOCK;
     return n <= CTT_AUTO_ADD_THREAD_MAX ? CTT_BIN_THREAD
          : n <= CTT_AUTO_ADD_WARP_MAX   ? CTT_BIN_WARP
                                         : CTT_BIN_BLOCK;
 }
 
-/* Scratch words of the column bins: the middle and high words of the column sums of each mul. */
-static uint64_t column_scratch_words(const struct ctt_batch *b)
+/* Scratch words of the column bins: the middle and high words of the column sums of each mul.
+ * With narrow false, every middle product is in the block bin: the most scratch b can need. */
+static uint64_t column_scratch_words(const struct ctt_batch *b, bool narrow)
 {
     uint64_t w = 0;
     for (size_t i = 0; i < b->count; i++) {
-        const enum ctt_bin k = bin_of(b, i);
+        const enum ctt_bin k = bin_of(b, i, narrow);
         if (k == CTT_BIN_WARP_COLUMNS || k == CTT_BIN_BLOCK)
             w += b->rational ? ctt_q_block_scratch(&b->qcomps[i]) : ctt_block_scratch(&b->comps[i]);
     }
@@ -58,7 +80,7 @@ uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m)
     uint64_t bytes = (b->operand_words + b->result_words) * 4 + b->count * comp_bytes(b) +
                      CTT_N_COUNTERS * sizeof(unsigned);
     if (m == CTT_MAP_AUTO)
-        bytes += b->count * sizeof(uint32_t) + column_scratch_words(b) * 4;
+        bytes += b->count * sizeof(uint32_t) + column_scratch_words(b, false) * 4;
     return bytes;
 }
 
@@ -66,20 +88,27 @@ uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m)
  * counting sort); the thread bin ascending, so a warp's 32 lanes get similar lengths (003 4.3
  * warns that they should, and never measures it), the others descending, so the longest start
  * first and the short ones fill in behind them. */
-static int make_bins(struct ctt_device *d, const struct ctt_batch *b, uint32_t *index)
+static int make_bins(struct ctt_device *d, const struct ctt_batch *b, uint32_t *index, bool narrow)
 {
     const size_t span = CTT_MAX_WORDS + 1, keys = CTT_N_BINS * span;
     size_t *at = calloc(keys + 1, sizeof *at);
     if (!at)
         return -1;
     for (size_t i = 0; i < b->count; i++)
-        at[bin_of(b, i) * span + longest(b, i) + 1]++;
+        at[bin_of(b, i, narrow) * span + longest(b, i) + 1]++;
     for (size_t k = 1; k <= keys; k++)
         at[k] += at[k - 1];
-    for (int k = 0; k < CTT_N_BINS; k++)
+    for (int k = 0; k < CTT_N_BINS; k++) {
         d->bin[k] = at[(k + 1) * span] - at[k * span];
+        /* The last key of bin k that holds computations is its longest length. */
+        for (size_t l = span; l > 0 && d->bin[k]; l--)
+            if (at[k * span + l] > at[k * span + l - 1]) {
+                d->bin_longest[k] = (uint32_t)(l - 1);
+                break;
+            }
+    }
     for (size_t i = 0; i < b->count; i++)
-        index[at[bin_of(b, i) * span + longest(b, i)]++] = (uint32_t)i;
+        index[at[bin_of(b, i, narrow) * span + longest(b, i)]++] = (uint32_t)i;
     free(at);
     size_t from = d->bin[CTT_BIN_THREAD];
     for (int k = 1; k < CTT_N_BINS; k++) {
@@ -111,8 +140,9 @@ cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enu
     CUDA_TRY(d, cudaMalloc((void **)&d->d_counters, CTT_N_COUNTERS * sizeof(unsigned)),
              "cudaMalloc (counters)");
     if (m == CTT_MAP_AUTO) {
+        const bool narrow = narrow_middle(b, d->sm_count);
         uint32_t *index = malloc(b->count * sizeof *index);
-        if (!index || make_bins(d, b, index) != 0) {
+        if (!index || make_bins(d, b, index, narrow) != 0) {
             free(index);
             d->failed_call = "malloc (auto's bins)";
             return cudaErrorMemoryAllocation;
@@ -122,7 +152,7 @@ cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enu
             err = cudaMemcpy(d->d_index, index, b->count * sizeof *index, cudaMemcpyHostToDevice);
         free(index);
         CUDA_TRY(d, err, "cudaMalloc/cudaMemcpy (auto's bins)");
-        d->scratch_words = column_scratch_words(b);
+        d->scratch_words = column_scratch_words(b, narrow);
         if (d->scratch_words)
             CUDA_TRY(d, cudaMalloc((void **)&d->d_scratch, d->scratch_words * 4),
                      "cudaMalloc (block scratch)");
@@ -174,6 +204,7 @@ static const char *const bin_kernel[CTT_N_BINS] = {
     [CTT_BIN_THREAD] = "ctt_thread_kernel",
     [CTT_BIN_WARP] = "ctt_warp_kernel",
     [CTT_BIN_WARP_COLUMNS] = "ctt_block_kernel (one warp)",
+    [CTT_BIN_TILE] = "ctt_block_kernel (tiles)",
     [CTT_BIN_BLOCK] = "ctt_block_kernel",
 };
 
@@ -186,12 +217,9 @@ static cudaError_t launch_bin(struct ctt_device *d, enum ctt_bin k, const uint32
                                  d->sm_count, s);
     case CTT_BIN_WARP:
         return ctt_launch_warp(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base, s);
-    case CTT_BIN_WARP_COLUMNS:
-        return ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base,
-                                d->d_scratch, 32, s);
     default:
         return ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base,
-                                d->d_scratch, CTT_BLOCK_THREADS, s);
+                                d->d_scratch, k, d->bin_longest[k], s);
     }
 }
 
@@ -228,8 +256,8 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
             CUDA_TRY(d, cudaStreamWaitEvent(d->side[k], d->fork, 0), "cudaStreamWaitEvent");
     }
     for (int k = CTT_N_BINS - 1; k >= 0; k--) {
-        /* The thread bin on d->stream, the others on side streams 0 (block), 1 (one-warp
-         * columns) and 2 (warp). */
+        /* The thread bin on d->stream, the others on side streams 0 (block), 1 (tiles), 2
+         * (one-warp columns) and 3 (warp). */
         cudaStream_t s = filled > 1 && k != CTT_BIN_THREAD ? d->side[CTT_BIN_BLOCK - k] : d->stream;
         CUDA_TRY(d, launch_bin(d, (enum ctt_bin)k, d->d_index + at[k], (uint32_t)d->bin[k], base, s),
                  bin_kernel[k]);

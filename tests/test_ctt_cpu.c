@@ -5,7 +5,8 @@
  * deviation; the batch generator's lengths; and 003 Algorithms 3.1 and 3.2 simulated lane by
  * lane (cpu_ref/ctt_schedule_model.c): every computation taken exactly once, the result regions
  * disjoint and packed, one atomic per warp and step; and the warp multiplication of
- * kernels/ctt_warp.cu simulated lane by lane (cpu_ref/ctw_mul_model.c) against GMP. Rationals
+ * kernels/ctt_warp.cu simulated lane by lane (cpu_ref/ctw_mul_model.c) and the tiled product of
+ * kernels/ctt_tile_mul.cuh thread by thread (cpu_ref/ctt_tile_mul_model.c) against GMP. Rationals
  * (003 4.4): the host routines of qadd, qsub, qmul and qdiv (cpu_ref/ctt_rational_ref.c)
  * against GMP's mpz on the same unreduced formulas, and the formulas themselves against mpq
  * after reduction, on equal and unequal lengths, one word and the maximum length, all-ones
@@ -19,6 +20,7 @@
 #include "ctt_rational.h"
 #include "ctt_ref.h"
 #include "ctt_schedule_model.h"
+#include "ctt_tile_mul_model.h"
 #include "ctw_mul_model.h"
 #include "random_words.h"
 #include "test_seed.h"
@@ -202,32 +204,58 @@ static void check_scan(void)
     }
 }
 
-/* The warp multiplication of kernels/ctt_warp.cu, lane by lane, against GMP: lengths around
- * one and two chunks and the row's extra word at nb = 31, 32, 63, random and all-ones words. */
-static void check_ctw_mul(void)
+typedef void mul_model(uint32_t *r, const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb);
+
+/* A CPU model of a GPU multiplication against GMP on every pair of the n lengths lens (the
+ * longest last), random and all-ones words; the words of a come from `stream` + i, of b from
+ * `stream` + 1000 + j. */
+static void check_mul_model(const char *name, mul_model *model, const uint32_t *lens, size_t n,
+                            uint64_t stream)
 {
-    const uint32_t lens[] = {1, 2, 31, 32, 33, 63, 64, 65, 100};
-    const size_t n = sizeof lens / sizeof lens[0];
-    uint32_t a[100], b[100], r[200], want[200];
+    const uint32_t most = lens[n - 1];
+    uint32_t *a = malloc(most * 4), *b = malloc(most * 4), *r = malloc(2 * most * 4);
+    uint32_t *want = malloc(2 * most * 4);
     for (int pattern = 0; pattern < 2; pattern++)
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < n; j++) {
                 const uint32_t na = lens[i], nb = lens[j];
-                fill(a, na, pattern ? ALL_ONES : RANDOM, 7000 + i);
-                fill(b, nb, pattern ? ALL_ONES : RANDOM, 8000 + j);
+                fill(a, na, pattern ? ALL_ONES : RANDOM, stream + i);
+                fill(b, nb, pattern ? ALL_ONES : RANDOM, stream + 1000 + j);
                 mpz_t x, y;
                 mpz_inits(x, y, NULL);
                 mpz_import(x, na, -1, 4, 0, 0, a);
                 mpz_import(y, nb, -1, 4, 0, 0, b);
                 mpz_mul(x, x, y);
-                memset(want, 0, sizeof want);
+                memset(want, 0, (na + nb) * 4);
                 mpz_export(want, NULL, -1, 4, 0, 0, x);
                 mpz_clears(x, y, NULL);
-                memset(r, 0xa5, sizeof r);
-                ctw_mul_model(r, a, na, b, nb);
+                memset(r, 0xa5, (na + nb) * 4);
+                model(r, a, na, b, nb);
                 CHECK(memcmp(r, want, (na + nb) * 4) == 0,
-                      "ctw mul model, lengths %u x %u, pattern %d, differs from GMP", na, nb, pattern);
+                      "%s, lengths %u x %u, pattern %d, differs from GMP", name, na, nb, pattern);
             }
+    free(a);
+    free(b);
+    free(r);
+    free(want);
+}
+
+/* The warp multiplication of kernels/ctt_warp.cu, lane by lane: lengths around one and two
+ * chunks and the row's extra word at nb = 31, 32, 63. */
+static void check_ctw_mul(void)
+{
+    const uint32_t lens[] = {1, 2, 31, 32, 33, 63, 64, 65, 100};
+    check_mul_model("ctw mul model", ctw_mul_model, lens, sizeof lens / sizeof lens[0], 7000);
+}
+
+/* The tiled product of auto's tile bin (kernels/ctt_tile_mul.cuh), thread by thread: one word,
+ * lengths just off a multiple of the tile's 8 columns, one row block against many tiles and
+ * the reverse, the fold's rounding (nb = 8 k + 1 leaves F - nb = 7 empty columns), the
+ * operands in either order. */
+static void check_tile_mul(void)
+{
+    const uint32_t lens[] = {1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 129, 200, 512, 521};
+    check_mul_model("tile mul model", ctt_tile_mul_model, lens, sizeof lens / sizeof lens[0], 9000);
 }
 
 static void check_schedule(void)
@@ -440,6 +468,7 @@ int main(void)
     check_scan();
     check_schedule();
     check_ctw_mul();
+    check_tile_mul();
     check_rationals();
     return test_finish("test_ctt_cpu");
 }

@@ -1,7 +1,10 @@
 /* gpu suite: every mapping of `mpgpu ctt-vs-ctw` (thread, warp, auto) and every op (add, sub,
  * mul, and qadd, qsub, qmul, qdiv on rationals, 003 4.4) against GMP, on batches in 003's layout: equal lengths from one word up (one, a warp's
- * 32 and one past it, 512, and lengths that auto sends to a block), mixed lengths (sigma up to
- * the mean, so one batch spans all three of auto's bins), signed operands, all-ones words, one
+ * 32 and one past it, 512, and lengths that auto sends to a block), lengths on both sides of
+ * the tile bin's end at 4096 words, mixed lengths (sigma up to the mean, so one batch spans
+ * several of auto's bins; 1201 products around 200 words, enough on an H200 for auto's narrow
+ * mappings of the middle lengths, where smaller batches send them to the block), signed
+ * operands, all-ones words, one
  * word against the maximum length, and x - x (both operands at one offset: a zero-length
  * result). Rationals get the same random batches (each of the four integers drawn alike) and
  * all-ones integers of those lengths in every place, zero numerators, and x - x for qsub (F1 and
@@ -91,8 +94,9 @@ static void random_batches(enum ctt_mapping m, enum ctt_op op)
     static const struct { double mean, sigma; size_t count; bool sign; } shapes[] = {
         {1, 0, 1031, false},   {2, 0, 1031, true},   {31, 0, 1031, false}, {32, 0, 257, false},
         {33, 0, 257, true},    {512, 0, 67, false},  {600, 0, 37, false},  {1100, 0, 37, false},
-        {2048, 0, 11, true},
+        {2048, 0, 11, true},   {4000, 100, 13, false},
         {64, 64, 1031, false}, {8, 8, 4099, true},   {600, 400, 131, true},
+        {200, 60, 1201, false},
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         const struct ctt_gen g = {.seed = seed + s, .op = op, .count = shapes[s].count,
