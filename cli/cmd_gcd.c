@@ -22,12 +22,22 @@
 #define GCD_DEFAULT_BITS 16384u
 #define GCD_DEFAULT_COUNT 10u
 
-enum { OPT_GCD_BITS = 1000, OPT_BARRIER, OPT_L, OPT_ALL_PRIMES, OPT_INPUT, OPT_OUTPUT };
+enum {
+    OPT_GCD_BITS = 1000,
+    OPT_BARRIER,
+    OPT_INVERSE,
+    OPT_PER_THREAD,
+    OPT_L,
+    OPT_ALL_PRIMES,
+    OPT_INPUT,
+    OPT_OUTPUT
+};
 
 struct gcd_args {
     uint64_t gcd_bits;
     bool gcd_bits_set;
-    const char *barriers;
+    const char *barriers, *inverses;
+    unsigned per_thread; /* 0: auto */
     unsigned L;
     bool all_primes;
     const char *input, *output;
@@ -54,9 +64,20 @@ struct gcd_cli {
     size_t max_nq;
 };
 
-static const enum gcd_barrier barrier_ids[GCD_N_BARRIERS] = {GCD_BARRIER_COOP, GCD_BARRIER_CLUSTER,
-                                                             GCD_BARRIER_CUSTOM};
-static const char *const gpu_method_names[GCD_N_BARRIERS] = {"gpu-coop", "gpu-cluster", "gpu-custom"};
+/* A GPU case: the barrier and the inverse, and its row's method name. */
+struct gcd_variant {
+    enum gcd_barrier barrier;
+    enum gcd_inverse inverse;
+    const char *method;
+};
+static const struct gcd_variant variants[GCD_N_BARRIERS][GCD_N_INVERSES] = {
+    {{GCD_BARRIER_COOP, GCD_INVERSE_EUCLID, "gpu-coop-euclid"},
+     {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-coop-fermat"}},
+    {{GCD_BARRIER_CLUSTER, GCD_INVERSE_EUCLID, "gpu-cluster-euclid"},
+     {GCD_BARRIER_CLUSTER, GCD_INVERSE_FERMAT, "gpu-cluster-fermat"}},
+    {{GCD_BARRIER_CUSTOM, GCD_INVERSE_EUCLID, "gpu-custom-euclid"},
+     {GCD_BARRIER_CUSTOM, GCD_INVERSE_FERMAT, "gpu-custom-fermat"}},
+};
 
 static int gcd_handle(int id, const char *arg, void *ctx)
 {
@@ -66,6 +87,14 @@ static int gcd_handle(int id, const char *arg, void *ctx)
         a->gcd_bits_set = true;
     } else if (id == OPT_BARRIER) {
         a->barriers = arg;
+    } else if (id == OPT_INVERSE) {
+        a->inverses = arg;
+    } else if (id == OPT_PER_THREAD) {
+        if (strcmp(arg, "auto") != 0) {
+            a->per_thread = (unsigned)cli_parse_u64("--per-thread", arg, 1, 8);
+            if (a->per_thread & (a->per_thread - 1))
+                cli_bad_input("--per-thread %s: accepted: auto, 1, 2, 4, 8", arg);
+        }
     } else if (id == OPT_L) {
         a->L = (unsigned)cli_parse_u64("--L", arg, GCD_L_MIN, GCD_L_MAX);
     } else if (id == OPT_ALL_PRIMES) {
@@ -80,7 +109,9 @@ static int gcd_handle(int id, const char *arg, void *ctx)
 
 static const struct cli_option gcd_options[] = {
     {"gcd-bits", "G", OPT_GCD_BITS, "plant a random common factor of G bits in every pair (default 0: none; random pairs rarely share more than a few bits)"},
-    {"barrier", "B[,B...]", OPT_BARRIER, "grid-wide synchronisation of the GPU method, one case each: coop (cooperative groups grid sync, default), cluster (one thread-block cluster of up to 16 blocks, distributed shared memory), custom (the paper's barrier, 002 section 4.1), all"},
+    {"barrier", "B[,B...]", OPT_BARRIER, "grid-wide synchronisation of the GPU method, one case each: auto (default: the fastest for the size, measured on the H200: cluster up to 8192 moduli, about 32 Kibit, else coop), coop (cooperative groups grid sync), cluster (one thread-block cluster of up to 16 blocks, distributed shared memory), custom (the paper's barrier, 002 section 4.1), all"},
+    {"inverse", "I[,I...]", OPT_INVERSE, "modular inverse of the GPU method, one case each: fermat (default; a^(q-2) by Montgomery products, beyond 002), euclid (002 section 3.2: extended Euclid, quotients from a floating-point reciprocal), all"},
+    {"per-thread", "K", OPT_PER_THREAD, "moduli each GPU thread keeps in registers, at least: auto (default: the fewest that fit in one block an SM), 1, 2, 4 or 8; inputs too large for 8 stream the moduli through device memory"},
     {"L", "L", OPT_L, "moduli of L bits, 16..32 (default 32, as the paper)"},
     {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
@@ -221,7 +252,8 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     r->max_nq = 0;
     if (!c->data)
         return 0;
-    const enum gcd_barrier barrier = *(const enum gcd_barrier *)c->data;
+    const struct gcd_variant *var = c->data;
+    const enum gcd_barrier barrier = var->barrier;
     size_t n_q = 0;
     if (gcd_modular_nq(c->bits, r->M.L, GCD_BLOCK_THREADS, r->M.count, &n_q) != GCD_OK)
         n_q = (size_t)r->M.count;
@@ -231,7 +263,7 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     if (need > free_b / 10 * 9)
         cli_bad_input("--bits %u: %llu moduli need %llu bytes of device memory; %zu are free",
                       c->bits, (unsigned long long)n_q, (unsigned long long)need, free_b);
-    cudaError_t err = gcd_device_open(&r->dev, &r->M, barrier);
+    cudaError_t err = gcd_device_open(&r->dev, &r->M, barrier, var->inverse);
     if (err == cudaErrorNotSupported) {
         fprintf(stderr, "mpgpu: gcd --barrier %s: %s\n", gcd_barrier_name(barrier),
                 r->dev.failed_call);
@@ -240,6 +272,7 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     }
     if (err != cudaSuccess)
         gpu_fail(r->dev.failed_call, err);
+    r->dev.min_per_thread = r->args.per_thread;
     return 0;
 }
 
@@ -328,10 +361,14 @@ static void gcd_describe(void *ctx, const struct bench_case *c, char *params, si
     if (!c->data || k < 0 || (size_t)k >= len)
         return;
     snprintf(params + k, len - (size_t)k,
-             ";barrier=%s;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;steps_per_pair=%.1f;"
+             ";barrier=%s;inverse=%s;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;per_thread=%u;"
+             "state=%s;steps_per_pair=%.1f;"
              "attempts=%llu;retried_pairs=%llu;gmp_fallbacks=%llu;init_ms=%.1f;init=%s",
-             gcd_barrier_name(*(const enum gcd_barrier *)c->data), r->M.L,
-             gcd_filter_name(r->M.filter), r->max_nq, r->dev.last_grid, GCD_BLOCK_THREADS,
+             gcd_barrier_name(((const struct gcd_variant *)c->data)->barrier),
+             gcd_inverse_name(((const struct gcd_variant *)c->data)->inverse), r->M.L,
+             gcd_filter_name(r->M.filter), r->max_nq, r->dev.last.grid, r->dev.last.block,
+             r->dev.last.chunk / r->dev.last.block,
+             gcd_shapes[r->dev.last.shape].resident ? "registers" : "device-memory",
              r->count ? (double)r->steps / (double)r->count : 0.0,
              (unsigned long long)r->attempts, (unsigned long long)r->retried,
              (unsigned long long)r->fallbacks, r->init_ms,
@@ -366,28 +403,44 @@ static const struct bench_ops gcd_ops = {
     .teardown = gcd_teardown,
 };
 
-/* --barrier's list (default coop); "all" is every barrier. */
-static void parse_barriers(const char *list, bool *want)
+/* A list option of names (--barrier, --inverse): want[i] for each name given; "all" is every
+ * one; extra (when not NULL) is one more accepted name, reported in *extra_given. */
+static void parse_names(const char *option, const char *list, const char *const *names, int n,
+                        const char *extra, bool *extra_given, bool *want)
 {
-    const char *accepted = "coop, cluster, custom, all";
-    if (!list) {
-        want[GCD_BARRIER_COOP] = true;
-        return;
-    }
-    cli_check_list("--barrier", list, accepted);
+    char accepted[128] = "";
+    if (extra)
+        snprintf(accepted, sizeof accepted, "%s, ", extra);
+    for (int i = 0; i < n; i++)
+        snprintf(accepted + strlen(accepted), sizeof accepted - strlen(accepted), "%s, ", names[i]);
+    strncat(accepted, "all", sizeof accepted - strlen(accepted) - 1);
+    cli_check_list(option, list, accepted);
     char *copy = strdup(list);
     for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         bool known = false;
-        for (int b = 0; b < GCD_N_BARRIERS; b++) {
-            if (!strcmp(t, "all") || !strcmp(t, gcd_barrier_name((enum gcd_barrier)b))) {
-                want[b] = true;
-                known = true;
-            }
-        }
+        if (extra && !strcmp(t, extra))
+            known = *extra_given = true;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(t, "all") || !strcmp(t, names[i]))
+                known = want[i] = true;
         if (!known)
-            cli_bad_input("--barrier '%s' is not a barrier; accepted: %s", t, accepted);
+            cli_bad_input("%s '%s' is not accepted; accepted: %s", option, t, accepted);
     }
     free(copy);
+}
+
+/* --barrier auto: the fastest barrier for a size, from the H200's measurement (the barrier
+ * rows of results/gcd_table2.csv): a cluster's hardware barrier while N_Q is small enough for
+ * 16 SMs to keep up (16 Kibit: 4608 moduli, 1.09x faster than coop), above that cooperative
+ * groups over one block an SM (1.7x faster than the paper's barrier at 128 Kibit, where
+ * polling 130 words from every block costs more than the grid sync). */
+#define GCD_AUTO_CLUSTER_MAX_NQ 8192u
+static enum gcd_barrier auto_barrier(const struct gcd_moduli *M, unsigned bits)
+{
+    size_t n_q = 0;
+    if (gcd_modular_nq(bits, M->L, GCD_BLOCK_THREADS, M->count, &n_q) != GCD_OK)
+        return GCD_BARRIER_COOP;
+    return n_q <= GCD_AUTO_CLUSTER_MAX_NQ ? GCD_BARRIER_CLUSTER : GCD_BARRIER_COOP;
 }
 
 int cmd_gcd(int argc, char **argv)
@@ -398,7 +451,8 @@ int cmd_gcd(int argc, char **argv)
     const struct cli_spec spec = {
         .command = "gcd",
         .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] [--method gpu,gmp|all] "
-                 "[--barrier coop|cluster|custom|all] [--L 16..32] [--all-primes] [options]",
+                 "[--barrier auto|coop|cluster|custom|all] [--inverse fermat|euclid|all] "
+                 "[--L 16..32] [--all-primes] [options]",
         .description =
             "Computes the GCD of --count pairs of --bits-bit numbers (default: 10 pairs of 16384\n"
             "bits, as 002 Table 2) with the modular integer GCD of Weber and Brew (002, Fig. 2)\n"
@@ -416,18 +470,19 @@ int cmd_gcd(int argc, char **argv)
         .options = gcd_options,
         .handle = gcd_handle,
         .ctx = &r.args,
-        .methods_help = "  gpu    the modular GCD on the GPU, once per --barrier (rows gpu-coop, "
-                        "gpu-cluster, gpu-custom)\n"
+        .methods_help = "  gpu    the modular GCD on the GPU, once per --barrier and --inverse (rows\n"
+                        "         gpu-BARRIER-INVERSE, e.g. gpu-custom-fermat)\n"
                         "  gmp    GMP mpz_gcd, one pair after another on one host thread (002 "
                         "section 5)\n"
-                        "  all    gpu with every barrier, then gmp\n",
+                        "  all    gpu with every barrier and inverse, then gmp\n",
         .examples = "  mpgpu gcd --bits 16384,131072 --count 10\n"
                     "  mpgpu gcd --bits 65536 --gcd-bits 1000 --barrier all --csv gcd.csv\n"
                     "  mpgpu gcd --input pairs.txt --output gcds.txt\n",
     };
     cli_parse(argc, argv, &spec, &r.opt);
 
-    bool want_gpu = false, want_gmp = false, barriers[GCD_N_BARRIERS] = {false};
+    bool want_gpu = false, want_gmp = false, barriers[GCD_N_BARRIERS] = {false},
+         inverses[GCD_N_INVERSES] = {false}, auto_barriers = false;
     const bool explicit_methods = r.opt.n_methods > 0;
     if (!explicit_methods)
         want_gpu = want_gmp = true;
@@ -442,12 +497,19 @@ int cmd_gcd(int argc, char **argv)
         else
             cli_bad_input("gcd: unknown method '%s'; accepted: gpu, gmp, all", m);
     }
-    bool all_barriers = false;
+    bool all_variants = false;
     for (size_t i = 0; i < r.opt.n_methods; i++)
-        all_barriers |= !strcmp(r.opt.methods[i], "all");
-    if (all_barriers && !r.args.barriers)
+        all_variants |= !strcmp(r.opt.methods[i], "all");
+    if (all_variants && !r.args.barriers)
         r.args.barriers = "all";
-    parse_barriers(r.args.barriers, barriers);
+    if (all_variants && !r.args.inverses)
+        r.args.inverses = "all";
+    static const char *const barrier_names[GCD_N_BARRIERS] = {"coop", "cluster", "custom"};
+    static const char *const inverse_names[GCD_N_INVERSES] = {"euclid", "fermat"};
+    parse_names("--barrier", r.args.barriers ? r.args.barriers : "auto", barrier_names,
+                GCD_N_BARRIERS, "auto", &auto_barriers, barriers);
+    parse_names("--inverse", r.args.inverses ? r.args.inverses : "fermat", inverse_names,
+                GCD_N_INVERSES, NULL, NULL, inverses);
 
     unsigned sizes[CLI_MAX_SIZES];
     size_t n_sizes = r.opt.n_bits;
@@ -501,23 +563,33 @@ int cmd_gcd(int argc, char **argv)
         gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
     }
 
-    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS + 1), sizeof *cases);
+    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS * GCD_N_INVERSES + 1), sizeof *cases);
     size_t n_cases = 0;
     for (size_t s = 0; s < n_sizes; s++) {
-        for (int bi = 0; bi <= GCD_N_BARRIERS; bi++) {
-            const bool is_gmp = bi == GCD_N_BARRIERS;
-            if (is_gmp ? !want_gmp : !(have_gpu && barriers[bi]))
-                continue;
+        bool run_barrier[GCD_N_BARRIERS];
+        memcpy(run_barrier, barriers, sizeof run_barrier);
+        if (auto_barriers)
+            run_barrier[auto_barrier(&r.M, sizes[s])] = true;
+        for (int bi = 0; bi < GCD_N_BARRIERS; bi++)
+            for (int ii = 0; ii < GCD_N_INVERSES; ii++)
+                if (have_gpu && run_barrier[bi] && inverses[ii])
+                    cases[n_cases++] = (struct bench_case){
+                        .method = variants[bi][ii].method,
+                        .bits = sizes[s],
+                        .count = r.count,
+                        .throughput_unit = "gcds",
+                        .timed_region = r.opt.include_transfers ? "kernels+transfers" : "kernels",
+                        .data = (void *)&variants[bi][ii],
+                    };
+        if (want_gmp)
             cases[n_cases++] = (struct bench_case){
-                .method = is_gmp ? "gmp" : gpu_method_names[bi],
+                .method = "gmp",
                 .bits = sizes[s],
                 .count = r.count,
                 .throughput_unit = "gcds",
-                .timed_region = is_gmp ? "cpu" : r.opt.include_transfers ? "kernels+transfers" : "kernels",
-                .cpu_threads = is_gmp ? 1 : 0,
-                .data = is_gmp ? NULL : (void *)&barrier_ids[bi],
+                .timed_region = "cpu",
+                .cpu_threads = 1,
             };
-        }
     }
     if (r.args.output && !(r.output = fopen(r.args.output, "w")))
         cli_bad_input("--output '%s' cannot be opened for writing: %s", r.args.output, strerror(errno));

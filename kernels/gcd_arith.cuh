@@ -99,6 +99,41 @@ __device__ __forceinline__ uint32_t modinv(uint32_t v, uint32_t q)
     return odd ? s0 : q - s0;
 }
 
+/* The Fermat inverse (cpu_ref/gcd_fermat.h, beyond 002): Montgomery multiplication mod q with
+ * qinv = -q^-1 mod 2^32, the handle a^-1 R^2 of a by the power a^(q-2) of plain residues, and
+ * x a^-1 from the handle. Operation for operation the twin's. */
+__device__ __forceinline__ uint32_t mont_qinv(uint32_t q)
+{
+    uint32_t x = q;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        x *= 2u - q * x;
+    return 0u - x;
+}
+
+__device__ __forceinline__ uint32_t montmul(uint32_t a, uint32_t b, uint32_t q, uint32_t qinv)
+{
+    const uint64_t t = (uint64_t)a * b;
+    const uint32_t m = (uint32_t)t * qinv;
+    const uint64_t mq = (uint64_t)m * q;
+    const uint64_t r = (t >> 32) + (mq >> 32) + ((uint32_t)t != 0);
+    return (uint32_t)(r >= q ? r - q : r);
+}
+
+__device__ __forceinline__ uint32_t fermat_handle(uint32_t a, uint32_t q, uint32_t qinv,
+                                                  uint32_t r_mod_q)
+{
+    uint32_t e = q - 2, base = a, acc = r_mod_q;
+#pragma unroll
+    for (int i = 0; i < 32; i++) {
+        const uint32_t with = montmul(acc, base, q, qinv);
+        acc = e & 1 ? with : acc;
+        base = montmul(base, base, q, qinv);
+        e >>= 1;
+    }
+    return acc;
+}
+
 /* gcd_key: ((|t| << 32 | q) << 1) | (t < 0), the global minimum's key (002 section 4.2) with
  * the sign of t below it. */
 __device__ __forceinline__ unsigned long long key(uint32_t q, uint32_t t)

@@ -14,6 +14,11 @@ const char *gcd_barrier_name(enum gcd_barrier b)
     return b == GCD_BARRIER_COOP ? "coop" : b == GCD_BARRIER_CLUSTER ? "cluster" : "custom";
 }
 
+const char *gcd_inverse_name(enum gcd_inverse i)
+{
+    return i == GCD_INVERSE_EUCLID ? "euclid" : "fermat";
+}
+
 /* Per modulus: q, u, v (4 bytes each), m (8), active (1), a digit (8). */
 #define BYTES_PER_MODULUS 29u
 
@@ -23,17 +28,26 @@ uint64_t gcd_device_bytes(size_t n, size_t words)
 }
 
 cudaError_t gcd_device_open(struct gcd_device *d, const struct gcd_moduli *M,
-                            enum gcd_barrier barrier)
+                            enum gcd_barrier barrier, enum gcd_inverse inverse)
 {
     memset(d, 0, sizeof *d);
     d->M = M;
     d->barrier = barrier;
+    d->inverse = inverse;
+    int dev = 0, sms = 0;
+    TRY(d, cudaGetDevice(&dev));
+    TRY(d, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    d->sm_count = (unsigned)sms;
+    /* The largest grid of any plan: the streaming kernel's, all its blocks resident. */
     const char *why = NULL;
-    cudaError_t err = gcd_modular_max_grid(barrier, &d->max_grid, &why);
+    cudaError_t err = gcd_modular_max_grid(barrier, GCD_SHAPES - 1, gcd_shapes[GCD_SHAPES - 1].max_block,
+                                           &d->max_grid, &why);
     if (err != cudaSuccess) {
         d->failed_call = why;
         return err;
     }
+    if (d->max_grid < d->sm_count && barrier != GCD_BARRIER_CLUSTER)
+        d->max_grid = d->sm_count;
     TRY(d, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
     TRY(d, cudaEventCreate(&d->start));
     TRY(d, cudaEventCreate(&d->stop));
@@ -135,6 +149,66 @@ static cudaError_t ensure_words(struct gcd_device *d, size_t words)
     return cudaSuccess;
 }
 
+/* The kernel for n moduli (002 section 4 sizes the grid to the GPU; here the blocks are sized
+ * to the moduli too). A step's cost is one inverse chain per modulus, issued on the SMs that
+ * hold moduli: so the moduli are spread over as many SMs as the barrier reaches, one block
+ * each (every SM of the GPU for coop and custom, at most 16 for a cluster), with the fewest
+ * moduli a thread that fit in registers, at least min_per_thread; blocks of one SM are alike
+ * in size, so that no SM holds a third block while others hold two. Beyond the registers, the
+ * moduli stream through device memory on every resident block. */
+static cudaError_t plan(struct gcd_device *d, size_t n, struct gcd_launch *out)
+{
+    unsigned target = d->barrier == GCD_BARRIER_CLUSTER ? GCD_MAX_CLUSTER : d->sm_count;
+    if (d->grid_limit && d->grid_limit < target)
+        target = d->grid_limit;
+    for (unsigned s = 0; s < GCD_SHAPES; s++) {
+        const struct gcd_shape *sh = &gcd_shapes[s];
+        if (sh->resident && sh->per_thread < d->min_per_thread)
+            continue;
+        for (;;) {
+            size_t block = (n + (size_t)target * sh->per_thread - 1) / ((size_t)target * sh->per_thread);
+            block = (block + 31) / 32 * 32;
+            if (sh->resident && block > sh->max_block)
+                break;
+            if (block > sh->max_block)
+                block = sh->max_block;
+            size_t per_thread = sh->per_thread;
+            if (!sh->resident) {
+                const size_t threads = (size_t)target * block;
+                per_thread = (n + threads - 1) / threads;
+                per_thread = (per_thread + sh->per_thread - 1) / sh->per_thread * sh->per_thread;
+            }
+            const size_t chunk = per_thread * block;
+            const unsigned grid = (unsigned)((n + chunk - 1) / chunk);
+            unsigned max_grid = 0;
+            const char *why = NULL;
+            cudaError_t err = gcd_modular_max_grid(d->barrier, s, (unsigned)block, &max_grid, &why);
+            if (err != cudaSuccess) {
+                d->failed_call = why;
+                return err;
+            }
+            if (d->grid_limit && d->grid_limit < max_grid)
+                max_grid = d->grid_limit;
+            if (max_grid > d->max_grid)
+                max_grid = d->max_grid;
+            if (grid <= max_grid) {
+                /* Streaming: every resident block, fewer moduli a thread. */
+                if (!sh->resident && target < max_grid) {
+                    target = max_grid;
+                    continue;
+                }
+                *out = (struct gcd_launch){s, (unsigned)block, grid, (uint32_t)chunk};
+                return cudaSuccess;
+            }
+            if (max_grid == 0 || max_grid >= target)
+                break;
+            target = max_grid;
+        }
+    }
+    d->failed_call = "gcd_device_attempt (no grid of the GCD kernel holds the moduli)";
+    return cudaErrorInvalidConfiguration;
+}
+
 cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, const mpz_t v,
                                size_t n_q, struct gcd_run *run)
 {
@@ -149,24 +223,21 @@ cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, con
     TRY(d, cudaMemcpyAsync(d->d_uw, d->h_uw, uw_n * sizeof *d->h_uw, cudaMemcpyHostToDevice, d->stream));
     TRY(d, cudaMemcpyAsync(d->d_vw, d->h_vw, vw_n * sizeof *d->h_vw, cudaMemcpyHostToDevice, d->stream));
 
-    /* As few moduli a thread as the resident grid allows, then as few blocks as that needs. */
-    const size_t threads = (size_t)GCD_BLOCK_THREADS *
-                           (d->grid_limit && d->grid_limit < d->max_grid ? d->grid_limit : d->max_grid);
-    const size_t per_thread = (n_q + threads - 1) / threads;
-    const uint32_t chunk = (uint32_t)(per_thread * GCD_BLOCK_THREADS);
-    const unsigned grid = (unsigned)((n_q + chunk - 1) / chunk);
+    struct gcd_launch L;
+    if ((err = plan(d, n_q, &L)) != cudaSuccess)
+        return err;
     const struct gcd_kernel_params p = {
         .q = d->d_q, .m = d->d_m, .u = d->d_u, .v = d->d_v, .active = d->d_active,
         .uw = d->d_uw, .vw = d->d_vw, .uw_n = (uint32_t)uw_n, .vw_n = (uint32_t)vw_n,
-        .n = (uint32_t)n_q, .chunk = chunk, .L = d->M->L,
-        .cheap = d->M->filter == GCD_FILTER_CHEAP,
+        .n = (uint32_t)n_q, .chunk = L.chunk, .L = d->M->L,
+        .cheap = d->M->filter == GCD_FILTER_CHEAP, .inverse = d->inverse,
         .n_u = (int64_t)n_u, .n_v = (int64_t)n_v, .slots = d->d_slots,
         .digit_p = d->d_digit_p, .digit_g = d->d_digit_g, .result = d->d_result,
     };
     if (d->barrier == GCD_BARRIER_CUSTOM)
-        TRY(d, cudaMemsetAsync(d->d_slots, 0, 4 * (size_t)grid * sizeof *d->d_slots, d->stream));
+        TRY(d, cudaMemsetAsync(d->d_slots, 0, 4 * (size_t)L.grid * sizeof *d->d_slots, d->stream));
     TRY(d, cudaEventRecord(d->start, d->stream));
-    if ((err = gcd_modular_launch(d->barrier, &p, grid, d->stream)) != cudaSuccess) {
+    if ((err = gcd_modular_launch(d->barrier, L.shape, &p, L.grid, L.block, d->stream)) != cudaSuccess) {
         d->failed_call = "gcd_modular_kernel launch";
         return err;
     }
@@ -180,8 +251,7 @@ cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, con
     float ms = 0;
     TRY(d, cudaEventElapsedTime(&ms, d->start, d->stop));
     d->kernel_ms += ms;
-    d->last_grid = grid;
-    d->last_chunk = chunk;
+    d->last = L;
 
     const struct gcd_kernel_result r = *d->h_result;
     run->n_q = n_q;

@@ -5,10 +5,10 @@
  * come back to the host, which forms G with GMP (Fig. 2 line 29, gcd_mixed_radix_to_mpz).
  *
  * Layout. Modulus i (moduli largest first, as struct gcd_moduli) belongs to block
- * i / chunk, thread i mod GCD_BLOCK_THREADS of it; chunk is a multiple of the block size, so a
- * block owns consecutive moduli and a thread more than one when the resident grid is smaller
- * than N_Q / GCD_BLOCK_THREADS. The per-modulus state (q, the fast-remainder multiplier, u, v,
- * whether q is still in Q) lives in device memory. */
+ * i / chunk, thread i mod block of it; chunk is a multiple of the block's threads, so a block
+ * owns consecutive moduli, and a thread chunk / block of them. The block's size and where the
+ * state lives, registers or device memory (the kernel's shape, gcd_kernel.h), are picked per
+ * attempt from N_Q and the GPU (plan in gcd_device.c). */
 #ifndef MPGPU_GCD_DEVICE_H
 #define MPGPU_GCD_DEVICE_H
 
@@ -22,13 +22,22 @@
 #include "gcd_modular_ref.h"
 #include "gcd_moduli.h"
 
+/* One launch: the kernel's shape (gcd_kernel.h), its blocks, and the moduli a block holds. */
+struct gcd_launch {
+    unsigned shape, block, grid;
+    uint32_t chunk;
+};
+
 struct gcd_device {
     const struct gcd_moduli *M;
     enum gcd_barrier barrier;
+    enum gcd_inverse inverse;
     cudaStream_t stream;
     cudaEvent_t start, stop;
-    unsigned max_grid;      /* resident grid of the barrier */
-    unsigned grid_limit;    /* 0, or fewer blocks than max_grid (tests: several moduli a thread) */
+    unsigned sm_count;
+    unsigned max_grid;      /* blocks the exchange's words are allocated for */
+    unsigned grid_limit;    /* 0, or fewer blocks (tests: several moduli a thread, streaming) */
+    unsigned min_per_thread; /* 0, or at least this many moduli a thread in registers */
     size_t cap;             /* moduli the device buffers hold (a prefix of M is uploaded) */
     uint32_t *d_q, *d_u, *d_v, *d_digit_p;
     uint64_t *d_m;
@@ -41,7 +50,7 @@ struct gcd_device {
     unsigned long long *d_slots;
     struct gcd_kernel_result *d_result, *h_result;
     double kernel_ms;       /* kernel time of the attempts since the caller last zeroed it */
-    unsigned last_grid, last_chunk;
+    struct gcd_launch last; /* of the last attempt */
     const char *failed_call; /* the CUDA call that failed, for the error message */
 };
 
@@ -49,10 +58,11 @@ struct gcd_device {
  * words a block aside). */
 uint64_t gcd_device_bytes(size_t n, size_t words);
 
-/* Opens the device side of `barrier` for the moduli M (kept by reference). Returns
- * cudaErrorNotSupported with failed_call naming why when the barrier cannot run on this GPU. */
+/* Opens the device side of `barrier` and `inverse` for the moduli M (kept by reference).
+ * Returns cudaErrorNotSupported with failed_call naming why when the barrier cannot run on this
+ * GPU. */
 cudaError_t gcd_device_open(struct gcd_device *d, const struct gcd_moduli *M,
-                            enum gcd_barrier barrier);
+                            enum gcd_barrier barrier, enum gcd_inverse inverse);
 void gcd_device_close(struct gcd_device *d);
 
 /* One attempt of Fig. 2 on U >= V > 0 with the n_q largest moduli (gcd_modular_attempt's

@@ -1,7 +1,8 @@
 # 002 Table 2 (and its Fig. 3) as a figure: time per GCD against input size, 16..352 Kibit.
 # Left: ours solid with min-max bars, from results/gcd_table2.csv (one row per size and method is
 # a pass over ten random pairs: the time per GCD is median_ms / count, as the paper averages ten
-# pairs), one colour per grid barrier and GMP's mpz_gcd on one host core; the paper's Tesla V100
+# pairs), one colour per grid barrier with the Fermat inverse, one for coop with the paper's
+# Euclid inverse, and GMP's mpz_gcd on one host core; the paper's Tesla V100
 # (custom barrier, so in the colour of ours) and GMP on its Xeon E5-2620 dashed, from
 # plots/paper_gcd_table2.dat. Right: the paper's V100 time over ours, against issue 10's target
 # of 5x.
@@ -9,9 +10,9 @@ fig_w = 1320
 fig_h = 600
 if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/style.gp'
-methods = "gpu-coop gpu-custom gpu-cluster"
-method_title = "'coop (cooperative groups)' 'custom (slot array, as 002 4.1)' 'cluster (one thread-block cluster)'"
-colors = "#1f77b4 #ff7f0e #2ca02c"
+methods = "gpu-coop-fermat gpu-custom-fermat gpu-cluster-fermat gpu-coop-euclid"
+method_title = "'coop, Fermat inverse' 'custom (slot array, as 002 4.1), Fermat' 'cluster (one thread-block cluster), Fermat' 'coop, Euclid inverse (002 3.2)'"
+colors = "#1f77b4 #ff7f0e #2ca02c #9467bd"
 col_gmp = '#555555'
 # per_gcd(m): "Kibit, ms per GCD, min, max" of method m.
 per_gcd(m) = sprintf("< %s | awk -F'\t' -v OFS='\t' 'NR > 1 && $13 == \"%s\" && $16 > 0 { print $14 / 1024, $22 / $16, $23 / $16, $24 / $16 }' | sort -n", tsv, m)
@@ -32,7 +33,7 @@ set ylabel 'time per GCD (ms)'
 set logscale y 10
 set format y '10^{%T}'
 set key inside bottom right Left reverse samplen 3 font ',10'
-plot for [i=1:3] per_gcd(word(methods, i)) using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title sprintf('%s, %s', word(method_title, i), our_gpu), \
+plot for [i=1:4] per_gcd(word(methods, i)) using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title sprintf('%s, %s', word(method_title, i), our_gpu), \
      per_gcd('gmp') using 1:2:3:4 with yerrorlines lw 2 pt 5 ps 0.6 lc rgb col_gmp title sprintf('GMP mpz_gcd, 1 core, %s', our_cpu), \
      paper('gcd_table2') using 1:5 with linespoints lw 2 dt 2 pt 6 ps 0.7 lc rgb word(colors, 2) title 'paper, Tesla V100, custom barrier', \
      paper('gcd_table2') using 1:6 with linespoints lw 2 dt 2 pt 4 ps 0.7 lc rgb col_gmp title 'paper, GMP, Xeon E5-2620'
@@ -45,5 +46,5 @@ set ytics 1
 set key inside top left Left reverse samplen 3 font ',10'
 plot 5 with lines lw 2 dt 3 lc rgb '#d62728' title "issue 10's target: 5x the V100", \
      1 with lines lw 1 lc rgb '#000000' notitle, \
-     for [i=1:3] vs_v100(word(methods, i)) using 1:2 with linespoints lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title word(method_title, i)
+     for [i=1:4] vs_v100(word(methods, i)) using 1:2 with linespoints lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title word(method_title, i)
 unset multiplot

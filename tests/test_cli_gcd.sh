@@ -10,7 +10,7 @@ GMP="--method gmp --reps 1 --warmup 0"
 
 # --- help names every option
 expect_ok "gcd" -- --help
-for opt in --gcd-bits --barrier --L --all-primes --input --output --count --bits --method --reps --warmup \
+for opt in --gcd-bits --barrier --inverse --per-thread --L --all-primes --input --output --count --bits --method --reps --warmup \
            --seed --device --csv --verify --include-transfers --quiet; do
     expect_ok "$opt" -- gcd --help
 done
@@ -21,7 +21,10 @@ expect_fail 2 "--L 33 is out of range; accepted: 16..32" -- gcd --L 33
 expect_fail 2 "--L 'x' is not a number" -- gcd --L x
 expect_fail 2 "unknown method 'fpga'; accepted: gpu, gmp, all" -- gcd --method fpga
 expect_fail 2 "--method 'gpu,,gmp' is not accepted: it has an empty item" -- gcd --method gpu,,gmp
-expect_fail 2 "--barrier 'mutex' is not a barrier; accepted: coop, cluster, custom, all" -- gcd --barrier mutex
+expect_fail 2 "--barrier 'mutex' is not accepted; accepted: auto, coop, cluster, custom, all" -- gcd --barrier mutex
+expect_fail 2 "--inverse 'newton' is not accepted; accepted: euclid, fermat, all" -- gcd --inverse newton
+expect_fail 2 "--per-thread 3: accepted: auto, 1, 2, 4, 8" -- gcd --per-thread 3
+expect_fail 2 "--per-thread 16" -- gcd --per-thread 16
 expect_fail 2 "--barrier 'coop,' is not accepted: it has an empty item" -- gcd --barrier coop,
 expect_fail 2 "--gcd-bits 2000 exceeds --bits 1024; accepted: 0..1024" -- gcd $GMP --bits 1024 --gcd-bits 2000
 expect_fail 2 "--gcd-bits 'lots' is not a number" -- gcd --gcd-bits lots

@@ -37,11 +37,22 @@ rows_ok() {
 
 csv="$tmp/all.csv"
 run "every barrier, one block and many" gcd --bits 512,16384 --count 4 --gcd-bits 64 --method all \
-    --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 8
+    --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 14
 checks=$((checks + 1))
 for b in coop cluster custom; do
-    grep -q "gpu-$b,16384,.*barrier=$b;" "$csv" || { echo "FAIL: no gpu-$b row at 16384 bits"; fails=$((fails + 1)); }
+    for i in euclid fermat; do
+        grep -q "gpu-$b-$i,16384,.*barrier=$b;inverse=$i;" "$csv" ||
+            { echo "FAIL: no gpu-$b-$i row at 16384 bits"; fails=$((fails + 1)); }
+    done
 done
+csv="$tmp/auto.csv"
+run "--barrier auto (the default) at a small and a large size" gcd --bits 4096,200000 --count 2 \
+    --method gpu --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 2
+csv="$tmp/shapes.csv"
+run "--per-thread 8" gcd --bits 16384 --count 2 --method gpu --per-thread 8 --barrier coop \
+    --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 1
+checks=$((checks + 1))
+grep -q "per_thread=8;state=registers;" "$csv" || { echo "FAIL: --per-thread 8 row"; fails=$((fails + 1)); }
 
 csv="$tmp/planted.csv"
 run "planted half-size factor" gcd --bits 8192 --count 3 --gcd-bits 4096 --method gpu --barrier all \

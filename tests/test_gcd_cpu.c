@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gcd_fermat.h"
 #include "gcd_modinv.h"
 #include "gcd_modular_ref.h"
 #include "gcd_moduli.h"
@@ -209,6 +210,21 @@ static void check_modinv(const struct gcd_moduli *M, unsigned n, unsigned values
             mpz_invert(r, a, b);
             CHECK(gcd_modinv(v, q) == mpz_get_ui(r), "inverse of %u mod %u: %u, GMP %lu", v, q,
                   gcd_modinv(v, q), mpz_get_ui(r));
+            CHECK(gcd_modinv_fermat(v, q) == mpz_get_ui(r), "Fermat inverse of %u mod %u: %u, "
+                  "GMP %lu", v, q, gcd_modinv_fermat(v, q), mpz_get_ui(r));
+            /* The Montgomery product a b R^-1 against GMP, with a = v and b = the inverse's
+             * neighbour, both below q. */
+            const uint32_t w = (uint32_t)(rand64() % q), qinv = gcd_mont_qinv(q);
+            mpz_set_ui(a, v);
+            mpz_mul_ui(a, a, w);
+            mpz_set_ui(r, 1);
+            mpz_mul_2exp(r, r, 32);
+            mpz_invert(r, r, b);
+            mpz_mul(a, a, r);
+            mpz_mod(a, a, b);
+            CHECK(qinv * q == UINT32_MAX && gcd_montmul(v, w, q, qinv) == mpz_get_ui(a),
+                  "Montgomery product %u x %u mod %u: %u, GMP %lu (qinv %u)", v, w, q,
+                  gcd_montmul(v, w, q, qinv), mpz_get_ui(a), qinv);
         }
     }
     mpz_clears(a, b, r, NULL);

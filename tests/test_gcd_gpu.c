@@ -2,11 +2,12 @@
  * barrier (coop, cluster, custom) against mpz_gcd, and against its CPU twin step for step: for
  * the same pair and the same first N_Q, the GPU must make the same number of attempts, the same
  * reduction steps and the same mixed-radix digits as gcd_modular (cpu_ref/gcd_modular_ref.c).
- * Cases (issue 10): random pairs, planted common factors of 1, 64, 1000 and N/2 bits, U = V,
+ * Every barrier runs with both inverses (Euclid, Fermat). Cases (issue 10): random pairs, planted common factors of 1, 64, 1000 and N/2 bits, U = V,
  * V | U, V = 1, U much longer than V, one to a few words, all-ones words, zeros and signs, moduli
  * that divide the inputs, the shortage of moduli (retries from 1, 2, 8 moduli, and every N_Q of
  * a sweep against the twin's attempt), M running out (GCD_TOO_LARGE, g untouched), the exact
- * remainder path (--all-primes), grids of a few blocks with several moduli a thread, and one
+ * remainder path (--all-primes), grids of a few blocks with several moduli a thread, every register shape, the
+ * moduli streamed through device memory, and one
  * Table 2 size (320 Kibit) whose grid has more blocks than a block has threads. Exits 77
  * (skipped) without a GPU. */
 #include <stdio.h>
@@ -57,8 +58,9 @@ static void check_gcd(struct gcd_device *d, const mpz_t a, const mpz_t b, size_t
         return;
     }
     CHECK(run.status == GCD_OK && mpz_cmp(g, e) == 0,
-          "%s %s (L=%u %s, %zu and %zu bits, first N_Q %zu, grid limit %u): status %d, %s GMP's",
-          gcd_barrier_name(d->barrier), what, d->M->L, gcd_filter_name(d->M->filter),
+          "%s %s %s (L=%u %s, %zu and %zu bits, first N_Q %zu, grid limit %u): status %d, %s GMP's",
+          gcd_barrier_name(d->barrier), gcd_inverse_name(d->inverse), what, d->M->L,
+          gcd_filter_name(d->M->filter),
           mpz_sizeinbase(a, 2), mpz_sizeinbase(b, 2), first_nq, d->grid_limit, (int)run.status,
           mpz_cmp(g, e) ? "differs from" : "equal to");
     retried_runs += run.attempts > 1;
@@ -227,9 +229,10 @@ static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bit
     mpz_clears(a, b, f, NULL);
 }
 
-static bool open_device(struct gcd_device *d, const struct gcd_moduli *M, enum gcd_barrier b)
+static bool open_device(struct gcd_device *d, const struct gcd_moduli *M, enum gcd_barrier b,
+                        enum gcd_inverse inv)
 {
-    cudaError_t err = gcd_device_open(d, M, b);
+    cudaError_t err = gcd_device_open(d, M, b, inv);
     if (err == cudaErrorNotSupported) {
         NOT_APPLICABLE("%s: %s", gcd_barrier_name(b), d->failed_call);
         gcd_device_close(d);
@@ -257,14 +260,15 @@ int main(void)
         return 1;
     }
 
-    for (int bi = 0; bi < GCD_N_BARRIERS; bi++) {
-        const enum gcd_barrier barrier = (enum gcd_barrier)bi;
+    for (int v = 0; v < GCD_N_BARRIERS * GCD_N_INVERSES; v++) {
+        const enum gcd_barrier barrier = (enum gcd_barrier)(v / GCD_N_INVERSES);
+        const enum gcd_inverse inv = (enum gcd_inverse)(v % GCD_N_INVERSES);
         struct gcd_device d;
         const int before = checks, failed_before = failures;
-        if (!open_device(&d, &cheap32, barrier))
+        if (!open_device(&d, &cheap32, barrier, inv))
             continue;
-        printf("%s: resident grid %u blocks of %u threads\n", gcd_barrier_name(barrier), d.max_grid,
-               GCD_BLOCK_THREADS);
+        printf("%s %s: up to %u blocks on %u SMs\n", gcd_barrier_name(barrier),
+               gcd_inverse_name(inv), d.max_grid, d.sm_count);
         check_cases(&d, 8192);
         check_sweep(&d, 256, 1);
         check_sweep(&d, 300, 100);
@@ -272,24 +276,37 @@ int main(void)
         d.grid_limit = 3;
         check_cases(&d, 4096);
         check_large(&d, 65536, 1000);
+        /* Every register shape, and the moduli streamed through device memory (one block
+         * cannot hold 2560 moduli in registers). */
+        d.grid_limit = 0;
+        for (unsigned k = 2; k <= 8; k *= 2) {
+            d.min_per_thread = k;
+            check_large(&d, 16384, 64);
+        }
+        d.min_per_thread = 0;
+        d.grid_limit = 1;
+        check_cases(&d, 8192);
+        check_large(&d, 8192, 64);
+        CHECK(!gcd_shapes[d.last.shape].resident, "%s %s: one block, 8192 bits: not streaming",
+              gcd_barrier_name(barrier), gcd_inverse_name(inv));
         d.grid_limit = 0;
         check_large(&d, 65536, 32768);
         check_large(&d, 320 * 1024, 64);
         gcd_device_close(&d);
 
         /* The exact remainder path, and M running out. */
-        if (open_device(&d, &all16, barrier)) {
+        if (open_device(&d, &all16, barrier, inv)) {
             check_cases(&d, 1024);
             check_sweep(&d, 256, 20);
             check_too_large(&d);
             gcd_device_close(&d);
         }
-        if (open_device(&d, &cheap16, barrier)) {
+        if (open_device(&d, &cheap16, barrier, inv)) {
             check_cases(&d, 512);
             gcd_device_close(&d);
         }
-        printf("%s: %d checks, %d failures\n", gcd_barrier_name(barrier), checks - before,
-               failures - failed_before);
+        printf("%s %s: %d checks, %d failures\n", gcd_barrier_name(barrier), gcd_inverse_name(inv),
+               checks - before, failures - failed_before);
     }
     printf("%d runs needed a retry\n", retried_runs);
     gcd_moduli_free(&cheap32);
