@@ -290,7 +290,8 @@ static void ctt_describe(void *ctx, const struct bench_case *c, char *params, si
                      (unsigned long long)t->batch.result_words);
     if (m == M_AUTO && k > 0 && (size_t)k < len)
         snprintf(params + k, len - k, ";bins=%zu/%zu/%zu/%zu/%zu", t->dev.bin[CTT_BIN_THREAD],
-                 t->dev.bin[CTT_BIN_WARP], t->dev.bin[CTT_BIN_WARP_COLUMNS], t->dev.bin[CTT_BIN_TILE],
+                 t->dev.bin[CTT_BIN_WARP], t->dev.bin[CTT_BIN_WARP_COLUMNS],
+                 t->dev.bin[CTT_BIN_TILE64] + t->dev.bin[CTT_BIN_TILE128] + t->dev.bin[CTT_BIN_TILE256],
                  t->dev.bin[CTT_BIN_BLOCK]);
 }
 

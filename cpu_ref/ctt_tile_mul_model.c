@@ -4,7 +4,7 @@
 
 #define C CTT_TILE_COLS
 
-/* (hi, acc[0..C)) = acc[0..C) + x * y[0..C): one row of a tile, the kernel's fixed::mad_row. */
+/* (hi, acc[0..C)) = acc[0..C) + x * y[0..C): one row of a tile, the kernel's row chain. */
 static uint32_t row(uint32_t acc[C], uint32_t x, const uint32_t *y)
 {
     uint32_t carry = 0;

@@ -30,7 +30,11 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
  * up to 1024, a block above. mul: a thread up to 8, a warp summing columns (ctt_block.cu with
  * 32 threads) up to 128, a block summing tiles of columns (ctt_tile_mul.cuh) up to 4096, a
  * block summing columns above, where the tiles' operands would not fit in 48 KB of shared
- * memory. The thread bounds are where CTT stops beating CTW on the H200
+ * memory. The tiles' block has a thread for each of the up to 64 tiles of a product of up to
+ * 512 words, 128 threads up to 1024 words, 256 above (two tiles a thread at 4096), so that a
+ * 520-word product does not take two rounds of 64 threads; its 65 tiles still leave the third
+ * warp with one busy lane (H200, 8192 equal products: 512 words 0.538 ms, 520 words 0.786 ms,
+ * 1024 words 1.95 ms). The thread bounds are where CTT stops beating CTW on the H200
  * (results/ctt_fig55.csv, commit 48f9d83: add and sub CTT faster up to 16 words, mul up to 4
  * and equal at 8; at 16-word mul the thread bin took 2.4x CTW's time). */
 #define CTT_AUTO_ADD_THREAD_MAX 16u
@@ -44,19 +48,23 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
  * and loads need about two warps on each of an SM's four schedulers to hide their latency.
  * With fewer products of 9..256 words in the batch than CTT_AUTO_NARROW_WARPS_PER_SM per SM,
  * they go to the 256-thread block instead, whose eight warps a computation fill the GPU sooner.
- * On the H200 (132 SMs: 1056), at 64..256 words, the block took 0.51-0.98x the narrow
- * mapping's time with 256 computations (mul and qadd) and 0.99-1.43x with 2048. Longer
+ * On the H200 (132 SMs: 1056; the tiles of commit 414d9f3), at 64..256 words, the block took
+ * 0.51-0.98x the narrow mapping's time with 256 computations (mul and qadd) and 0.99-1.43x
+ * with 2048. Longer
  * products stay with the tiles at any count: from 384 words their two busy warps a computation
  * do 1.9-2.5x the block's word products per second (8192 muls), which outweighs the occupancy
  * (256 muls of 384..2048 words: the block 1.25-1.8x the tiles' time; 256 qadds of 512: 0.95x). */
 #define CTT_AUTO_MUL_NARROW_MAX 256u
 #define CTT_AUTO_NARROW_WARPS_PER_SM 8
+#define CTT_AUTO_MUL_TILE64_MAX 512u
+#define CTT_AUTO_MUL_TILE128_MAX 1024u
 /* Rational computations are products foremost (three, or two, to one sum): they take mul's
  * bins, by the longest of their four integers. */
-enum ctt_bin { CTT_BIN_THREAD, CTT_BIN_WARP, CTT_BIN_WARP_COLUMNS, CTT_BIN_TILE, CTT_BIN_BLOCK, CTT_N_BINS };
+enum ctt_bin {
+    CTT_BIN_THREAD, CTT_BIN_WARP, CTT_BIN_WARP_COLUMNS,
+    CTT_BIN_TILE64, CTT_BIN_TILE128, CTT_BIN_TILE256, CTT_BIN_BLOCK, CTT_N_BINS
+};
 #define CTT_BLOCK_THREADS 256
-/* The tile bin's block: 64 threads take the 64 tiles of a 512-word operand one each. */
-#define CTT_TILE_THREADS 64
 
 /* The device counters, all zero before a run: Algorithm 3.1's next computation, Algorithm 3.2's
  * next free word of the result space (which starts at word result_base of the block), and
@@ -77,7 +85,7 @@ CTT_HD static inline uint32_t ctt_q_block_scratch(const struct ctt_qcomp *q)
 
 /* Launchers, one per mapping file. `comps` holds struct ctt_comp, or struct ctt_qcomp when
  * `rational`; `index` lists the computations to run (NULL: 0..count-1). ctt_launch_block runs
- * auto's bin `kind` (CTT_BIN_WARP_COLUMNS, CTT_BIN_TILE or CTT_BIN_BLOCK); the tile bin's shared
+ * auto's bin `kind` (CTT_BIN_WARP_COLUMNS, a tile bin or CTT_BIN_BLOCK); a tile bin's shared
  * memory is sized for operands of up to `longest` words. */
 cudaError_t ctt_launch_thread(uint32_t *mem, void *comps, bool rational, const uint32_t *index,
                               uint32_t count, unsigned *counters, uint32_t result_base, int sm_count,

@@ -2,7 +2,7 @@
 // so a computation of thousands of words is not left to one warp (CTW) or one thread (CTT), and
 // of 32 (one warp) for auto's middle bin of mul, where product scanning keeps a lane's column
 // sum in registers instead of CTW's read and write of every result word in every row; and of
-// CTT_TILE_THREADS for auto's tile bin of long products, which sums the columns in tiles
+// 64, 128 or 256 for auto's tile bins of long products, which sum the columns in tiles
 // (ctt_tile_mul.cuh) instead.
 // Add and sub: chunks of a word a thread, the carry across the block by lookahead within each warp (two
 // votes) and across the block's warps through shared memory. Mul: product scanning, thread t
@@ -207,10 +207,15 @@ cudaError_t launch(uint32_t *mem, Comp *comps, const uint32_t *index, uint32_t c
     if (kind == CTT_BIN_WARP_COLUMNS)
         ctt_block_kernel<32, false><<<count, 32, 0, s>>>(mem, comps, index, counters, result_base,
                                                           scratch);
-    else if (kind == CTT_BIN_TILE)
-        ctt_block_kernel<CTT_TILE_THREADS, true>
-            <<<count, CTT_TILE_THREADS, ctt_tile_shared_words(longest) * 4, s>>>(
-                mem, comps, index, counters, result_base, scratch);
+    else if (kind == CTT_BIN_TILE64)
+        ctt_block_kernel<64, true><<<count, 64, ctt_tile_shared_words(longest) * 4, s>>>(
+            mem, comps, index, counters, result_base, scratch);
+    else if (kind == CTT_BIN_TILE128)
+        ctt_block_kernel<128, true><<<count, 128, ctt_tile_shared_words(longest) * 4, s>>>(
+            mem, comps, index, counters, result_base, scratch);
+    else if (kind == CTT_BIN_TILE256)
+        ctt_block_kernel<256, true><<<count, 256, ctt_tile_shared_words(longest) * 4, s>>>(
+            mem, comps, index, counters, result_base, scratch);
     else
         ctt_block_kernel<CTT_BLOCK_THREADS, false><<<count, CTT_BLOCK_THREADS, 0, s>>>(
             mem, comps, index, counters, result_base, scratch);

@@ -50,7 +50,9 @@ static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i, bool narrow)
         return n <= CTT_AUTO_MUL_THREAD_MAX                ? CTT_BIN_THREAD
              : n <= CTT_AUTO_MUL_NARROW_MAX && !narrow     ? CTT_BIN_BLOCK
              : n <= CTT_AUTO_MUL_WARP_MAX                  ? CTT_BIN_WARP_COLUMNS
-             : n <= CTT_AUTO_MUL_TILE_MAX                  ? CTT_BIN_TILE
+             : n <= CTT_AUTO_MUL_TILE64_MAX                ? CTT_BIN_TILE64
+             : n <= CTT_AUTO_MUL_TILE128_MAX               ? CTT_BIN_TILE128
+             : n <= CTT_AUTO_MUL_TILE_MAX                  ? CTT_BIN_TILE256
                                                            : CTT_BIN_BLOCK;
     return n <= CTT_AUTO_ADD_THREAD_MAX ? CTT_BIN_THREAD
          : n <= CTT_AUTO_ADD_WARP_MAX   ? CTT_BIN_WARP
@@ -204,7 +206,9 @@ static const char *const bin_kernel[CTT_N_BINS] = {
     [CTT_BIN_THREAD] = "ctt_thread_kernel",
     [CTT_BIN_WARP] = "ctt_warp_kernel",
     [CTT_BIN_WARP_COLUMNS] = "ctt_block_kernel (one warp)",
-    [CTT_BIN_TILE] = "ctt_block_kernel (tiles)",
+    [CTT_BIN_TILE64] = "ctt_block_kernel (tiles, 64 threads)",
+    [CTT_BIN_TILE128] = "ctt_block_kernel (tiles, 128 threads)",
+    [CTT_BIN_TILE256] = "ctt_block_kernel (tiles, 256 threads)",
     [CTT_BIN_BLOCK] = "ctt_block_kernel",
 };
 
@@ -256,8 +260,8 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
             CUDA_TRY(d, cudaStreamWaitEvent(d->side[k], d->fork, 0), "cudaStreamWaitEvent");
     }
     for (int k = CTT_N_BINS - 1; k >= 0; k--) {
-        /* The thread bin on d->stream, the others on side streams 0 (block), 1 (tiles), 2
-         * (one-warp columns) and 3 (warp). */
+        /* The thread bin on d->stream, the others on side streams of their own: 0 (block),
+         * 1..3 (tiles, 256 to 64 threads), 4 (one-warp columns) and 5 (warp). */
         cudaStream_t s = filled > 1 && k != CTT_BIN_THREAD ? d->side[CTT_BIN_BLOCK - k] : d->stream;
         CUDA_TRY(d, launch_bin(d, (enum ctt_bin)k, d->d_index + at[k], (uint32_t)d->bin[k], base, s),
                  bin_kernel[k]);
