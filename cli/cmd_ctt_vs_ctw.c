@@ -23,7 +23,7 @@
 
 #define CTT_DEFAULT_WORDS 32u
 
-enum { OPT_OP = 1000, OPT_WORDS, OPT_SIGMA, OPT_SIGNED };
+enum { OPT_OP = 1000, OPT_WORDS, OPT_SIGMA, OPT_SIGNED, OPT_REDUCE };
 
 /* The methods, in the order they run. */
 enum ctt_method { M_CTT, M_CTW, M_AUTO, M_CPU_PORT, M_GMP, N_METHODS };
@@ -36,6 +36,7 @@ struct ctt_args {
     size_t n_words;
     double sigma;
     bool signed_operands;
+    bool reduce; /* rational results to lowest terms on the host (--reduce) */
 };
 
 struct ctt_bench {
@@ -85,6 +86,8 @@ static int ctt_handle(int id, const char *arg, void *ctx)
         a->sigma = s;
     } else if (id == OPT_SIGNED) {
         a->signed_operands = true;
+    } else if (id == OPT_REDUCE) {
+        a->reduce = true;
     }
     return 0;
 }
@@ -94,6 +97,7 @@ static const struct cli_option ctt_options[] = {
     {"words", "W[,W...]", OPT_WORDS, "mean operand length in 32-bit words, 1..16384 (default 32); a comma list runs each in turn"},
     {"sigma", "S", OPT_SIGMA, "deviation of the operand lengths in words, a normal distribution around --words, rounded and clamped to 1..16384 (default 0: all equal)"},
     {"signed", NULL, OPT_SIGNED, "random operand signs, of the numerators for rationals (default: non-negative operands, as 003; denominators are always positive)"},
+    {"reduce", NULL, OPT_REDUCE, "with a q-op: reduce every result to lowest terms by the GCD of numerator and denominator (003 6.2 leaves it to future work), on the host with GMP's mpz_gcd on --threads threads (cpu-port: one); each method's time then includes it, the GPU methods' also the download of the results; the check compares with GMP's reduced value (default: unreduced, as 003)"},
     {0},
 };
 
@@ -229,7 +233,7 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
     if (m == M_GMP) {
         const double t0 = time_now_ms();
-        ctt_gmp_run(&t->gmp, &t->batch, c->cpu_threads);
+        ctt_gmp_run(&t->gmp, &t->batch, c->cpu_threads, t->args.reduce);
         *ms = time_now_ms() - t0;
     } else if (m == M_CPU_PORT) {
         /* On a copy of the block, so the batch the GPU methods upload stays as generated. */
@@ -243,6 +247,8 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
             port.comps = memcpy(t->comps, t->batch.comps, t->batch.count * comp_bytes(t));
         const double t0 = time_now_ms();
         ctt_run_serial(&port);
+        if (t->args.reduce)
+            ctt_reduce(&port, port.words, port.qcomps, 1);
         *ms = time_now_ms() - t0;
     } else {
         struct region x = {t, mapping_of(m)};
@@ -250,6 +256,15 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, 0, 1, ms, &failed);
         if (err != cudaSuccess)
             gpu_fail(failed ? failed : "kernel", err);
+        if (t->args.reduce) {
+            /* The reduction on the host: the results down (unless the region moved them), then
+             * GMP's GCD, on the host's clock after the region's. */
+            const double t0 = time_now_ms();
+            if (!t->opt.include_transfers && (err = ctt_device_download(&t->dev, t->mem, t->comps)))
+                gpu_fail(t->dev.failed_call, err);
+            ctt_reduce(&t->batch, t->mem, t->comps, t->opt.threads ? t->opt.threads : t->all_threads);
+            *ms += time_now_ms() - t0;
+        }
     }
     return 0;
 }
@@ -262,7 +277,8 @@ static void ctt_check(void *ctx, struct bench_case *c, struct bench_check *out)
         out->verify_mode = "reference";
         return;
     }
-    if (on_gpu(m) && !t->opt.include_transfers) {
+    /* With --reduce the last pass left its reduced results on the host. */
+    if (on_gpu(m) && !t->opt.include_transfers && !t->args.reduce) {
         cudaError_t err = ctt_device_download(&t->dev, t->mem, t->comps);
         if (err != cudaSuccess)
             gpu_fail(t->dev.failed_call, err);
@@ -274,8 +290,8 @@ static void ctt_check(void *ctx, struct bench_case *c, struct bench_check *out)
     const size_t n = t->batch.count;
     const size_t stride = v == VERIFY_ALL ? 1 : (n > 1000 ? n / 1000 : 1);
     size_t first_bad = n;
-    out->mismatches = ctt_verify(&t->batch, t->mem, t->comps, stride, t->all_threads, &out->checked,
-                                 &first_bad);
+    out->mismatches = ctt_verify(&t->batch, t->mem, t->comps, stride, t->all_threads,
+                                 t->args.reduce, &out->checked, &first_bad);
     if (out->mismatches)
         snprintf(out->first_bad, sizeof out->first_bad, "first bad computation %zu", first_bad);
 }
@@ -288,6 +304,8 @@ static void ctt_describe(void *ctx, const struct bench_case *c, char *params, si
                      op_names[t->args.op], c->bits / 32, t->args.sigma, t->args.signed_operands,
                      (unsigned long long)t->batch.operand_words,
                      (unsigned long long)t->batch.result_words);
+    if (t->args.reduce && k > 0 && (size_t)k < len)
+        k += snprintf(params + k, len - k, ";reduce=1");
     if (m == M_AUTO && k > 0 && (size_t)k < len)
         snprintf(params + k, len - k, ";bins=%zu/%zu/%zu/%zu/%zu", t->dev.bin[CTT_BIN_THREAD],
                  t->dev.bin[CTT_BIN_WARP], t->dev.bin[CTT_BIN_WARP_COLUMNS],
@@ -346,6 +364,9 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
                     "  mpgpu ctt-vs-ctw --op qadd --words 1,2,4,8,16,32 --count 8192 --method all\n",
     };
     cli_parse(argc, argv, &spec, &t.opt);
+    if (t.args.reduce && !ctt_op_rational(t.args.op))
+        cli_bad_input("--reduce applies to the rational operations qadd, qsub, qmul and qdiv; "
+                      "--op %s is an integer operation", op_names[t.args.op]);
     if (t.args.n_words == 0)
         t.args.words[t.args.n_words++] = CTT_DEFAULT_WORDS;
     t.all_threads = mul_bench_all_threads();
@@ -397,7 +418,10 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
                 .bits = t.args.words[s] * 32,
                 .count = t.opt.count,
                 .throughput_unit = "computations",
-                .timed_region = cpu ? "cpu" : t.opt.include_transfers ? "kernels+transfers" : "kernels",
+                .timed_region = cpu ? "cpu"
+                              : t.args.reduce ? (t.opt.include_transfers ? "kernels+transfers+host-reduce"
+                                                                         : "kernels+download+host-reduce")
+                              : t.opt.include_transfers ? "kernels+transfers" : "kernels",
                 .cpu_threads = k == M_GMP ? (t.opt.threads ? t.opt.threads : t.all_threads)
                                           : k == M_CPU_PORT ? 1 : 0,
                 .data = (void *)(uintptr_t)k,

@@ -106,14 +106,31 @@ static void compute_q(mpz_t x, mpz_t y, const mpz_t a, const mpz_t b, const mpz_
     }
 }
 
-void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads)
+/* x/y in lowest terms (y > 0; zero becomes 0/1); t is scratch. */
+static void reduce_q(mpz_t x, mpz_t y, mpz_t t)
+{
+    mpz_gcd(t, x, y);
+    mpz_divexact(x, x, t);
+    mpz_divexact(y, y, t);
+}
+
+void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool reduce)
 {
     const long n = (long)g->count;
     if (b->rational) {
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-        for (long i = 0; i < n; i++)
-            compute_q(g->r[i], g->y[i], g->a[i], g->b[i], g->c[i], g->d[i],
-                      (enum ctt_op)b->qcomps[i].op);
+#pragma omp parallel num_threads(threads)
+        {
+            mpz_t t;
+            mpz_init(t);
+#pragma omp for schedule(dynamic, 64)
+            for (long i = 0; i < n; i++) {
+                compute_q(g->r[i], g->y[i], g->a[i], g->b[i], g->c[i], g->d[i],
+                          (enum ctt_op)b->qcomps[i].op);
+                if (reduce)
+                    reduce_q(g->r[i], g->y[i], t);
+            }
+            mpz_clear(t);
+        }
         return;
     }
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
@@ -138,6 +155,38 @@ static bool result_is(const uint32_t *mem, uint32_t off, uint32_t len, bool neg,
     return ok;
 }
 
+/* Writes |z| into the len0 words at mem + off that held it, zeros above; returns its length. */
+static uint32_t store_magnitude(uint32_t *mem, uint32_t off, uint32_t len0, const mpz_t z)
+{
+    size_t len = 0;
+    mpz_export(mem + off, &len, -1, sizeof *mem, 0, 0, z);
+    for (size_t i = len; i < len0; i++)
+        mem[off + i] = 0;
+    return (uint32_t)len;
+}
+
+void ctt_reduce(const struct ctt_batch *b, uint32_t *mem, struct ctt_qcomp *q, int threads)
+{
+    const long n = (long)b->count;
+#pragma omp parallel num_threads(threads)
+    {
+        mpz_t x, y, t;
+        mpz_inits(x, y, t, NULL);
+#pragma omp for schedule(dynamic, 64)
+        for (long i = 0; i < n; i++) {
+            struct ctt_qcomp *c = &q[i];
+            import_signed(x, mem + c->x_off, c->x_len, false);
+            import_signed(y, mem + c->y_off, c->y_len, false);
+            reduce_q(x, y, t);
+            /* |x| and y only shrink, so they stay in the space the mapping reserved. */
+            c->x_len = store_magnitude(mem, c->x_off, c->x_len, x);
+            c->y_len = store_magnitude(mem, c->y_off, c->y_len, y);
+            c->x_neg = c->x_neg && c->x_len > 0;
+        }
+        mpz_clears(x, y, t, NULL);
+    }
+}
+
 bool ctt_gmp_check_one(const uint32_t *mem, const struct ctt_comp *c, uint64_t operand_words,
                        uint64_t total_words)
 {
@@ -155,7 +204,7 @@ bool ctt_gmp_check_one(const uint32_t *mem, const struct ctt_comp *c, uint64_t o
 }
 
 bool ctt_gmp_check_q_one(const uint32_t *mem, const struct ctt_qcomp *q, uint64_t operand_words,
-                         uint64_t total_words)
+                         uint64_t total_words, bool reduced)
 {
     struct ctt_comp s[CTT_Q_MAX_STEPS];
     const unsigned n = ctt_q_steps(q, s);
@@ -169,6 +218,8 @@ bool ctt_gmp_check_q_one(const uint32_t *mem, const struct ctt_qcomp *q, uint64_
     import_signed(c, mem + q->c_off, q->c_len, q->c_neg);
     import_signed(d, mem + q->d_off, q->d_len, false);
     compute_q(x, y, a, b, c, d, (enum ctt_op)q->op);
+    if (reduced)
+        reduce_q(x, y, a);
     const bool ok = result_is(mem, q->x_off, q->x_len, q->x_neg, ctt_result_capacity(&s[n - 1]), x) &&
                     result_is(mem, q->y_off, q->y_len, false, ctt_result_capacity(&s[n - 2]), y);
     mpz_clears(a, b, c, d, x, y, NULL);
@@ -176,7 +227,7 @@ bool ctt_gmp_check_q_one(const uint32_t *mem, const struct ctt_qcomp *q, uint64_
 }
 
 uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps,
-                    size_t stride, int threads, uint64_t *checked, size_t *first_bad)
+                    size_t stride, int threads, bool reduced, uint64_t *checked, size_t *first_bad)
 {
     const long n = (long)b->count;
     const uint64_t total = b->operand_words + b->result_words;
@@ -189,7 +240,7 @@ uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *
         if (i % (long)stride != 0 && i != n - 1)
             continue;
         done++;
-        const bool ok = b->rational ? ctt_gmp_check_q_one(mem, &qc[i], b->operand_words, total)
+        const bool ok = b->rational ? ctt_gmp_check_q_one(mem, &qc[i], b->operand_words, total, reduced)
                                     : ctt_gmp_check_one(mem, &ic[i], b->operand_words, total);
         if (!ok) {
             bad++;

@@ -22,8 +22,15 @@ struct ctt_gmp {
 /* Returns 0, or -1 when memory runs out. */
 int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b);
 void ctt_gmp_free(struct ctt_gmp *g);
-/* Every computation of b on `threads` OpenMP threads. */
-void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads);
+/* Every computation of b on `threads` OpenMP threads; with `reduce` (b rational), each result
+ * r/y then reduced to lowest terms. */
+void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool reduce);
+
+/* `mpgpu ctt-vs-ctw --reduce` (003 6.2 leaves the GCD to future work): every rational result
+ * x/y of b that a mapping or the CPU port left in mem (placed as q says) reduced to lowest
+ * terms in place, by g = gcd(x, y) on `threads` threads: x/g and y/g in the words of x and y,
+ * zeros above them, q's lengths shortened; zero becomes 0/1. */
+void ctt_reduce(const struct ctt_batch *b, uint32_t *mem, struct ctt_qcomp *q, int threads);
 
 /* Whether computation c's result in mem (mem + c->r_off, c->r_len words, sign c->r_neg) equals
  * GMP's value of it, its r_len normalized and its result space within
@@ -31,17 +38,18 @@ void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads);
 bool ctt_gmp_check_one(const uint32_t *mem, const struct ctt_comp *c, uint64_t operand_words,
                        uint64_t total_words);
 
-/* The same for a rational computation q: x and y equal GMP's unreduced x and y, both
- * normalized, y positive, at the places ctt_rational.h lays out inside
- * [operand_words, total_words). */
+/* The same for a rational computation q: x and y equal GMP's unreduced x and y (reduced to
+ * lowest terms with `reduced`), both normalized, y positive, at the places ctt_rational.h lays
+ * out inside [operand_words, total_words). */
 bool ctt_gmp_check_q_one(const uint32_t *mem, const struct ctt_qcomp *q, uint64_t operand_words,
-                         uint64_t total_words);
+                         uint64_t total_words, bool reduced);
 
 /* Checks computations 0, stride, 2 stride, ... and the last of the batch, whose results are in
  * mem (the batch's buffer as the mapping left it) and comps (as the mapping left them: struct
- * ctt_comp, or struct ctt_qcomp when b->rational), on `threads` threads. Returns the
- * mismatches; *checked and *first_bad (count when none). */
+ * ctt_comp, or struct ctt_qcomp when b->rational), on `threads` threads; `reduced`: rational
+ * results in lowest terms (ctt_reduce). Returns the mismatches; *checked and *first_bad (count
+ * when none). */
 uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps,
-                    size_t stride, int threads, uint64_t *checked, size_t *first_bad);
+                    size_t stride, int threads, bool reduced, uint64_t *checked, size_t *first_bad);
 
 #endif

@@ -4,7 +4,8 @@
 # status 2 and one stderr line naming the value and the accepted range; --help documents every
 # option within 80 columns; the CPU methods (gmp, cpu-port) run without a GPU, with every
 # cpu-port result checked against GMP, on equal and mixed lengths, signed operands and a sweep;
-# the same for the rational operations qadd, qsub, qmul and qdiv (003 4.4).
+# the same for the rational operations qadd, qsub, qmul and qdiv (003 4.4), also reduced to
+# lowest terms (--reduce, which integer operations refuse).
 source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # --- help
@@ -18,7 +19,7 @@ if awk 'length > 80 { bad = 1 } END { exit !bad }' "$tmp/out"; then
 fi
 for opt in --op --words --sigma --signed --count --method --reps --warmup --seed --device \
            --threads --csv --verify --include-transfers --quiet cpu-port auto ctw ctt gmp \
-           qadd qsub qmul qdiv "(ad+cb)/bd" "(ad-cb)/bd" "ac/bd" "ad/bc" "rationals"; do
+           qadd qsub qmul qdiv "(ad+cb)/bd" "(ad-cb)/bd" "ac/bd" "ad/bc" "rationals" --reduce; do
     expect_ok "$opt" -- ctt-vs-ctw --help
 done
 
@@ -48,6 +49,7 @@ expect_fail 2 "more than the 2^32 its 32-bit offsets reach" -- ctt-vs-ctw --coun
 # x, y and qadd's temporaries): 2^20 muls of 1000 words stay below 2^32 words, qadds do not.
 expect_fail 2 "more than the 2^32 its 32-bit offsets reach; lower --count" -- ctt-vs-ctw --op qadd --count 2^20 --words 1000 --method gmp
 expect_fail 2 "--words 0 is out of range; accepted: 1..16384" -- ctt-vs-ctw --op qdiv --words 0
+expect_fail 2 "--reduce applies to the rational operations qadd, qsub, qmul and qdiv; --op mul is an integer operation" -- ctt-vs-ctw --reduce --method gmp
 
 # --- the CPU methods, every cpu-port result checked against GMP
 for op in add sub mul; do
@@ -63,6 +65,10 @@ for op in qadd qsub qmul qdiv; do
         --method cpu-port --reps 1 --warmup 0
     expect_ok "op=$op;words=1;sigma=0;signed=1" -- ctt-vs-ctw --op "$op" --words 1 --count 1000 \
         --signed --method gmp,cpu-port --threads 2 --reps 1 --warmup 0
+    # --reduce: the port's results in lowest terms, checked against GMP's reduced values.
+    expect_ok "# 2 row(s): 300 result(s) checked, all equal to the reference" -- \
+        ctt-vs-ctw --op "$op" --words 3 --sigma 2 --count 300 --signed --reduce \
+        --method gmp,cpu-port --threads 2 --reps 2 --warmup 0
 done
 expect_ok "op=mul;words=1;sigma=0;signed=0" -- ctt-vs-ctw --words 1 --count 64 --method gmp --reps 1
 # A sweep: one row per length, in the CSV too (header and two rows).

@@ -10,8 +10,8 @@
  * (003 4.4): the host routines of qadd, qsub, qmul and qdiv (cpu_ref/ctt_rational_ref.c)
  * against GMP's mpz on the same unreduced formulas, and the formulas themselves against mpq
  * after reduction, on equal and unequal lengths, one word and the maximum length, all-ones
- * words, zero numerators and x - x; seeded random batches; and the refusal of a zero
- * denominator. */
+ * words, zero numerators and x - x; seeded random batches; the refusal of a zero
+ * denominator; and --reduce's reduction to lowest terms (cpu_ref/ctt_gmp.c) against GMP. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +44,7 @@ static void check_batch(struct ctt_batch *b, const char *what)
     uint64_t checked = 0;
     size_t first_bad = 0;
     const void *comps = b->rational ? (const void *)b->qcomps : (const void *)b->comps;
-    const uint64_t bad = ctt_verify(b, b->words, comps, 1, 1, &checked, &first_bad);
+    const uint64_t bad = ctt_verify(b, b->words, comps, 1, 1, false, &checked, &first_bad);
     CHECK(bad == 0 && checked == b->count, "%s: %llu of %llu differ from GMP, first %zu", what,
           (unsigned long long)bad, (unsigned long long)checked, first_bad);
 }
@@ -418,6 +418,21 @@ static void check_rational_lengths(uint32_t na, uint32_t nb, enum pattern pa, en
             zero_ok &= q->x_len == 0 && !q->x_neg && q->y_len > 0;
     }
     CHECK(zero_ok, "%s: x - x is not 0 / y", what);
+    /* --reduce: the results in lowest terms in place (P/P op Q/Q always has a common factor),
+     * equal to GMP's reduced values and still to mpq's; x - x becomes 0/1. */
+    ctt_reduce(&b, b.words, b.qcomps, 2);
+    uint64_t checked = 0;
+    size_t first_bad = 0;
+    const uint64_t bad = ctt_verify(&b, b.words, b.qcomps, 1, 1, true, &checked, &first_bad);
+    CHECK(bad == 0 && checked == b.count, "%s, reduced: %llu of %zu differ from GMP, first %zu",
+          what, (unsigned long long)bad, b.count, first_bad);
+    check_mpq(&b, what);
+    for (size_t i = 0; i < b.count; i++) {
+        const struct ctt_qcomp *q = &b.qcomps[i];
+        if (q->x_len == 0)
+            zero_ok &= q->y_len == 1 && b.words[q->y_off] == 1;
+    }
+    CHECK(zero_ok, "%s, reduced: a zero is not 0/1", what);
     free(w);
     ctt_batch_free(&b);
 }

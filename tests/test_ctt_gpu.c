@@ -54,7 +54,7 @@ static void run_and_check(const struct ctt_batch *b, enum ctt_mapping m, const c
         uint64_t checked = 0;
         size_t first = 0;
         const uint64_t bad = ctt_verify(b, mem, b->rational ? (void *)qcomps : (void *)comps, 1,
-                                        8, &checked, &first);
+                                        8, false, &checked, &first);
         /* Disjoint and packed: regions sorted by offset (offset * 2^32 + size keys) tile the
          * result space. */
         uint64_t *keys = malloc(b->count * sizeof *keys);
