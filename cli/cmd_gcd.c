@@ -109,7 +109,7 @@ static int gcd_handle(int id, const char *arg, void *ctx)
 
 static const struct cli_option gcd_options[] = {
     {"gcd-bits", "G", OPT_GCD_BITS, "plant a random common factor of G bits in every pair (default 0: none; random pairs rarely share more than a few bits)"},
-    {"barrier", "B[,B...]", OPT_BARRIER, "grid-wide synchronisation of the GPU method, one case each: auto (default: the fastest for the size, measured on the H200: cluster up to 8192 moduli, about 32 Kibit, else coop), coop (cooperative groups grid sync), cluster (one thread-block cluster of up to 16 blocks, distributed shared memory), custom (the paper's barrier, 002 section 4.1), all"},
+    {"barrier", "B[,B...]", OPT_BARRIER, "grid-wide synchronisation of the GPU method, one case each: auto (default: the fastest for the size, measured on the H200: cluster up to 6144 moduli, about 24 Kibit, else coop), coop (cooperative groups grid sync), cluster (one thread-block cluster of up to 16 blocks, distributed shared memory), custom (the paper's barrier, 002 section 4.1), all"},
     {"inverse", "I[,I...]", OPT_INVERSE, "modular inverse of the GPU method, one case each: fermat (default; a^(q-2) by Montgomery products, beyond 002), euclid (002 section 3.2: extended Euclid, quotients from a floating-point reciprocal), all"},
     {"per-thread", "K", OPT_PER_THREAD, "moduli each GPU thread keeps in registers, at least: auto (default: the fewest that fit in one block an SM), 1, 2, 4 or 8; inputs too large for 8 stream the moduli through device memory"},
     {"L", "L", OPT_L, "moduli of L bits, 16..32 (default 32, as the paper)"},
@@ -430,11 +430,12 @@ static void parse_names(const char *option, const char *list, const char *const 
 }
 
 /* --barrier auto: the fastest barrier for a size, from the H200's measurement (the barrier
- * rows of results/gcd_table2.csv): a cluster's hardware barrier while N_Q is small enough for
- * 16 SMs to keep up (16 Kibit: 4608 moduli, 1.09x faster than coop), above that cooperative
- * groups over one block an SM (1.7x faster than the paper's barrier at 128 Kibit, where
- * polling 130 words from every block costs more than the grid sync). */
-#define GCD_AUTO_CLUSTER_MAX_NQ 8192u
+ * rows of results/gcd_table2.csv, commit da2c6bb): a cluster's hardware barrier while N_Q is
+ * small enough for 16 SMs to keep up (16 Kibit, 4608 moduli: 4.97 ms against coop's 5.31),
+ * above that cooperative groups over one block an SM (32 Kibit, 8192 moduli: 10.45 against
+ * the cluster's 11.60 ms; 128 Kibit: 1.7x faster than the paper's barrier, where polling 130
+ * words from every block costs more than the grid sync). */
+#define GCD_AUTO_CLUSTER_MAX_NQ 6144u
 static enum gcd_barrier auto_barrier(const struct gcd_moduli *M, unsigned bits)
 {
     size_t n_q = 0;
