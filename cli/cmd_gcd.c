@@ -27,6 +27,7 @@ enum {
     OPT_BARRIER,
     OPT_INVERSE,
     OPT_PER_THREAD,
+    OPT_REMAINDER,
     OPT_L,
     OPT_ALL_PRIMES,
     OPT_INPUT,
@@ -38,6 +39,7 @@ struct gcd_args {
     bool gcd_bits_set;
     const char *barriers, *inverses;
     unsigned per_thread; /* 0: auto */
+    bool percent;        /* --remainder mod */
     unsigned L;
     bool all_primes;
     const char *input, *output;
@@ -89,6 +91,10 @@ static int gcd_handle(int id, const char *arg, void *ctx)
         a->barriers = arg;
     } else if (id == OPT_INVERSE) {
         a->inverses = arg;
+    } else if (id == OPT_REMAINDER) {
+        if (strcmp(arg, "fast") != 0 && strcmp(arg, "mod") != 0)
+            cli_bad_input("--remainder '%s' is not accepted; accepted: fast, mod", arg);
+        a->percent = !strcmp(arg, "mod");
     } else if (id == OPT_PER_THREAD) {
         if (strcmp(arg, "auto") != 0) {
             a->per_thread = (unsigned)cli_parse_u64("--per-thread", arg, 1, 8);
@@ -112,6 +118,7 @@ static const struct cli_option gcd_options[] = {
     {"barrier", "B[,B...]", OPT_BARRIER, "grid-wide synchronisation of the GPU method, one case each: auto (default: the fastest for the size, measured on the H200: cluster up to 6144 moduli, about 24 Kibit, else coop), coop (cooperative groups grid sync), cluster (one thread-block cluster of up to 16 blocks, distributed shared memory), custom (the paper's barrier, 002 section 4.1), all"},
     {"inverse", "I[,I...]", OPT_INVERSE, "modular inverse of the GPU method, one case each: fermat (default; a^(q-2) by Montgomery products, beyond 002), euclid (002 section 3.2: extended Euclid, quotients from a floating-point reciprocal), all"},
     {"per-thread", "K", OPT_PER_THREAD, "moduli each GPU thread keeps in registers, at least: auto (default: the fewest that fit in one block an SM), 1, 2, 4 or 8; inputs too large for 8 stream the moduli through device memory"},
+    {"remainder", "R", OPT_REMAINDER, "how the GPU reduces mod q: fast (default: the Cavagnino-Werbrouck remainder, 002 section 3.1) or mod (the % operator, to measure the paper's claim that the fast one is significantly faster)"},
     {"L", "L", OPT_L, "moduli of L bits, 16..32 (default 32, as the paper)"},
     {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
@@ -273,6 +280,7 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     if (err != cudaSuccess)
         gpu_fail(r->dev.failed_call, err);
     r->dev.min_per_thread = r->args.per_thread;
+    r->dev.percent = r->args.percent;
     return 0;
 }
 
@@ -361,11 +369,12 @@ static void gcd_describe(void *ctx, const struct bench_case *c, char *params, si
     if (!c->data || k < 0 || (size_t)k >= len)
         return;
     snprintf(params + k, len - (size_t)k,
-             ";barrier=%s;inverse=%s;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;per_thread=%u;"
+             ";barrier=%s;inverse=%s;remainder=%s;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;per_thread=%u;"
              "state=%s;steps_per_pair=%.1f;"
              "attempts=%llu;retried_pairs=%llu;gmp_fallbacks=%llu;init_ms=%.1f;init=%s",
              gcd_barrier_name(((const struct gcd_variant *)c->data)->barrier),
-             gcd_inverse_name(((const struct gcd_variant *)c->data)->inverse), r->M.L,
+             gcd_inverse_name(((const struct gcd_variant *)c->data)->inverse),
+             r->args.percent ? "mod" : "fast", r->M.L,
              gcd_filter_name(r->M.filter), r->max_nq, r->dev.last.grid, r->dev.last.block,
              r->dev.last.chunk / r->dev.last.block,
              gcd_shapes[r->dev.last.shape].resident ? "registers" : "device-memory",

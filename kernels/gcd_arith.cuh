@@ -17,6 +17,7 @@ struct modulus {
     uint64_t m;
     uint32_t L;
     bool cheap;
+    bool percent; /* --remainder mod: the hardware's 64-by-32-bit %, to measure against */
 };
 
 /* gcd_fastrem_multiplier: ceil(2^(64+s) / q) (s = L - 1, cheap) or that less 2^64 (s = L,
@@ -36,6 +37,8 @@ __device__ __forceinline__ uint64_t multiplier(uint32_t q, uint32_t L, bool chea
  * takes the same path, so a warp never diverges on it. */
 __device__ __forceinline__ uint32_t rem(uint64_t x, const modulus &md)
 {
+    if (md.percent)
+        return (uint32_t)(x % md.q);
     const uint64_t t = __umul64hi(x, md.m);
     const uint64_t a = md.cheap ? t >> (md.L - 1) : (t + ((x - t) >> 1)) >> (md.L - 1);
     return (uint32_t)(x - a * md.q);

@@ -230,7 +230,7 @@ cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, con
         .q = d->d_q, .m = d->d_m, .u = d->d_u, .v = d->d_v, .active = d->d_active,
         .uw = d->d_uw, .vw = d->d_vw, .uw_n = (uint32_t)uw_n, .vw_n = (uint32_t)vw_n,
         .n = (uint32_t)n_q, .chunk = L.chunk, .L = d->M->L,
-        .cheap = d->M->filter == GCD_FILTER_CHEAP, .inverse = d->inverse,
+        .cheap = d->M->filter == GCD_FILTER_CHEAP, .inverse = d->inverse, .percent = d->percent,
         .n_u = (int64_t)n_u, .n_v = (int64_t)n_v, .slots = d->d_slots,
         .digit_p = d->d_digit_p, .digit_g = d->d_digit_g, .result = d->d_result,
     };

@@ -38,6 +38,7 @@ struct gcd_device {
     unsigned max_grid;      /* blocks the exchange's words are allocated for */
     unsigned grid_limit;    /* 0, or fewer blocks (tests: several moduli a thread, streaming) */
     unsigned min_per_thread; /* 0, or at least this many moduli a thread in registers */
+    bool percent;           /* remainders by %, not the fast remainder */
     size_t cap;             /* moduli the device buffers hold (a prefix of M is uploaded) */
     uint32_t *d_q, *d_u, *d_v, *d_digit_p;
     uint64_t *d_m;

@@ -71,6 +71,8 @@ struct gcd_kernel_params {
     uint32_t L;
     uint32_t cheap;          /* 1: cheap-category remainders, 0: the exact path */
     uint32_t inverse;        /* enum gcd_inverse */
+    uint32_t percent;        /* 1: every remainder by %, not the fast remainder (002 3.1's
+                                comparison) */
     int64_t n_u, n_v;        /* Fig. 2 line 1 */
     unsigned long long *slots; /* the grid exchange's words (coop: 2 rows, custom: 4 rows) */
     uint32_t *digit_p;       /* (p_k, g_k) of the recovery loop, in the order found */

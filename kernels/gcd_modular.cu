@@ -144,7 +144,7 @@ __device__ __forceinline__ void load(const gcd_kernel_params &p, uint32_t base, 
     for (unsigned j = 0; j < K; j++) {
         const uint32_t i = base + j * blockDim.x;
         const uint32_t at = i < end ? i : first;
-        s[j].md = modulus{p.q[at], p.m[at], p.L, p.cheap != 0};
+        s[j].md = modulus{p.q[at], p.m[at], p.L, p.cheap != 0, p.percent != 0};
         s[j].u = p.u[at];
         s[j].v = p.v[at];
         s[j].live = i < end && p.active[at];
@@ -177,7 +177,7 @@ __device__ __forceinline__ void init(const gcd_kernel_params &p, uint32_t base, 
     for (unsigned j = 0; j < K; j++) {
         const uint32_t i = base + j * blockDim.x;
         const uint32_t q = p.q[i < end ? i : first];
-        s[j].md = modulus{q, multiplier(q, p.L, cheap), p.L, cheap};
+        s[j].md = modulus{q, multiplier(q, p.L, cheap), p.L, cheap, p.percent != 0};
         s[j].live = i < end;
         set_constants(s[j], fermat);
     }

@@ -10,7 +10,7 @@ GMP="--method gmp --reps 1 --warmup 0"
 
 # --- help names every option
 expect_ok "gcd" -- --help
-for opt in --gcd-bits --barrier --inverse --per-thread --L --all-primes --input --output --count --bits --method --reps --warmup \
+for opt in --gcd-bits --barrier --inverse --per-thread --remainder --L --all-primes --input --output --count --bits --method --reps --warmup \
            --seed --device --csv --verify --include-transfers --quiet; do
     expect_ok "$opt" -- gcd --help
 done
@@ -25,6 +25,7 @@ expect_fail 2 "--barrier 'mutex' is not accepted; accepted: auto, coop, cluster,
 expect_fail 2 "--inverse 'newton' is not accepted; accepted: euclid, fermat, all" -- gcd --inverse newton
 expect_fail 2 "--per-thread 3: accepted: auto, 1, 2, 4, 8" -- gcd --per-thread 3
 expect_fail 2 "--per-thread 16" -- gcd --per-thread 16
+expect_fail 2 "--remainder 'barrett' is not accepted; accepted: fast, mod" -- gcd --remainder barrett
 expect_fail 2 "--barrier 'coop,' is not accepted: it has an empty item" -- gcd --barrier coop,
 expect_fail 2 "--gcd-bits 2000 exceeds --bits 1024; accepted: 0..1024" -- gcd $GMP --bits 1024 --gcd-bits 2000
 expect_fail 2 "--gcd-bits 'lots' is not a number" -- gcd --gcd-bits lots

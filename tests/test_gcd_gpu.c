@@ -290,6 +290,10 @@ int main(void)
         CHECK(!gcd_shapes[d.last.shape].resident, "%s %s: one block, 8192 bits: not streaming",
               gcd_barrier_name(barrier), gcd_inverse_name(inv));
         d.grid_limit = 0;
+        /* Every remainder by %, the paper's baseline (002 section 3.1). */
+        d.percent = true;
+        check_cases(&d, 2048);
+        d.percent = false;
         check_large(&d, 65536, 32768);
         check_large(&d, 320 * 1024, 64);
         gcd_device_close(&d);
