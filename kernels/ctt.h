@@ -105,6 +105,7 @@ struct ctt_device {
     void *d_comps;
     unsigned *d_counters;
     uint32_t *d_index;         /* auto: the computations bin after bin (enum ctt_bin) */
+    bool index_is_identity;    /* auto: d_index is 0, 1, ..., count - 1 */
     size_t bin[CTT_N_BINS];    /* auto: computations per bin */
     uint32_t bin_longest[CTT_N_BINS]; /* auto: the longest operand in each bin, in words */
     uint32_t *d_scratch;       /* auto: the column sums of the muls of the column bins */
