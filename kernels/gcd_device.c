@@ -40,7 +40,8 @@ cudaError_t gcd_device_open(struct gcd_device *d, const struct gcd_moduli *M,
     d->sm_count = (unsigned)sms;
     /* The largest grid of any plan: the streaming kernel's, all its blocks resident. */
     const char *why = NULL;
-    cudaError_t err = gcd_modular_max_grid(barrier, GCD_SHAPES - 1, gcd_shapes[GCD_SHAPES - 1].max_block,
+    const unsigned streaming = GCD_SHAPES - 1;
+    cudaError_t err = gcd_modular_max_grid(barrier, streaming, gcd_shapes[streaming].max_block,
                                            &d->max_grid, &why);
     if (err != cudaSuccess) {
         d->failed_call = why;
@@ -166,7 +167,8 @@ static cudaError_t plan(struct gcd_device *d, size_t n, struct gcd_launch *out)
         if (sh->resident && sh->per_thread < d->min_per_thread)
             continue;
         for (;;) {
-            size_t block = (n + (size_t)target * sh->per_thread - 1) / ((size_t)target * sh->per_thread);
+            const size_t per_block = (size_t)target * sh->per_thread;
+            size_t block = (n + per_block - 1) / per_block;
             block = (block + 31) / 32 * 32;
             if (sh->resident && block > sh->max_block)
                 break;

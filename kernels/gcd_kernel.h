@@ -81,9 +81,8 @@ struct gcd_kernel_params {
 };
 
 /* Largest grid of `block`-thread blocks the kernel of (barrier, shape) can run with all blocks
- * resident (occupancy API;
- * cluster: the largest cluster this GPU schedules, at most 16), or 0 with *why set when it
- * cannot run here. */
+ * resident (occupancy API; cluster: the largest cluster this GPU schedules, at most 16), or 0
+ * with *why set when it cannot run here. */
 cudaError_t gcd_modular_max_grid(enum gcd_barrier b, unsigned shape, unsigned block,
                                  unsigned *max_grid, const char **why);
 
