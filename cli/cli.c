@@ -234,6 +234,7 @@ static const struct common_def common_defs[] = {
     {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once)"},
     {OPT_VERIFY, "verify", "all|sample|none", "check GPU results against the CPU reference (GMP, or the CPU twin): all, a sample, or none (default: all for mul and toom, sample for collatz and delay)"},
     {OPT_INCLUDE_TRANSFERS, "include-transfers", NULL, "include host<->device copies in the timed region (default: kernels only, as the papers)"},
+    {OPT_INCLUDE_LAUNCH, "include-launch", NULL, "also time the host's launch latency, as plain CUDA events around a launch do (default: the stream is held until the region is queued, as nvbench, so the GPU's time alone is timed)"},
     {OPT_QUIET, "quiet", NULL, "print no table and no progress; errors still go to stderr"},
 };
 #define N_COMMON (sizeof common_defs / sizeof common_defs[0])
@@ -451,6 +452,9 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             break;
         case OPT_INCLUDE_TRANSFERS:
             out->include_transfers = true;
+            break;
+        case OPT_INCLUDE_LAUNCH:
+            out->include_launch = true;
             break;
         case OPT_QUIET:
             out->quiet = true;

@@ -32,6 +32,8 @@ enum {
     OPT_INCLUDE_TRANSFERS = 1 << 10,
     OPT_QUIET = 1 << 11,
     OPT_ALL_COMMON = (1 << 12) - 1,
+    /* Only where a subcommand times its kernels through time_gpu_region (cli/timing.h). */
+    OPT_INCLUDE_LAUNCH = 1 << 12,
 };
 
 #define CLI_MAX_METHODS 64
@@ -56,6 +58,7 @@ struct cli_common {
     const char *csv_path;
     enum verify_mode verify;
     bool include_transfers;
+    bool include_launch;
     bool quiet;
 };
 

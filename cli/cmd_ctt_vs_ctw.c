@@ -253,7 +253,8 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     } else {
         struct region x = {t, mapping_of(m)};
         const char *failed = NULL;
-        cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, 0, 1, ms, &failed);
+        cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, gpu_region_held(&t->opt), 0, 1,
+                                          ms, &failed);
         if (err != cudaSuccess)
             gpu_fail(failed ? failed : "kernel", err);
         if (t->args.reduce) {
@@ -353,7 +354,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
             "temporaries ad and cb of qadd and qsub in the result space it reserves. Without "
             "--method: ctt, ctw, auto and gmp. 003 runs 8192 computations (Fig. 5.5): give "
             "--count 8192 to match it.",
-        .common = OPT_ALL_COMMON & ~OPT_BITS,
+        .common = (OPT_ALL_COMMON & ~OPT_BITS) | OPT_INCLUDE_LAUNCH,
         .options = ctt_options,
         .handle = ctt_handle,
         .ctx = &t.args,
@@ -421,7 +422,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
                 .timed_region = cpu ? "cpu"
                               : t.args.reduce ? (t.opt.include_transfers ? "kernels+transfers+host-reduce"
                                                                          : "kernels+download+host-reduce")
-                              : t.opt.include_transfers ? "kernels+transfers" : "kernels",
+                              : gpu_region_name(&t.opt),
                 .cpu_threads = k == M_GMP ? (t.opt.threads ? t.opt.threads : t.all_threads)
                                           : k == M_CPU_PORT ? 1 : 0,
                 .data = (void *)(uintptr_t)k,

@@ -96,7 +96,7 @@ int cmd_mul(int argc, char **argv)
             "and reports kernel time (median, min, max of --reps runs) and products per second.\n"
             "Operands come from a seeded generator, or from --input. B is a multiple of 32 in\n"
             "64..65536. Without --method: thread-rowchain-karatsuba (the fastest) and gmp.",
-        .common = OPT_ALL_COMMON,
+        .common = OPT_ALL_COMMON | OPT_INCLUDE_LAUNCH,
         .bits_min = MUL_MIN_BITS,
         .bits_max = MUL_MAX_BITS,
         .bits_multiple = 32,

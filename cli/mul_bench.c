@@ -30,7 +30,7 @@ size_t mul_bench_cases(const struct mul_bench *m, unsigned bits, const struct mu
             .bits = bits,
             .count = m->count,
             .throughput_unit = "products",
-            .timed_region = is_gmp ? "cpu" : m->opt.include_transfers ? "kernels+transfers" : "kernels",
+            .timed_region = is_gmp ? "cpu" : gpu_region_name(&m->opt),
             .cpu_threads = is_gmp ? (m->opt.threads ? m->opt.threads : mul_bench_all_threads()) : 0,
             .data = is_gmp ? NULL : (void *)methods[i],
         };
@@ -191,7 +191,8 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         }
         const char *failed = NULL;
         double sample = 0;
-        cudaError_t err = time_gpu_region(timed_region, &x, m->dev.stream, 0, 1, &sample, &failed);
+        cudaError_t err = time_gpu_region(timed_region, &x, m->dev.stream, gpu_region_held(&m->opt), 0, 1,
+                                          &sample, &failed);
         if (err != cudaSuccess)
             gpu_fail(failed ? failed : "kernel", err);
         *ms += sample;

@@ -45,6 +45,13 @@ run "include transfers" mul --bits 2048 --count 500 --include-transfers --reps 2
     [ "$(field "$csv" 1 21)" = "kernels+transfers" ] || { echo "FAIL: timed_region $(field "$csv" 1 21)"; fails=$((fails + 1)); }
 }
 
+csv="$tmp/l.csv"
+run "include launch" mul --bits 2048 --count 500 --include-launch --reps 2 --csv "$csv" \
+    --method sumrotate-shuffle && {
+    checks=$((checks + 1))
+    [ "$(field "$csv" 1 21)" = "kernels+launch" ] || { echo "FAIL: timed_region $(field "$csv" 1 21)"; fails=$((fails + 1)); }
+}
+
 csv="$tmp/s.csv"
 run "verify sample" mul --bits 512 --count 20000 --verify sample --reps 2 --csv "$csv" \
     --method sumrotate-shuffle && {

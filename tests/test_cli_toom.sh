@@ -8,7 +8,7 @@ source "$(dirname "$0")/cli_expect.sh" "$@"
 # --- help: the subcommand is listed, and its help documents every option
 expect_ok "toom" -- --help
 for opt in --k --count-ops --no-comba --gmp --count --bits --reps --warmup --seed --device \
-           --threads --csv --verify --include-transfers --quiet; do
+           --threads --csv --verify --include-transfers --include-launch --quiet; do
     expect_ok "$opt" -- toom --help
 done
 
