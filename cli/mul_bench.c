@@ -245,10 +245,18 @@ static void mul_check(void *ctx, struct bench_case *c, struct bench_check *out)
 static void mul_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
 {
     struct mul_bench *m = ctx;
-    if (c->data)
-        snprintf(params, len, "words=%u;batches=%zu", c->bits / 32, m->n_batches);
-    else
+    if (c->data) {
+        char from_auto[64] = "";
+        for (size_t i = 0; i < m->n_auto_picks; i++)
+            if (m->auto_picks[i].method == c->data && m->auto_picks[i].for_bits == c->bits) {
+                snprintf(from_auto, sizeof from_auto, ";auto_bits=%u;auto_count=%llu",
+                         m->auto_picks[i].bits, (unsigned long long)m->auto_picks[i].count);
+                break;
+            }
+        snprintf(params, len, "words=%u;batches=%zu%s", c->bits / 32, m->n_batches, from_auto);
+    } else {
         snprintf(params, len, "words=%u;limbs=%zu", c->bits / 32, (size_t)(c->bits / 32 + 1) / 2);
+    }
 }
 
 static void mul_teardown(void *ctx, struct bench_case *c)

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "mul.h"
 #include "mul_gmp.h"
+#include "tune_table.h"
 
 struct mul_bench {
     struct cli_common opt;
@@ -29,6 +30,10 @@ struct mul_bench {
     struct mul_device dev;
     size_t batch, n_batches;
     struct gmp_batch gmp;
+    /* `mpgpu mul --method auto`'s choices (none elsewhere): the rows of each say in params
+     * which tune-table entry it came from. */
+    struct tune_pick auto_picks[CLI_MAX_SIZES];
+    size_t n_auto_picks;
 };
 
 /* The cases of one size: each GPU method that supports it, then `gmp` when asked. Returns the
