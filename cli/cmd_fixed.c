@@ -247,11 +247,10 @@ static int fixed_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool
 {
     (void)c;
     (void)pass_index;
-    (void)warmup;
     struct fixed_bench *f = ctx;
     struct region x = {f};
     const char *failed = NULL;
-    cudaError_t err = time_gpu_region(timed_region, &x, f->dev.stream, gpu_region_held(&f->opt), 0, 1, ms,
+    cudaError_t err = time_gpu_region(timed_region, &x, f->dev.stream, gpu_region_held(&f->opt, warmup), 0, 1, ms,
                                       &failed);
     if (err != cudaSuccess)
         gpu_fail(failed ? failed : "fixed kernel", err);

@@ -169,7 +169,6 @@ static cudaError_t timed_region(void *p, const char **failed_call)
 static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
 {
     (void)pass_index;
-    (void)warmup;
     struct mul_bench *m = ctx;
     if (!c->data) {
         const double t0 = time_now_ms();
@@ -191,7 +190,7 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         }
         const char *failed = NULL;
         double sample = 0;
-        cudaError_t err = time_gpu_region(timed_region, &x, m->dev.stream, gpu_region_held(&m->opt), 0, 1,
+        cudaError_t err = time_gpu_region(timed_region, &x, m->dev.stream, gpu_region_held(&m->opt, warmup), 0, 1,
                                           &sample, &failed);
         if (err != cudaSuccess)
             gpu_fail(failed ? failed : "kernel", err);

@@ -21,9 +21,9 @@ void timing_stats_from(double *samples_ms, unsigned n, struct timing_stats *stat
     stats->median_ms = n % 2 ? samples_ms[n / 2] : 0.5 * (samples_ms[n / 2 - 1] + samples_ms[n / 2]);
 }
 
-bool gpu_region_held(const struct cli_common *opt)
+bool gpu_region_held(const struct cli_common *opt, bool warmup)
 {
-    return !opt->include_transfers && !opt->include_launch;
+    return !warmup && !opt->include_transfers && !opt->include_launch;
 }
 
 const char *gpu_region_name(const struct cli_common *opt)
@@ -35,9 +35,11 @@ const char *gpu_region_name(const struct cli_common *opt)
  * a hold this long means the region blocked the host behind the held stream. */
 #define HOLD_TIMEOUT_NS 1000000000ull
 
-/* Set once a hold has timed out: the rest of the run is timed unheld rather than waiting out a
- * timeout at every repetition. Atomic, as --devices times regions from several host threads. */
-static atomic_bool hold_failed;
+/* Holds that timed out so far: past HOLD_TIMEOUTS_MAX the region blocks the host every time, and
+ * the rest of the run is timed unheld rather than waiting out a timeout at every repetition.
+ * Atomic, as --devices times regions from several host threads. */
+#define HOLD_TIMEOUTS_MAX 3
+static atomic_int hold_timeouts;
 
 /* One repetition: the start event, the region, the stop event, and the elapsed time. With
  * flags (host memory mapped into the device) the stream is held until all of it is queued. */
@@ -94,7 +96,7 @@ cudaError_t time_gpu_region(gpu_region_fn region, void *ctx, cudaStream_t stream
         *failed_call = "cudaEventCreate";
         goto out;
     }
-    if (held && !atomic_load(&hold_failed) &&
+    if (held && atomic_load(&hold_timeouts) < HOLD_TIMEOUTS_MAX &&
         (err = cudaHostAlloc((void **)&flags, 2 * sizeof *flags, cudaHostAllocMapped)) != cudaSuccess) {
         *failed_call = "cudaHostAlloc (stream hold flags)";
         flags = NULL;
@@ -113,12 +115,14 @@ cudaError_t time_gpu_region(gpu_region_fn region, void *ctx, cudaStream_t stream
             goto out;
         if (flags && __atomic_load_n(&flags[1], __ATOMIC_ACQUIRE)) {
             /* The hold ran out before the region was queued: the sample holds the wait. */
-            if (!atomic_exchange(&hold_failed, true))
-                fprintf(stderr, "mpgpu: note: the timed region blocked the host while its stream "
-                                "was held; timing the rest of the run with the launch latency "
-                                "included\n");
-            cudaFreeHost(flags);
-            flags = NULL;
+            const int n = atomic_fetch_add(&hold_timeouts, 1) + 1;
+            fprintf(stderr, "mpgpu: note: the timed region blocked the host while its stream was "
+                            "held; this repetition is timed again with the launch latency%s\n",
+                    n == HOLD_TIMEOUTS_MAX ? ", and so is the rest of the run" : "");
+            if (n >= HOLD_TIMEOUTS_MAX) {
+                cudaFreeHost(flags);
+                flags = NULL;
+            }
             if ((err = time_once(region, ctx, stream, NULL, start, stop, &ms, failed_call)) != cudaSuccess)
                 goto out;
         }
