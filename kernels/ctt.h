@@ -48,7 +48,11 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
  * CTT_AUTO_THREAD_WARPS_PER_SM warps of them for each SM: rationals of 4 words, with 256 and
  * 2048 computations (at most 0.5 warps an SM), took CTT 1.18-1.68x CTW's time, and 4-word
  * products with 8192 (1.9 warps an SM) CTW 1.23x CTT's (results/ctt_fig53_54.csv of 9442d21,
- * and the runs above). */
+ * and the runs above). When more than half of a batch's products are the rows' ones, the rows
+ * take products up to twice their bound too: rationals of mean 16 words (sigma 1-4) split
+ * between the rows and the block took auto 1.8-2.0x CTW's time (results/ctt_figC4_C7.csv of
+ * a78489d), and the rows' time grows about linearly with the length (qadd, 256 computations,
+ * CTW: 14.7 us at 16 words, 30.7 at 32). */
 #define CTT_AUTO_ADD_THREAD_MAX 16u
 #define CTT_AUTO_ADD_WARP_MAX 1024u
 #define CTT_AUTO_MUL_THREAD_MAX 6u

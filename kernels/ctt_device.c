@@ -31,16 +31,19 @@ static bool takes_mul_bins(const struct ctt_batch *b, size_t i)
 
 /* auto's choices that depend on the whole batch (ctt.h gives the bounds and why). */
 struct bin_rule {
+    uint32_t rows_max; /* the longest products CTW's rows take */
     bool thread_fills; /* enough short products for the thread bin to keep the SMs busy */
     bool narrow;       /* enough middle products for the one-warp mappings */
     bool adds_short;   /* every add and sub is short enough for the thread bin */
 };
 
-/* Counts b's short products (up to CTT_AUTO_MUL_THREAD_MAX words) and its middle ones (past
- * the warp's rows, up to CTT_AUTO_MUL_NARROW_MAX words) against sm_count SMs. */
+/* Counts b's short products (up to CTT_AUTO_MUL_THREAD_MAX words), those for CTW's rows, and
+ * the middle ones (past the rows, up to CTT_AUTO_MUL_NARROW_MAX words) against sm_count SMs.
+ * When most products are rows' ones, the rows also take those up to twice as long, so that a
+ * batch around the rows' bound is not split in two bins (ctt.h). */
 static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count)
 {
-    size_t short_ones = 0, middle = 0;
+    size_t short_ones = 0, rows_ones = 0, products = 0, middle = 0;
     bool adds_short = true;
     for (size_t i = 0; i < b->count; i++) {
         const uint32_t n = longest(b, i);
@@ -48,10 +51,17 @@ static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count)
             adds_short &= n <= CTT_AUTO_ADD_THREAD_MAX;
             continue;
         }
+        products++;
         short_ones += n <= CTT_AUTO_MUL_THREAD_MAX;
-        middle += n > CTT_AUTO_MUL_ROWS_MAX && n <= CTT_AUTO_MUL_NARROW_MAX;
+        rows_ones += n <= CTT_AUTO_MUL_ROWS_MAX;
+    }
+    const uint32_t rows_max = 2 * rows_ones > products ? 2 * CTT_AUTO_MUL_ROWS_MAX : CTT_AUTO_MUL_ROWS_MAX;
+    for (size_t i = 0; i < b->count; i++) {
+        const uint32_t n = longest(b, i);
+        middle += takes_mul_bins(b, i) && n > rows_max && n <= CTT_AUTO_MUL_NARROW_MAX;
     }
     return (struct bin_rule){
+        .rows_max = rows_max,
         .thread_fills = short_ones >= (size_t)CTT_AUTO_THREAD_WARPS_PER_SM * 32 * (size_t)sm_count,
         .narrow = middle >= (size_t)CTT_AUTO_NARROW_WARPS_PER_SM * (size_t)sm_count,
         .adds_short = adds_short,
@@ -64,7 +74,7 @@ static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i, struct bin_rule 
     const uint32_t n = longest(b, i);
     if (takes_mul_bins(b, i))
         return n <= CTT_AUTO_MUL_THREAD_MAX && r.thread_fills ? CTT_BIN_THREAD
-             : n <= CTT_AUTO_MUL_ROWS_MAX                    ? CTT_BIN_WARP
+             : n <= r.rows_max                               ? CTT_BIN_WARP
              : n <= CTT_AUTO_MUL_NARROW_MAX && !r.narrow     ? CTT_BIN_BLOCK
              : n <= CTT_AUTO_MUL_WARP_MAX                    ? CTT_BIN_WARP_COLUMNS
              : n <= CTT_AUTO_MUL_TILE64_MAX                  ? CTT_BIN_TILE64
@@ -98,8 +108,10 @@ uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m)
 {
     uint64_t bytes = (b->operand_words + b->result_words) * 4 + b->count * comp_bytes(b) +
                      CTT_N_COUNTERS * sizeof(unsigned);
+    /* The most scratch a batch can need: the shortest rows, every middle product in the block. */
+    const struct bin_rule most_scratch = {.rows_max = CTT_AUTO_MUL_ROWS_MAX, .thread_fills = true};
     if (m == CTT_MAP_AUTO)
-        bytes += b->count * sizeof(uint32_t) + column_scratch_words(b, (struct bin_rule){.thread_fills = true}) * 4;
+        bytes += b->count * sizeof(uint32_t) + column_scratch_words(b, most_scratch) * 4;
     return bytes;
 }
 
