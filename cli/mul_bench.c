@@ -267,12 +267,13 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         *ms = time_now_ms() - t0;
         return 0;
     }
+    memset(m->workers, 0, sizeof m->workers);
     if (m->n_batches == 1 && !m->opt.include_transfers) {
         *ms = run_batch(m, 0, 0, true);
+        m->workers[0] = (struct md_stats){m->count, *ms};
         return 0;
     }
     const size_t nw = workers(m);
-    memset(m->workers, 0, sizeof m->workers);
     /* md_schedule's own shares count batches in wall time; the rates shown are products over
      * each worker's timed region, added by batch_commit. */
     struct md_stats batches[MD_MAX_DEVICES];

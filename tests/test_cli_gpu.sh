@@ -124,6 +124,7 @@ devtotals() { grep -E '^# ' "$1" | grep -vE '^# (mpgpu|GPU)|^#   GPU ' | sed 's/
 same_as_one() {
     local what=$1
     shift
+    rm -f "$tmp/dev.csv"
     run "$what, one GPU" "$@" && cp "$tmp/out" "$tmp/one" &&
     run "$what, --devices 0,0" "$@" --devices 0,0 --csv "$tmp/dev.csv" && {
         checks=$((checks + 1))
