@@ -18,6 +18,7 @@
 #include "hostmem.h"
 #include "bench.h"
 #include "interrupt.h"
+#include "mpi_ranks.h"
 #include "progress.h"
 #include "report.h"
 #include "timing.h"
@@ -260,8 +261,9 @@ static void chunk_begin(void *ctx, size_t worker)
 
 /* One segment of a pass on its worker: its overflows settled by plain iteration with GMP, its
  * completeness checked (the iterated count equals the count S implies). */
-static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, void *slot)
+static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t hint, void *slot)
 {
+    (void)hint;
     struct collatz_run *r = ctx;
     struct conv_chunk *k = slot;
     conv_segment(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, &k->t, &k->ov);
@@ -307,11 +309,38 @@ static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done
     }
 }
 
+/* A segment's result as bytes, between MPI ranks. */
+static void *chunk_pack(void *ctx, void *slot, size_t *len)
+{
+    (void)ctx;
+    struct conv_chunk *k = slot;
+    struct md_writer w = {0};
+    md_put(&w, &k->t, sizeof k->t);
+    md_put(&w, &k->overflow_ms, sizeof k->overflow_ms);
+    md_put_array(&w, k->ov.v, k->ov.n, sizeof *k->ov.v);
+    collatz_list_free(&k->ov);
+    return md_writer_bytes(&w, len);
+}
+
+static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
+{
+    (void)ctx;
+    struct conv_chunk *k = slot;
+    struct md_reader rd = {bytes, len, false};
+    md_get(&rd, &k->t, sizeof k->t);
+    md_get(&rd, &k->overflow_ms, sizeof k->overflow_ms);
+    md_get_array(&rd, (void **)&k->ov.v, &k->ov.n, sizeof *k->ov.v);
+    k->ov.cap = k->ov.n;
+    return rd.failed || rd.left ? -1 : 0;
+}
+
 static const struct md_chunk_ops conv_chunk_ops = {
     .slot_size = sizeof(struct conv_chunk),
     .begin = chunk_begin,
     .run = chunk_run,
     .commit = chunk_commit,
+    .pack = chunk_pack,
+    .unpack = chunk_unpack,
 };
 
 static bool same_result(const struct pass_result *x, const struct pass_result *y)
@@ -407,9 +436,8 @@ static void run_describe(void *ctx, const struct bench_case *c, char *params, si
 {
     struct collatz_run *r = ctx;
     const bool gpu = collatz_case_gpu(c);
-    char devices[MD_MAX_DEVICES * 6] = "host";
-    if (gpu)
-        collatz_devices_format(&r->cb, devices, sizeof devices);
+    char devices[400];
+    collatz_devices_format(&r->cb, devices, sizeof devices);
     snprintf(params, len,
              "start=%" PRIu64 ";bc_bits=%u;s_bits=%u;memory=%s;first_step=%s;interleave=%u;mandatory=%" PRIu64
              ";steps=%" PRIu64 ";overflows=%" PRIu64 ";overflow_ms=%.3f;devices=%s",
@@ -501,6 +529,17 @@ static void build_tables(struct collatz_run *r, bool gpu)
                 r->a.bc_bits, r->a.s_bits, s_count, bytes, (time_now_ms() - t0) * 1e-3);
 }
 
+static int free_run(struct collatz_run *r, bool gpu, int status)
+{
+    if (gpu)
+        collatz_devices_close(&r->cb);
+    collatz_bc_free(&r->bc);
+    collatz_s_free(&r->s);
+    checkpoint_free(&r->cb.ck);
+    collatz_bench_free(&r->cb);
+    return status;
+}
+
 int cmd_collatz(int argc, char **argv)
 {
     struct collatz_run r;
@@ -546,14 +585,16 @@ int cmd_collatz(int argc, char **argv)
                             cli_option_given(argc, argv, "threads") ? r.cb.opt.threads : 0);
 
     struct collatz_setup su;
-    if (collatz_setup(argc, argv, "collatz", &r.cb.opt, r.a.checkpoint, &r.a.devices, &su) != 0)
+    if (collatz_setup(argc, argv, "collatz", &r.cb, r.a.checkpoint, &r.a.devices, &su) != 0)
         return EXIT_GPU_ERROR;
-    r.cb.devices = r.a.devices;
     struct collatz_methods m = su.m;
     r.cb.command = "collatz";
     r.cb.verify = su.verify;
     r.cb.cpu_threads = su.cpu_threads;
     r.cb.have_dev = su.have_dev;
+    /* Rank 0 alone reads and writes the checkpoint, which may be on its host only. */
+    if (!ranks_lead())
+        r.a.checkpoint = NULL;
     r.cb.checkpoint = r.a.checkpoint;
     if (!m.gpu) {
         if (!r.a.s_bits_set)
@@ -579,6 +620,11 @@ int cmd_collatz(int argc, char **argv)
     if (m.gpu) {
         collatz_devices_open(&r.cb, OVERFLOW_CAP, 1, r.a.memory, r.a.bc_bits, false);
     }
+    if (!ranks_lead()) {
+        build_tables(&r, m.gpu);
+        collatz_follow(&r.cb, &conv_chunk_ops, &r);
+        return free_run(&r, m.gpu, 0);
+    }
     struct bench b;
     bench_open(&b, "collatz", &r.cb.opt, r.cb.have_dev, r.cb.have_dev ? r.cb.devices.ids[0] : r.cb.opt.device);
     /* A checkpointed run is one pass: the checkpoint follows it. */
@@ -596,10 +642,5 @@ int cmd_collatz(int argc, char **argv)
                r.cb.first, r.cb.first + (r.cb.count - 1));
     else
         status = bench_run(&b, &collatz_ops, &r, cases, n_cases);
-    if (m.gpu)
-        collatz_devices_close(&r.cb);
-    collatz_bc_free(&r.bc);
-    collatz_s_free(&r.s);
-    checkpoint_free(&r.cb.ck);
-    return status;
+    return free_run(&r, m.gpu, status);
 }

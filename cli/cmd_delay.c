@@ -17,6 +17,7 @@
 #include "hostmem.h"
 #include "bench.h"
 #include "interrupt.h"
+#include "mpi_ranks.h"
 #include "progress.h"
 #include "report.h"
 #include "timing.h"
@@ -198,17 +199,50 @@ static void chunk_begin(void *ctx, size_t worker)
     collatz_worker_begin(&r->cb, worker);
 }
 
-static void chunk_take(void *ctx, void *slot)
+/* The floor a segment is handed out with: the running maximum of the segments merged so far. */
+static int64_t chunk_take(void *ctx)
+{
+    struct delay_run *r = ctx;
+    return r->cur.floor;
+}
+
+static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t floor, void *slot)
 {
     struct delay_run *r = ctx;
     struct delay_chunk *k = slot;
-    k->floor = r->cur.floor;
+    k->floor = floor;
+    delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, k);
 }
 
-static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, void *slot)
+/* A segment's result as bytes, between MPI ranks. */
+static void *chunk_pack(void *ctx, void *slot, size_t *len)
 {
-    struct delay_run *r = ctx;
-    delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, slot);
+    (void)ctx;
+    struct delay_chunk *k = slot;
+    struct md_writer w = {0};
+    md_put(&w, &k->floor, sizeof k->floor);
+    md_put(&w, &k->t, sizeof k->t);
+    md_put(&w, &k->overflow_ms, sizeof k->overflow_ms);
+    md_put_array(&w, k->cand.v, k->cand.n, sizeof *k->cand.v);
+    md_put_array(&w, k->ov.v, k->ov.n, sizeof *k->ov.v);
+    collatz_pairs_free(&k->cand);
+    collatz_list_free(&k->ov);
+    return md_writer_bytes(&w, len);
+}
+
+static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
+{
+    (void)ctx;
+    struct delay_chunk *k = slot;
+    struct md_reader rd = {bytes, len, false};
+    md_get(&rd, &k->floor, sizeof k->floor);
+    md_get(&rd, &k->t, sizeof k->t);
+    md_get(&rd, &k->overflow_ms, sizeof k->overflow_ms);
+    md_get_array(&rd, (void **)&k->cand.v, &k->cand.n, sizeof *k->cand.v);
+    md_get_array(&rd, (void **)&k->ov.v, &k->ov.n, sizeof *k->ov.v);
+    k->cand.cap = k->cand.n;
+    k->ov.cap = k->ov.n;
+    return rd.failed || rd.left ? -1 : 0;
 }
 
 /* Merges a segment in range order, then saves the checkpoint: its finished prefix, totals and
@@ -250,6 +284,8 @@ static const struct md_chunk_ops delay_chunk_ops = {
     .take = chunk_take,
     .run = chunk_run,
     .commit = chunk_commit,
+    .pack = chunk_pack,
+    .unpack = chunk_unpack,
 };
 
 static bool same_result(const struct pass_result *x, const struct pass_result *y)
@@ -352,9 +388,8 @@ static void run_describe(void *ctx, const struct bench_case *c, char *params, si
 {
     struct delay_run *r = ctx;
     const bool gpu = collatz_case_gpu(c);
-    char devices[MD_MAX_DEVICES * 6] = "host";
-    if (gpu)
-        collatz_devices_format(&r->cb, devices, sizeof devices);
+    char devices[400];
+    collatz_devices_format(&r->cb, devices, sizeof devices);
     snprintf(params, len,
              "start=%" PRIu64 ";bc_bits=%u;a_bits=%u;memory=%s;interleave=%u;sum=%" PRIu64 ";max=%u;argmax=%" PRIu64
              ";overflows=%" PRIu64 ";overflow_ms=%.3f;records=%zu;devices=%s",
@@ -446,6 +481,17 @@ static void build_tables(struct delay_run *r, bool gpu)
                 r->a.a_bits, (time_now_ms() - t0) * 1e-3);
 }
 
+static int free_run(struct delay_run *r, bool gpu, int status)
+{
+    if (gpu)
+        collatz_devices_close(&r->cb);
+    collatz_bc_free(&r->bc);
+    free(r->table_a);
+    checkpoint_free(&r->cb.ck);
+    collatz_bench_free(&r->cb);
+    return status;
+}
+
 int cmd_delay(int argc, char **argv)
 {
     struct delay_run r;
@@ -486,9 +532,11 @@ int cmd_delay(int argc, char **argv)
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
     struct collatz_setup su;
-    if (collatz_setup(argc, argv, "delay", &r.cb.opt, r.a.checkpoint, &r.a.devices, &su) != 0)
+    if (collatz_setup(argc, argv, "delay", &r.cb, r.a.checkpoint, &r.a.devices, &su) != 0)
         return EXIT_GPU_ERROR;
-    r.cb.devices = r.a.devices;
+    /* Rank 0 alone reads and writes the checkpoint, which may be on its host only. */
+    if (!ranks_lead())
+        r.a.checkpoint = NULL;
     struct collatz_methods m = su.m;
     r.cb.command = "delay";
     r.cb.verify = su.verify;
@@ -532,6 +580,11 @@ int cmd_delay(int argc, char **argv)
     if (m.gpu) {
         collatz_devices_open(&r.cb, OVERFLOW_CAP, CANDIDATE_CAP, r.a.memory, r.a.bc_bits, true);
     }
+    if (!ranks_lead()) {
+        build_tables(&r, m.gpu);
+        collatz_follow(&r.cb, &delay_chunk_ops, &r);
+        return free_run(&r, m.gpu, 0);
+    }
     struct bench b;
     bench_open(&b, "delay", &r.cb.opt, r.cb.have_dev, r.cb.have_dev ? r.cb.devices.ids[0] : r.cb.opt.device);
     /* A checkpointed run is one pass: the checkpoint follows it. */
@@ -549,10 +602,5 @@ int cmd_delay(int argc, char **argv)
                r.cb.first, r.cb.first + (r.cb.count - 1));
     else
         status = bench_run(&b, &delay_ops, &r, cases, n_cases);
-    if (m.gpu)
-        collatz_devices_close(&r.cb);
-    collatz_bc_free(&r.bc);
-    free(r.table_a);
-    checkpoint_free(&r.cb.ck);
-    return status;
+    return free_run(&r, m.gpu, status);
 }

@@ -11,6 +11,7 @@
 #include "gpu.h"
 #include "hostmem.h"
 #include "interrupt.h"
+#include "mpi_ranks.h"
 #include "progress.h"
 #include "timing.h"
 #include "random_words.h"
@@ -113,14 +114,21 @@ enum collatz_table_memory collatz_parse_table_memory(const char *arg)
     cli_bad_input("--table-memory '%s' is not a place; accepted: shared, global", arg);
 }
 
-int collatz_setup(int argc, char **argv, const char *command, const struct cli_common *opt,
-                  const char *checkpoint, struct md_devices *devices, struct collatz_setup *out)
+int collatz_setup(int argc, char **argv, const char *command, struct collatz_bench *cb, const char *checkpoint,
+                  const struct md_devices *devices, struct collatz_setup *out)
 {
+    struct cli_common *opt = &cb->opt;
     collatz_parse_methods(opt, command, &out->m);
+    cb->devices = *devices;
     if (devices->arg && cli_option_given(argc, argv, "device"))
         cli_bad_input("--device and --devices both choose the GPU; give one");
     if (devices->arg && !out->m.gpu)
         cli_bad_input("--devices chooses GPUs, but --method cpu runs none; give --method gpu or all");
+    /* Every rank runs the chunks of one method: the run of rank 0 is the only one. */
+    if (ranks_size() > 1 && out->m.gpu && out->m.cpu && !ranks_lead())
+        exit(EXIT_BAD_INPUT); /* every rank finds this; rank 0 says it once */
+    if (ranks_size() > 1 && out->m.gpu && out->m.cpu)
+        cli_bad_input("--method all compares two runs, and MPI ranks share one; give --method gpu or cpu");
     /* GPUs named by --devices are asked for: without them the run fails, as with --method gpu. */
     const bool asked = out->m.explicit_ || devices->arg;
     out->verify = cli_option_given(argc, argv, "verify") ? opt->verify : VERIFY_SAMPLE;
@@ -128,7 +136,7 @@ int collatz_setup(int argc, char **argv, const char *command, const struct cli_c
     if (checkpoint && out->m.gpu && out->m.cpu)
         cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
     char why[256];
-    out->have_dev = out->m.gpu && md_resolve(devices, opt->device, why, sizeof why);
+    out->have_dev = out->m.gpu && md_resolve(&cb->devices, opt->device, why, sizeof why);
     if (out->m.gpu && !out->have_dev) {
         fprintf(stderr, "mpgpu: %s; %s\n", why,
                 asked ? "the gpu method cannot run" : "running the CPU twin instead");
@@ -136,6 +144,17 @@ int collatz_setup(int argc, char **argv, const char *command, const struct cli_c
             return EXIT_GPU_ERROR;
         out->m.gpu = false;
         out->m.cpu = true;
+    }
+    /* The workers of every rank: this process's GPUs, or one CPU twin. */
+    cb->team_gpu = out->m.gpu;
+    md_team_join(&cb->team, out->m.gpu ? &cb->devices : NULL);
+    cb->stats = calloc(cb->team.total, sizeof *cb->stats);
+    if (!cb->stats)
+        cli_bad_input("out of host memory for the shares of %zu workers", cb->team.total);
+    /* Only rank 0 prints and writes; the other ranks speak only when they fail. */
+    if (!ranks_lead()) {
+        opt->quiet = true;
+        opt->csv_path = NULL;
     }
     return 0;
 }
@@ -220,19 +239,45 @@ void collatz_worker_begin(const struct collatz_bench *cb, size_t worker)
         GPU_CHECK(cudaSetDevice(cb->devices.ids[worker]));
 }
 
+/* The team that runs the case in hand: the run's, or, for the CPU twin of --method all, one
+ * worker of its own. */
+static const struct md_team *case_team(const struct collatz_bench *cb)
+{
+    static const struct md_team one = {.local = 1, .total = 1, .ranks = 1};
+    return cb->gpu == cb->team_gpu ? &cb->team : &one;
+}
+
 void collatz_devices_format(const struct collatz_bench *cb, char *out, size_t len)
 {
-    md_format(&cb->devices, out, len);
+    md_team_format(case_team(cb), out, len);
 }
 
 void collatz_report_devices(const struct collatz_bench *cb, FILE *out)
 {
-    if (!cb->gpu || cb->devices.n < 2)
+    const struct md_team *t = case_team(cb);
+    if (t->total < 2)
         return;
-    for (size_t w = 0; w < cb->devices.n; w++)
-        fprintf(out, "#   GPU %d (thread %zu): %" PRIu64 " numbers in %.3f s, %.4g numbers/s\n",
-                cb->devices.ids[w], w + 1, cb->stats[w].items, cb->stats[w].busy_ms * 1e-3,
-                cb->stats[w].busy_ms > 0 ? (double)cb->stats[w].items / (cb->stats[w].busy_ms * 1e-3) : 0.0);
+    for (size_t w = 0, thread = 1; w < t->total; w++, thread++) {
+        char who[48];
+        md_team_label(t, w, who, sizeof who);
+        thread = w > 0 && t->rank[w] != t->rank[w - 1] ? 1 : thread;
+        const struct md_stats *st = &cb->stats[w];
+        fprintf(out, "#   %s (thread %zu): %" PRIu64 " numbers in %.3f s, %.4g numbers/s\n", who, thread, st->items,
+                st->busy_ms * 1e-3, st->busy_ms > 0 ? (double)st->items / (st->busy_ms * 1e-3) : 0.0);
+    }
+}
+
+void collatz_follow(struct collatz_bench *cb, const struct md_chunk_ops *ops, void *ctx)
+{
+    cb->gpu = cb->team_gpu;
+    md_follow(&cb->team, ops, ctx);
+}
+
+void collatz_bench_free(struct collatz_bench *cb)
+{
+    md_team_free(&cb->team);
+    free(cb->stats);
+    cb->stats = NULL;
 }
 
 void collatz_case_begin(struct collatz_bench *cb, const struct bench_case *c)
@@ -274,8 +319,8 @@ int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned 
     const double t0 = time_now_ms();
     struct progress pg;
     progress_begin(&pg, progress_mode_for(cb->opt.quiet), label, "numbers", c->count);
-    const uint64_t done = md_schedule(cb->gpu ? cb->devices.n : 1, cb->first + cb->done_before, c->count,
-                                      seg_bits, ops, ctx, &pg, cb->stats);
+    const uint64_t done = md_schedule(case_team(cb), cb->first + cb->done_before, c->count, seg_bits, ops, ctx,
+                                      &pg, cb->stats);
     progress_end(&pg);
     *ms = time_now_ms() - t0;
     if (done < c->count) {

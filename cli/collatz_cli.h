@@ -57,12 +57,14 @@ struct collatz_setup {
     int cpu_threads;         /* --threads, 0 meaning every core */
     bool have_dev;           /* the GPU is open */
 };
-/* --method, --verify and --threads, then the GPUs of --devices (resolved in *devices; an
+/* --method, --verify and --threads, then the GPUs of --devices (resolved into cb->devices; an
  * unknown index exits 2): opened, or, when neither a method nor --devices was named and there
- * is none, replaced by the CPU twin with one line on stderr. Returns 0, or EXIT_GPU_ERROR when
- * a named gpu method or --devices cannot run. */
-int collatz_setup(int argc, char **argv, const char *command, const struct cli_common *opt,
-                  const char *checkpoint, struct md_devices *devices, struct collatz_setup *out);
+ * is none, replaced by the CPU twin with one line on stderr. Then the team of all MPI ranks'
+ * workers (cb->team, cb->stats; a collective call), and on ranks other than 0 no table, progress
+ * or CSV. Returns 0, or EXIT_GPU_ERROR when a named gpu method or --devices cannot run. */
+struct collatz_bench;
+int collatz_setup(int argc, char **argv, const char *command, struct collatz_bench *cb, const char *checkpoint,
+                  const struct md_devices *devices, struct collatz_setup *out);
 
 /* A new checkpoint for this command, parameters and range start (nothing resumed). */
 void collatz_checkpoint_begin(struct checkpoint *ck, const char *command, const char *params,
@@ -84,7 +86,11 @@ struct collatz_bench {
      * per entry, so a GPU named twice runs two streams. */
     struct md_devices devices;
     struct collatz_device devs[MD_MAX_DEVICES];
-    struct md_stats stats[MD_MAX_DEVICES]; /* each worker's share of the last pass */
+    /* The workers of all MPI ranks, of the run's method (team_gpu: the gpu one), and each
+     * one's share of the last pass. */
+    struct md_team team;
+    bool team_gpu;
+    struct md_stats *stats;
     bool have_dev;
     unsigned warmup_passes;   /* of every case, as the run loop runs them */
     /* The case in hand. */
@@ -117,17 +123,23 @@ void collatz_devices_close(struct collatz_bench *cb);
 void collatz_devices_check_memory(const struct collatz_bench *cb, uint64_t need, const char *what);
 /* Selects worker w's GPU on the calling thread: the begin() of the passes' chunk ops. */
 void collatz_worker_begin(const struct collatz_bench *cb, size_t worker);
-/* "0,0" for --devices 0,0, for the CSV row. */
+/* The devices of the case's workers, for the CSV row: "0/0" for --devices 0,0, "host" for the
+ * CPU twin, rank by rank under MPI (md_team_format). */
 void collatz_devices_format(const struct collatz_bench *cb, char *out, size_t len);
-/* With more than one worker, one summary line per worker: the GPU, its numbers and its rate. */
+/* With more than one worker, one summary line per worker: its rank and GPU (or CPU), its
+ * numbers and its rate. */
 void collatz_report_devices(const struct collatz_bench *cb, FILE *out);
+/* A rank other than 0 runs the chunks rank 0 hands it (ops, on ctx) until the run ends. */
+void collatz_follow(struct collatz_bench *cb, const struct md_chunk_ops *ops, void *ctx);
+/* Frees what collatz_setup allocated. */
+void collatz_bench_free(struct collatz_bench *cb);
 
 /* Starts a case: no reference pass yet, no overflow time. */
 void collatz_case_begin(struct collatz_bench *cb, const struct bench_case *c);
 
 /* The loop's pass for both subcommands: a label, then the case's range in segments that end on
  * multiples of 2^seg_bits (so that each S entry gets whole runs), handed out by md_schedule to
- * the GPUs of --devices (one worker for the CPU twin), with progress on stderr and the
+ * the team's workers (one for the CPU twin of --method all), with progress on stderr and the
  * wall-clock time in *ms. ops->commit merges, checks and checkpoints a segment, in range order.
  * Returns 0, or BENCH_STOPPED after saying exactly what finished. */
 int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned pass_index, bool warmup,

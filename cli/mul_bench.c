@@ -225,9 +225,10 @@ static void batch_begin(void *ctx, size_t worker)
     select_worker(ctx, worker);
 }
 
-static void batch_run(void *ctx, size_t worker, uint64_t first, uint64_t last, void *slot)
+static void batch_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t hint, void *slot)
 {
     (void)last;
+    (void)hint;
     struct mul_bench *m = ctx;
     struct batch_chunk *k = slot;
     k->worker = worker;
@@ -274,12 +275,14 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         return 0;
     }
     const size_t nw = workers(m);
-    /* md_schedule's own shares count batches in wall time; the rates shown are products over
-     * each worker's timed region, added by batch_commit. */
+    /* One process (mpgpu mul does not run over MPI ranks). md_schedule's own shares count
+     * batches in wall time; the rates shown are products over each worker's timed region, added
+     * by batch_commit. */
+    const struct md_team team = {.local = nw, .total = nw, .ranks = 1};
     struct md_stats batches[MD_MAX_DEVICES];
     struct progress pg;
     progress_begin(&pg, PROGRESS_OFF, c->method, "batches", m->n_batches);
-    const uint64_t done = md_schedule(nw, 0, m->n_batches, 0, &batch_ops, m, &pg, batches);
+    const uint64_t done = md_schedule(&team, 0, m->n_batches, 0, &batch_ops, m, &pg, batches);
     progress_end(&pg);
     select_worker(m, 0);
     *ms = 0;
@@ -337,8 +340,9 @@ static void mul_describe(void *ctx, const struct bench_case *c, char *params, si
         snprintf(params, len, "words=%u;batches=%zu;devices=%s", c->bits / 32, m->n_batches, devices);
     } else if (c->data) {
         snprintf(params, len, "words=%u;batches=%zu", c->bits / 32, m->n_batches);
-    } else
+    } else {
         snprintf(params, len, "words=%u;limbs=%zu", c->bits / 32, (size_t)(c->bits / 32 + 1) / 2);
+    }
 }
 
 static void mul_teardown(void *ctx, struct bench_case *c)

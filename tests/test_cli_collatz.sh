@@ -205,6 +205,20 @@ else
     check "Ctrl-C: exit status 130 (got $st; the run may have ended before the signal)" false
 fi
 
+# The same stop at a known point (MPGPU_STOP_AFTER_CHUNKS, the tests' Ctrl-C after the first
+# committed segment of 2^24): exit 130, the checkpoint holds the prefix the message names, and
+# the resumed run ends with the totals and records of an unbroken one.
+S="$D --end 2^25"
+"$MPGPU" delay $S >"$tmp/swhole" 2>/dev/null
+MPGPU_STOP_AFTER_CHUNKS=1 "$MPGPU" delay $S --checkpoint "$tmp/s.ckpt" >/dev/null 2>"$tmp/serr"
+st=$?
+check "a stop after one segment: exit 130 (got $st)" [ "$st" -eq 130 ]
+check "a stop after one segment: the message names [1, 16777215]" grep -q "interrupted; finished exactly \[1, 16777215\]" "$tmp/serr"
+check "a stop after one segment: the checkpoint holds it" grep -qx "done 16777215" "$tmp/s.ckpt"
+"$MPGPU" delay $S --checkpoint "$tmp/s.ckpt" >"$tmp/sresumed" 2>/dev/null
+check "stopped and resumed delay totals and records equal unbroken ones" diff <(totals "$tmp/swhole" | grep -v "before this run") \
+    <(totals "$tmp/sresumed" | sed 's/ (before this run)//')
+
 # A collatz or delay row says what was timed: the whole pass, with the host's settlement of
 # overflows, not CUDA events around the kernels.
 for sub in collatz delay; do

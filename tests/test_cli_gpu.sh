@@ -32,7 +32,7 @@ run "batches" mul --bits 1024 --count 1000 --batch 300 --reps 2 --csv "$csv" \
     --method sumrotate-shuffle,thread-comba &&
 for row in 1 2; do
     checks=$((checks + 1))
-    if [ "$(field "$csv" $row 15)" != "words=32;batches=4" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
+    if [ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
        [ "$(field "$csv" $row 29)" != 0 ]; then
         echo "FAIL: batch row $row: $(sed -n "$((row + 1))p" "$csv")"; fails=$((fails + 1))
     fi
@@ -74,7 +74,7 @@ run "mul --devices 0,0" mul --bits 1024 --count 1000 --batch 300 --reps 2 --csv 
     --method sumrotate-shuffle,thread-comba &&
 for row in 1 2; do
     checks=$((checks + 1))
-    if [ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0,0" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
+    if [ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0/0" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
        [ "$(field "$csv" $row 29)" != 0 ] || [ "$(grep -c "^#   .* on GPU 0 (thread [12]): [0-9]* products" "$tmp/out")" -ne 4 ]; then
         echo "FAIL: --devices 0,0 row $row: $(sed -n "$((row + 1))p" "$csv")"; sed 's/^/    /' "$tmp/out"; fails=$((fails + 1))
     fi
@@ -82,7 +82,7 @@ done
 run "mul --devices 0,0, an equal share each" mul --bits 2048 --count 1001 --devices 0,0 --reps 1 \
     --method thread-rowchain-karatsuba --csv "$tmp/e.csv" && {
     checks=$((checks + 1))
-    [ "$(field "$tmp/e.csv" 1 15)" = "words=64;batches=2;devices=0,0" ] && [ "$(field "$tmp/e.csv" 1 29)" = 0 ] ||
+    [ "$(field "$tmp/e.csv" 1 15)" = "words=64;batches=2;devices=0/0" ] && [ "$(field "$tmp/e.csv" 1 29)" = 0 ] ||
         { echo "FAIL: --devices 0,0 share: $(sed -n 2p "$tmp/e.csv")"; fails=$((fails + 1)); }
 }
 run "I/O mode, --devices 0,0" mul --input "$tmp/pairs.txt" --output "$tmp/dev.txt" --method thread-comba \
@@ -134,8 +134,8 @@ same_as_one() {
         fi
         checks=$((checks + 1))
         if [ "$(grep -c '^#   GPU 0 (thread [12]): ' "$tmp/out")" -ne 2 ] ||
-           [[ "$(field "$tmp/dev.csv" 1 15)" != *";devices=0,0" ]]; then
-            echo "FAIL: $what: no rate per thread or no devices=0,0 in the CSV row"; sed 's/^/    /' "$tmp/out"
+           [[ "$(field "$tmp/dev.csv" 1 15)" != *";devices=0/0" ]]; then
+            echo "FAIL: $what: no rate per thread or no devices=0/0 in the CSV row"; sed 's/^/    /' "$tmp/out" "$tmp/dev.csv"
             fails=$((fails + 1))
         fi
     }
@@ -146,11 +146,21 @@ cp "$tmp/one" "$tmp/c_one"
 checks=$((checks + 1))
 grep -qE '; [1-9][0-9]* overflowed 96 bits' "$tmp/one" ||
     { echo "FAIL: the collatz range of --devices had no overflows:"; sed 's/^/    /' "$tmp/one"; fails=$((fails + 1)); }
+# --devices all: every GPU of the machine (on a machine of one GPU, that one), the same totals.
+gpus=$(nvidia-smi -L | grep -c '^GPU ')
+all_ids=$(seq -s/ 0 $((gpus - 1)))
+rm -f "$tmp/all.csv"
+run "collatz --devices all" $C --devices all --csv "$tmp/all.csv" && {
+    checks=$((checks + 1))
+    diff <(devtotals "$tmp/c_one") <(devtotals "$tmp/out") >"$tmp/diff" && [[ "$(field "$tmp/all.csv" 1 15)" == *";devices=$all_ids" ]] ||
+        { echo "FAIL: --devices all ($gpus GPUs) gives other totals than one GPU, or not devices=$all_ids:"; sed 's/^/    /' "$tmp/diff" "$tmp/all.csv"; fails=$((fails + 1)); }
+}
 same_as_one "delay --records, the last 2^36 below 2^64" delay --start 18446744004990074880 --end 2^64 --records --reps 1 --warmup 0
 same_as_one "delay --records from 1" delay --start 1 --end 2^36 --records --reps 1 --warmup 0 --verify none
 
 # A checkpointed --devices 0,0 run, stopped by Ctrl-C and resumed, ends with the totals of an
-# unbroken one.
+# unbroken one. (The resumed run checks nothing, --verify none, so its closing "row(s)" line is
+# not compared.)
 K="$C --devices 0,0 --verify none --checkpoint $tmp/dev.ckpt"
 "$MPGPU" $K >/dev/null 2>"$tmp/kerr" &
 pid=$!
@@ -164,7 +174,8 @@ if [ "$st" -eq 130 ]; then
         { echo "FAIL: --devices 0,0 Ctrl-C does not name the finished prefix"; sed 's/^/    /' "$tmp/kerr"; fails=$((fails + 1)); }
     run "--devices 0,0 resumed" $K && {
         checks=$((checks + 1))
-        diff <(devtotals "$tmp/c_one") <(devtotals "$tmp/out" | sed 's/ (resumed from --checkpoint)//') >"$tmp/diff" ||
+        diff <(devtotals "$tmp/c_one" | grep -v ' row(s): ') \
+             <(devtotals "$tmp/out" | grep -v ' row(s): ' | sed 's/ (resumed from --checkpoint)//') >"$tmp/diff" ||
             { echo "FAIL: --devices 0,0 resumed totals differ from one GPU's:"; sed 's/^/    /' "$tmp/diff"; fails=$((fails + 1)); }
     }
 elif [ "$st" -ne 0 ]; then

@@ -49,17 +49,17 @@ static void begin(void *ctx, size_t worker)
     (void)worker;
 }
 
-static void take(void *ctx, void *slot)
+static int64_t take(void *ctx)
 {
     struct run *r = ctx;
-    struct chunk *k = slot;
-    k->floor = r->floor;
+    return r->floor;
 }
 
-static void run_chunk(void *ctx, size_t worker, uint64_t first, uint64_t last, void *slot)
+static void run_chunk(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t floor, void *slot)
 {
     struct run *r = ctx;
     struct chunk *k = slot;
+    k->floor = floor;
     k->first = first;
     k->last = last;
     /* Out of order on purpose: a pseudo-random pause, longest on the first worker. */
@@ -112,7 +112,8 @@ static uint64_t schedule(struct run *r, size_t workers, uint64_t from, uint64_t 
     collatz_pairs_free(&r->records);
     memset(&r->records, 0, sizeof r->records);
     r->bad = 0;
-    const uint64_t done = md_schedule(workers, from, n, bits, &ops, r, &pg, stats);
+    const struct md_team team = {.local = workers, .total = workers, .ranks = 1};
+    const uint64_t done = md_schedule(&team, from, n, bits, &ops, r, &pg, stats);
     progress_end(&pg);
     return done;
 }
