@@ -107,7 +107,7 @@ static const struct cli_option collatz_options[] = {
     {"first-step", "jump|table", OPT_FIRST_STEP, "jump: the operations over the S bits are done once per S entry and shared by a thread's 256 values (default); table: Algorithm 5 as published (default with --method cpu)"},
     {"interleave", "I", OPT_INTERLEAVE, "starting values each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
     {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists, and keep it up to date; one pass (--reps and --warmup are ignored)"},
-    {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals and overflows are those of one GPU"},
+    {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals and overflows are those of one GPU. Under mpirun -np N (an MPI build), each rank runs on its own --devices and rank 0 merges, prints and writes"},
     {"tables", NULL, OPT_TABLES, "print Tables 4.1, 4.2 and 4.3 as computed here next to the paper's, and exit (--s-bits K: Table 4.3 up to K)"},
     {0},
 };
@@ -604,6 +604,7 @@ int cmd_collatz(int argc, char **argv)
     }
     snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
              r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
+    md_ranks_agree(r.params);
     if (r.a.checkpoint) {
         collatz_checkpoint_prepare(r.a.checkpoint);
         r.cb.resumed = collatz_checkpoint_load(r.a.checkpoint, "collatz", r.params, &r.a.range, &r.cb.ck);

@@ -103,7 +103,7 @@ static const struct cli_option delay_options[] = {
     {"records", NULL, OPT_RECORDS, "report the delay records of the range: n whose delay exceeds that of every smaller n"},
     {"record-floor", "D", OPT_RECORD_FLOOR, "the largest delay below --start, so that records of a later range are true records (default: 0 below 1, else relative to the range)"},
     {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists (also with a later --end: the record search goes on), and keep it up to date; one pass"},
-    {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals, overflows and records are those of one GPU"},
+    {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals, overflows and records are those of one GPU. Under mpirun -np N (an MPI build), each rank runs on its own --devices and rank 0 merges, prints and writes"},
     {0},
 };
 
@@ -554,6 +554,7 @@ int cmd_delay(int argc, char **argv)
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
     snprintf(r.params, sizeof r.params, "bc_bits=%u;records=%s", r.a.bc_bits, r.a.records ? "on" : "off");
+    md_ranks_agree(r.params);
     if (r.a.checkpoint) {
         collatz_checkpoint_prepare(r.a.checkpoint);
         r.cb.resumed = collatz_checkpoint_load(r.a.checkpoint, "delay", r.params, &r.a.range, &r.cb.ck);

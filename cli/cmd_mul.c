@@ -51,7 +51,7 @@ static const struct cli_option mul_options[] = {
     {"output", "FILE", OPT_OUTPUT, "write the products to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
     {"list-methods", NULL, OPT_LIST_METHODS, "print each GPU method as 'NAME MIN_BITS MAX_BITS MULTIPLE_BITS', one a line, for scripts, and exit"},
     {"batch", "N", OPT_BATCH, "at most N products per device batch (default: all that fit in 90% of free device memory)"},
-    {"devices", "all|LIST", OPT_DEVICES, MD_DEVICES_HELP "; the batch is split, each GPU taking whole batches (at most an equal share each), and the products are those of one GPU"},
+    {"devices", "all|LIST", OPT_DEVICES, MD_DEVICES_HELP "; the batch is split, each GPU taking whole batches (at most an equal share each), and the products are those of one GPU. mul runs in one process (not over MPI ranks)"},
     {0},
 };
 

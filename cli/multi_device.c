@@ -115,6 +115,29 @@ void md_team_join(struct md_team *t, const struct md_devices *devices)
     free(all);
 }
 
+void md_ranks_agree(const char *params)
+{
+    const int n = ranks_size();
+    /* FNV-1a 64 of the parameters, compared across ranks. */
+    uint64_t mine = UINT64_C(0xcbf29ce484222325);
+    for (const unsigned char *c = (const unsigned char *)params; *c; c++)
+        mine = (mine ^ *c) * UINT64_C(0x100000001b3);
+    uint64_t *all = malloc((size_t)n * sizeof *all);
+    if (!all)
+        cli_bad_input("out of host memory for the parameters of %d ranks", n);
+    ranks_allgather(&mine, sizeof mine, all);
+    for (int r = 1; r < n; r++) {
+        if (all[r] == all[0])
+            continue;
+        if (!ranks_lead())
+            exit(EXIT_BAD_INPUT); /* every rank finds this; rank 0 says it once */
+        cli_bad_input("MPI rank %d was given other table parameters than rank 0 (%s), which give other totals; "
+                      "accepted: the same on every rank (the range is rank 0's; --devices and --threads may differ)",
+                      r, params);
+    }
+    free(all);
+}
+
 void md_team_free(struct md_team *t)
 {
     free(t->rank);

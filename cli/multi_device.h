@@ -54,6 +54,11 @@ struct md_team {
 void md_team_join(struct md_team *t, const struct md_devices *devices);
 void md_team_free(struct md_team *t);
 
+/* Refuses (exit 2, one line from rank 0) a run whose ranks were given other parameters that
+ * its totals depend on (params, as the checkpoint names them): each rank computes the chunks it
+ * is handed with its own tables. A collective call under MPI. */
+void md_ranks_agree(const char *params);
+
 /* "GPU 0" or "rank 1 GPU 0" (or "CPU"): worker w of the team, for the summary's lines. */
 void md_team_label(const struct md_team *t, size_t w, char *out, size_t len);
 /* The workers' devices for the CSV row's params, rank by rank: "0/0" (one process), "0/1+0/1"

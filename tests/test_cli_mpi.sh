@@ -79,5 +79,10 @@ mpi2 mul --count 10
 check "mul under 2 ranks: exit 2, one line" [ $? -eq 2 ] && [ "$(grep -c '^mpgpu: mul runs in one process, not in 2 MPI ranks' "$tmp/err")" -eq 1 ]
 mpi2 collatz --method all --count 1000
 check "--method all under 2 ranks: exit 2, one line" [ $? -eq 2 ] && [ "$(grep -c '^mpgpu: --method all compares two runs' "$tmp/err")" -eq 1 ]
+# Ranks given other table parameters (mpirun's MPMD form) would add other totals: refused.
+mpirun -np 1 --oversubscribe "$MPGPU" collatz --method cpu --count 1000 --s-bits 10 : \
+    -np 1 --oversubscribe "$MPGPU" collatz --method cpu --count 1000 --s-bits 11 >"$tmp/out" 2>"$tmp/err" </dev/null
+check "other table parameters on rank 1: exit 2, one line" [ $? -eq 2 ] &&
+    [ "$(grep -c '^mpgpu: MPI rank 1 was given other table parameters than rank 0 (bc_bits=12;s_bits=10;first_step=table)' "$tmp/err")" -eq 1 ]
 
 finish cli_mpi

@@ -3,7 +3,8 @@
  * one longer), and still: they are committed in range order with the boundaries of a one-worker
  * run, every number is handed out once, the delay records found with a floor that lags behind
  * (the running maximum when a chunk was handed out, as cmd_delay.c does) equal those of a
- * sequential run, and after Ctrl-C the committed part is an exact prefix. */
+ * sequential run, and after Ctrl-C the committed part is an exact prefix. Also the bytes a
+ * chunk's result travels in between MPI ranks (md_writer, md_reader). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +177,51 @@ int main(void)
               done == many.bounds[many.commits - 1] && items == done,
           "Ctrl-C: done %llu, %zu commits, handed out %llu", (unsigned long long)done, many.commits,
           (unsigned long long)items);
+
+    /* A chunk's bytes between MPI ranks: values and counted arrays come back as written, an
+     * empty array as NULL; bytes cut short, or a count past their end, are refused. */
+    struct md_writer wr = {0};
+    const double ms = 1.25;
+    uint64_t list[5];
+    for (size_t i = 0; i < 5; i++)
+        list[i] = splitmix64(seed + i);
+    md_put(&wr, &ms, sizeof ms);
+    md_put_array(&wr, list, 5, sizeof list[0]);
+    md_put_array(&wr, NULL, 0, sizeof list[0]);
+    md_put_array(&wr, one.records.v, one.records.n, sizeof *one.records.v);
+    size_t len = 0;
+    unsigned char *bytes = md_writer_bytes(&wr, &len);
+    CHECK(bytes && len == sizeof ms + 3 * 8 + sizeof list + one.records.n * sizeof *one.records.v,
+          "md_writer: %zu bytes", len);
+    for (size_t cut = 0; bytes && cut <= len; cut += cut < len - 16 ? 7 : 1) {
+        struct md_reader rd = {bytes, cut, false};
+        double got_ms = 0;
+        void *got_list = NULL, *got_empty = NULL, *got_pairs = NULL;
+        size_t n_list = 0, n_empty = 1, n_pairs = 0;
+        md_get(&rd, &got_ms, sizeof got_ms);
+        md_get_array(&rd, &got_list, &n_list, sizeof list[0]);
+        md_get_array(&rd, &got_empty, &n_empty, sizeof list[0]);
+        md_get_array(&rd, &got_pairs, &n_pairs, sizeof *one.records.v);
+        if (cut < len) {
+            CHECK(rd.failed, "md_reader: %zu of %zu bytes read as whole", cut, len);
+        } else {
+            const struct collatz_pairs back = {got_pairs, n_pairs, n_pairs};
+            CHECK(!rd.failed && rd.left == 0 && got_ms == ms && n_list == 5 && !memcmp(got_list, list, sizeof list) &&
+                      n_empty == 0 && got_empty == NULL && collatz_pairs_equal(&back, &one.records),
+                  "md_reader: the values read back differ");
+        }
+        free(got_list);
+        free(got_empty);
+        free(got_pairs);
+    }
+    /* A count of more items than the bytes hold. */
+    const uint64_t huge[2] = {UINT64_C(1) << 60, 7};
+    struct md_reader rd = {(const unsigned char *)huge, sizeof huge, false};
+    void *got = NULL;
+    size_t n_got = 0;
+    md_get_array(&rd, &got, &n_got, 8);
+    CHECK(rd.failed && got == NULL && n_got == 0, "md_reader: a count of 2^60 items in 16 bytes was read");
+    free(bytes);
 
     collatz_pairs_free(&one.records);
     collatz_pairs_free(&many.records);
