@@ -53,6 +53,21 @@ check "resumed by 2 ranks: exits 0" [ $? -eq 0 ]
 check "resumed by 2 ranks: totals and records equal one unbroken process's" diff <(totals "$tmp/d_one") <(totals "$tmp/out")
 check "resumed by 2 ranks: it says so" grep -q "resumed from --checkpoint" "$tmp/out"
 
+# SIGUSR1 to mpirun, which forwards it to every rank, stops as Ctrl-C does (sent once rank 0 has
+# saved a first segment, so every rank is past its start).
+mpirun -np 2 --oversubscribe "$MPGPU" $D --checkpoint "$tmp/u.ckpt" >/dev/null 2>"$tmp/uerr" </dev/null &
+mpirun_pid=$!
+for _ in $(seq 300); do
+    [ -s "$tmp/u.ckpt" ] && break
+    sleep 0.1
+done
+kill -USR1 "$mpirun_pid"
+wait "$mpirun_pid"
+st=$?
+check "SIGUSR1 to mpirun: exit 130 (got $st)" [ "$st" -eq 130 ]
+check "SIGUSR1 to mpirun: the checkpoint holds the exact prefix named" \
+    grep -qx "done $(sed -nE 's/.*finished exactly \[1, ([0-9]+)\].*/\1/p' "$tmp/uerr")" "$tmp/u.ckpt"
+
 # A follower killed mid-run ends the job (mpirun); the checkpoint rank 0 keeps is still a finished
 # prefix, and a one-process run resumes from it to the unbroken totals.
 rm -f "$tmp/k.ckpt"
