@@ -63,7 +63,13 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < N_SUBCOMMANDS; i++) {
         if (strcmp(sub, subcommands[i].name) != 0)
             continue;
-        ranks_init(&argc, &argv);
+        /* --help prints and exits at once: MPI, which wants every rank to end through
+         * MPI_Finalize, is not started for it (under mpirun, each rank prints it). */
+        bool help = false;
+        for (int a = 2; a < argc; a++)
+            help |= !strcmp(argv[a], "--help");
+        if (!help)
+            ranks_init(&argc, &argv);
         if (ranks_size() > 1 && !subcommands[i].ranks) {
             /* Every rank finds this; rank 0 says it once. */
             if (!ranks_lead())
