@@ -41,6 +41,13 @@ mpi2 $C
 check "2 ranks: collatz exits 0" [ $? -eq 0 ]
 check "2 ranks: collatz totals equal one process's" diff <(totals "$tmp/c_one") <(totals "$tmp/out")
 
+# Several passes (a warm-up and two timed): a rank's request for the next pass, made while rank 0
+# ends this one, is kept for it; a pass whose totals differ from the first fails the run.
+mpi2 delay --method cpu --reps 2 --warmup 1 --start 1 --end 2^26 --bc-bits 10 --a-bits 16
+st=$?
+check "2 ranks, 3 passes: exit 0 (got $st)" [ "$st" -eq 0 ]
+check "2 ranks, 3 passes: one process's totals" grep -q "delays of \[1, 67108863\]: 67108863 numbers, sum 11748210259, largest 949 at n = 63728127" "$tmp/out"
+
 # Stopped after 3 committed segments (as Ctrl-C stops: the segments in flight finish), then
 # resumed by 2 ranks from the checkpoint: the totals and records of one unbroken process.
 MPGPU_STOP_AFTER_CHUNKS=3 mpi2 $D --checkpoint "$tmp/d.ckpt"
