@@ -68,9 +68,7 @@ static int parse_number(const char *s, uint64_t *v)
     return NUM_OK;
 }
 
-/* A range bound as it reads best: decimal up to 65536 (operand sizes read as such), above it
- * powers of two as 2^N and one below them as 2^N-1 (--count 1..2^40, --seed 0..2^64-1). */
-static const char *format_bound(char out[24], uint64_t v)
+const char *cli_format_bound(char out[24], uint64_t v)
 {
     if (v > 65536 && (v & (v - 1)) == 0)
         snprintf(out, 24, "2^%d", __builtin_ctzll(v));
@@ -88,10 +86,11 @@ uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64
     int rc = parse_number(arg, &v);
     if (rc == NUM_NOT_A_NUMBER)
         cli_bad_input("%s '%s' is not a number; accepted: an integer in %s..%s (decimal, 2^N, "
-                      "10^N or 0x hex)", option, arg, format_bound(lo, min), format_bound(hi, max));
+                      "10^N or 0x hex)", option, arg, cli_format_bound(lo, min),
+                      cli_format_bound(hi, max));
     if (rc == NUM_TOO_LARGE || v < min || v > max)
         cli_bad_input("%s %s is out of range; accepted: %s..%s", option, arg,
-                      format_bound(lo, min), format_bound(hi, max));
+                      cli_format_bound(lo, min), cli_format_bound(hi, max));
     return v;
 }
 
@@ -99,8 +98,8 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
                         unsigned multiple)
 {
     char rule[96], lo[24], hi[24];
-    snprintf(rule, sizeof rule, "a multiple of %u in %s..%s", multiple, format_bound(lo, min),
-             format_bound(hi, max));
+    snprintf(rule, sizeof rule, "a multiple of %u in %s..%s", multiple, cli_format_bound(lo, min),
+             cli_format_bound(hi, max));
     uint64_t v = 0;
     int rc = parse_number(arg, &v);
     if (rc == NUM_NOT_A_NUMBER)
@@ -234,6 +233,7 @@ static const struct common_def common_defs[] = {
     {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once)"},
     {OPT_VERIFY, "verify", "all|sample|none", "check GPU results against the CPU reference (GMP, or the CPU twin): all, a sample, or none (default: all for mul and toom, sample for collatz and delay)"},
     {OPT_INCLUDE_TRANSFERS, "include-transfers", NULL, "include host<->device copies in the timed region (default: kernels only, as the papers)"},
+    {OPT_INCLUDE_LAUNCH, "include-launch", NULL, "also time the host's launch latency, as plain CUDA events around a launch do (default: the stream is held until the region is queued, as nvbench, so the GPU's time alone is timed)"},
     {OPT_QUIET, "quiet", NULL, "print no table and no progress; errors still go to stderr"},
 };
 #define N_COMMON (sizeof common_defs / sizeof common_defs[0])
@@ -248,9 +248,9 @@ static void bits_rule(const struct cli_spec *spec, char *out, size_t len)
     char lo[24], hi[24];
     if (spec->bits_multiple)
         snprintf(out, len, "a multiple of %u in %s..%s", spec->bits_multiple,
-                 format_bound(lo, spec->bits_min), format_bound(hi, spec->bits_max));
+                 cli_format_bound(lo, spec->bits_min), cli_format_bound(hi, spec->bits_max));
     else
-        snprintf(out, len, "1..%s", format_bound(hi, ANY_BITS_MAX));
+        snprintf(out, len, "1..%s", cli_format_bound(hi, ANY_BITS_MAX));
 }
 
 /* An option's left column, then its help from column 32 on, wrapped under itself. */
@@ -411,7 +411,7 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             cli_bad_input("%s: option '%s' needs a value; see 'mpgpu %s --help'", spec->command,
                           argv[optind - 1], spec->command);
         case OPT_COUNT:
-            out->count = cli_parse_u64("--count", arg, 1, UINT64_C(1) << 40);
+            out->count = cli_parse_u64("--count", arg, 1, CLI_COUNT_MAX);
             out->count_set = true;
             break;
         case OPT_BITS:
@@ -451,6 +451,9 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             break;
         case OPT_INCLUDE_TRANSFERS:
             out->include_transfers = true;
+            break;
+        case OPT_INCLUDE_LAUNCH:
+            out->include_launch = true;
             break;
         case OPT_QUIET:
             out->quiet = true;

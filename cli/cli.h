@@ -32,10 +32,15 @@ enum {
     OPT_INCLUDE_TRANSFERS = 1 << 10,
     OPT_QUIET = 1 << 11,
     OPT_ALL_COMMON = (1 << 12) - 1,
+    /* Only where a subcommand times its kernels through time_gpu_region (cli/timing.h). */
+    OPT_INCLUDE_LAUNCH = 1 << 12,
 };
 
 #define CLI_MAX_METHODS 64
 #define CLI_MAX_SIZES 64
+/* What --count accepts, 1..CLI_COUNT_MAX, here so that a subcommand parsing a list of counts
+ * (tune) accepts what the common option does. */
+#define CLI_COUNT_MAX (UINT64_C(1) << 40)
 
 struct cli_common {
     uint64_t count;
@@ -56,6 +61,7 @@ struct cli_common {
     const char *csv_path;
     enum verify_mode verify;
     bool include_transfers;
+    bool include_launch;
     bool quiet;
 };
 
@@ -99,6 +105,11 @@ _Noreturn void cli_bad_input(const char *fmt, ...) __attribute__((format(printf,
  * outside it, 2^64 and beyond included). Accepts decimal (leading zeros do not make it octal),
  * 0x hex, 2^N and 10^N. */
 uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max);
+
+/* A range bound as it reads best in messages: decimal up to 65536 (operand sizes read as such),
+ * above it powers of two as 2^N and one below them as 2^N-1 (--count 1..2^40, --seed
+ * 0..2^64-1). Returns out. */
+const char *cli_format_bound(char out[24], uint64_t v);
 
 /* One operand size: a number that is a multiple of `multiple` (>= 1) in [min, max], else
  * cli_bad_input "<option> <arg> is not accepted; accepted: a multiple of <multiple> in

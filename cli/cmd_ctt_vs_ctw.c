@@ -104,7 +104,7 @@ static const struct cli_option ctt_options[] = {
 static const char methods_help[] =
     "  ctt       one computation per thread; 32 taken per warp with one atomic, result space reserved by a warp scan and one atomic (003 Algorithms 3.1, 3.2, 4.3)\n"
     "  ctw       one warp per computation: 32-word chunks with the carry across the warp; mul row by row (003 4.5, after Langer 2015)\n"
-    "  auto      beyond 003: computations binned by length, short ones to threads (sorted by length), middle ones to warps (to a block each when too few to fill the GPU), long products to a block summing tiles of columns, the longest to a block each; bins=thread/warp/warp-columns/tile/block in the params column\n"
+    "  auto      beyond 003: computations binned by length, short ones to threads (sorted by length; products only when they fill the GPU), middle ones to warps (to a block each when too few to fill the GPU), long products to a block summing tiles of columns, the longest to a block each; bins=thread/warp/warp-columns/tile/block in the params column\n"
     "  cpu-port  the ctt routines compiled for the CPU, one thread (003 5.4)\n"
     "  gmp       mpz_add / mpz_sub / mpz_mul per computation (for rationals the same unreduced formulas in mpz) on --threads threads\n"
     "  all       every method above\n";
@@ -228,7 +228,6 @@ static cudaError_t timed_region(void *p, const char **failed_call)
 static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
 {
     (void)pass_index;
-    (void)warmup;
     struct ctt_bench *t = ctx;
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
     if (m == M_GMP) {
@@ -253,7 +252,8 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     } else {
         struct region x = {t, mapping_of(m)};
         const char *failed = NULL;
-        cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, 0, 1, ms, &failed);
+        cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, gpu_region_held(&t->opt, warmup), 0, 1,
+                                          ms, &failed);
         if (err != cudaSuccess)
             gpu_fail(failed ? failed : "kernel", err);
         if (t->args.reduce) {
@@ -353,7 +353,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
             "temporaries ad and cb of qadd and qsub in the result space it reserves. Without "
             "--method: ctt, ctw, auto and gmp. 003 runs 8192 computations (Fig. 5.5): give "
             "--count 8192 to match it.",
-        .common = OPT_ALL_COMMON & ~OPT_BITS,
+        .common = (OPT_ALL_COMMON & ~OPT_BITS) | OPT_INCLUDE_LAUNCH,
         .options = ctt_options,
         .handle = ctt_handle,
         .ctx = &t.args,
@@ -421,7 +421,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
                 .timed_region = cpu ? "cpu"
                               : t.args.reduce ? (t.opt.include_transfers ? "kernels+transfers+host-reduce"
                                                                          : "kernels+download+host-reduce")
-                              : t.opt.include_transfers ? "kernels+transfers" : "kernels",
+                              : gpu_region_name(&t.opt),
                 .cpu_threads = k == M_GMP ? (t.opt.threads ? t.opt.threads : t.all_threads)
                                           : k == M_CPU_PORT ? 1 : 0,
                 .data = (void *)(uintptr_t)k,

@@ -247,11 +247,11 @@ static int fixed_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool
 {
     (void)c;
     (void)pass_index;
-    (void)warmup;
     struct fixed_bench *f = ctx;
     struct region x = {f};
     const char *failed = NULL;
-    cudaError_t err = time_gpu_region(timed_region, &x, f->dev.stream, 0, 1, ms, &failed);
+    cudaError_t err = time_gpu_region(timed_region, &x, f->dev.stream, gpu_region_held(&f->opt, warmup), 0, 1, ms,
+                                      &failed);
     if (err != cudaSuccess)
         gpu_fail(failed ? failed : "fixed kernel", err);
     return 0;
@@ -385,7 +385,7 @@ int cmd_fixed(int argc, char **argv)
         .usage = "mpgpu fixed [--bits P[,P...]] [--op OP[,OP...]] [--count N] [--chain K] [options]",
         .description = description,
         .common = OPT_COUNT | OPT_BITS | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE | OPT_CSV |
-                  OPT_VERIFY | OPT_INCLUDE_TRANSFERS | OPT_QUIET,
+                  OPT_VERIFY | OPT_INCLUDE_TRANSFERS | OPT_INCLUDE_LAUNCH | OPT_QUIET,
         .bits_min = FIXED_MIN_BITS,
         .bits_max = FIXED_MAX_BITS,
         .bits_multiple = 1,
@@ -475,7 +475,7 @@ int cmd_fixed(int argc, char **argv)
                     .bits = fc->bits,
                     .count = f.count * f.args.chain,
                     .throughput_unit = "ops",
-                    .timed_region = f.opt.include_transfers ? "kernels+transfers" : "kernels",
+                    .timed_region = gpu_region_name(&f.opt),
                     .data = fc,
                 };
             }

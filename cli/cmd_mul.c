@@ -70,7 +70,7 @@ static char *methods_help(void)
     len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp",
                     "GMP mpn_mul_n per product on the CPU, on --threads threads (the papers' baseline)");
     len += snprintf(s + len, cap - len, "  %-30s %s\n", "auto",
-                    "the fastest GPU method at --bits in the table `mpgpu tune` writes: $MPGPU_TUNE_TABLE, else the installed one, else the one built in");
+                    "the fastest GPU method in the table `mpgpu tune` writes ($MPGPU_TUNE_TABLE, else the installed one, else the one built in) at the smallest measured size >= --bits (else the largest), and there at the measured count nearest --count in log scale (of two equally near, the larger); its rows say auto_bits and auto_count in params");
     snprintf(s + len, cap - len, "  %-30s %s\n", "all", "every GPU method that supports --bits, then gmp");
     return s;
 }
@@ -100,7 +100,7 @@ int cmd_mul(int argc, char **argv)
             "and reports kernel time (median, min, max of --reps runs) and products per second.\n"
             "Operands come from a seeded generator, or from --input. B is a multiple of 32 in\n"
             "64..65536. Without --method: thread-rowchain-karatsuba (the fastest) and gmp.",
-        .common = OPT_ALL_COMMON,
+        .common = OPT_ALL_COMMON | OPT_INCLUDE_LAUNCH,
         .bits_min = MUL_MIN_BITS,
         .bits_max = MUL_MAX_BITS,
         .bits_multiple = 32,
@@ -164,9 +164,12 @@ int cmd_mul(int argc, char **argv)
         } else if (!strcmp(name, "auto")) {
             for (size_t s = 0; s < n_sizes; s++) {
                 char why[256];
-                if (!(picked[s] = tune_table_pick(sizes[s] / 32, r.opt.device, why, sizeof why)))
+                if (!tune_table_pick(sizes[s] / 32, r.count, r.opt.device, &r.auto_picks[s], why,
+                                     sizeof why))
                     cli_bad_input("mul: --method auto: %s", why);
+                picked[s] = r.auto_picks[s].method;
             }
+            r.n_auto_picks = n_sizes;
         } else if (!strcmp(name, "all")) {
             for (size_t k = 0; k < n_all; k++)
                 n_chosen = add_unique(chosen, n_chosen, &all[k]);

@@ -123,7 +123,7 @@ int cmd_toom(int argc, char **argv)
             "--verify), and reports kernel time and products per second. B is a multiple of 32\n"
             "up to 65536, with at least one 32-bit word per piece: B >= 32 k.\n"
             "With --count-ops: 000 Table 3.2 on a CPU model instead (no GPU needed).",
-        .common = OPT_ALL_COMMON & ~OPT_METHOD,
+        .common = (OPT_ALL_COMMON & ~OPT_METHOD) | OPT_INCLUDE_LAUNCH,
         .bits_min = 32 * TOOM_REF_K_MIN,
         .bits_max = TOOM_MAX_BITS,
         .bits_multiple = 32,

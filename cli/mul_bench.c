@@ -30,7 +30,7 @@ size_t mul_bench_cases(const struct mul_bench *m, unsigned bits, const struct mu
             .bits = bits,
             .count = m->count,
             .throughput_unit = "products",
-            .timed_region = is_gmp ? "cpu" : m->opt.include_transfers ? "kernels+transfers" : "kernels",
+            .timed_region = is_gmp ? "cpu" : gpu_region_name(&m->opt),
             .cpu_threads = is_gmp ? (m->opt.threads ? m->opt.threads : mul_bench_all_threads()) : 0,
             .data = is_gmp ? NULL : (void *)methods[i],
         };
@@ -205,7 +205,7 @@ static double run_batch(struct mul_bench *m, size_t w, size_t s, bool resident)
     }
     const char *failed = NULL;
     double sample = 0;
-    cudaError_t err = time_gpu_region(timed_region, &x, dev->stream, 0, 1, &sample, &failed);
+    cudaError_t err = time_gpu_region(timed_region, &x, dev->stream, m->held, 0, 1, &sample, &failed);
     if (err != cudaSuccess)
         gpu_fail(failed ? failed : "kernel", err);
     if (!resident && !x.transfers)
@@ -260,7 +260,6 @@ static const struct md_chunk_ops batch_ops = {
 static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
 {
     (void)pass_index;
-    (void)warmup;
     struct mul_bench *m = ctx;
     if (!c->data) {
         const double t0 = time_now_ms();
@@ -269,6 +268,7 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         return 0;
     }
     memset(m->workers, 0, sizeof m->workers);
+    m->held = gpu_region_held(&m->opt, warmup);
     if (m->n_batches == 1 && !m->opt.include_transfers) {
         *ms = run_batch(m, 0, 0, true);
         m->workers[0] = (struct md_stats){m->count, *ms};
@@ -334,12 +334,20 @@ static void mul_check(void *ctx, struct bench_case *c, struct bench_check *out)
 static void mul_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
 {
     struct mul_bench *m = ctx;
-    if (c->data && m->devices.n) {
-        char devices[MD_MAX_DEVICES * 6];
-        md_format(&m->devices, devices, sizeof devices);
-        snprintf(params, len, "words=%u;batches=%zu;devices=%s", c->bits / 32, m->n_batches, devices);
-    } else if (c->data) {
-        snprintf(params, len, "words=%u;batches=%zu", c->bits / 32, m->n_batches);
+    if (c->data) {
+        char from_auto[64] = "", devices[MD_MAX_DEVICES * 6 + 16] = "";
+        for (size_t i = 0; i < m->n_auto_picks; i++)
+            if (m->auto_picks[i].method == c->data && m->auto_picks[i].for_bits == c->bits) {
+                snprintf(from_auto, sizeof from_auto, ";auto_bits=%u;auto_count=%llu",
+                         m->auto_picks[i].bits, (unsigned long long)m->auto_picks[i].count);
+                break;
+            }
+        /* mul's GPUs (toom and tune run on the one selected, and say nothing). */
+        if (m->devices.n) {
+            strcpy(devices, ";devices=");
+            md_format(&m->devices, devices + strlen(devices), sizeof devices - strlen(devices));
+        }
+        snprintf(params, len, "words=%u;batches=%zu%s%s", c->bits / 32, m->n_batches, from_auto, devices);
     } else {
         snprintf(params, len, "words=%u;limbs=%zu", c->bits / 32, (size_t)(c->bits / 32 + 1) / 2);
     }

@@ -14,6 +14,7 @@
 #include "mul.h"
 #include "mul_gmp.h"
 #include "multi_device.h"
+#include "tune_table.h"
 
 struct mul_bench {
     struct cli_common opt;
@@ -34,7 +35,12 @@ struct mul_bench {
     size_t batch, n_batches;
     /* Each worker's products and timed region in the last pass, for its rate. */
     struct md_stats workers[MD_MAX_DEVICES];
+    bool held; /* the pass in hand is timed held (gpu_region_held) */
     struct gmp_batch gmp;
+    /* `mpgpu mul --method auto`'s choices (none elsewhere): the rows of each say in params
+     * which tune-table entry it came from. */
+    struct tune_pick auto_picks[CLI_MAX_SIZES];
+    size_t n_auto_picks;
 };
 
 /* The cases of one size: each GPU method that supports it, then `gmp` when asked. Returns the

@@ -260,7 +260,7 @@ struct sched {
     unsigned chunk_bits;
     uint64_t n, pos, handed, committed; /* numbers handed out and committed */
     uint64_t next, commit_next;         /* chunk numbers */
-    uint64_t stop_after;                /* commits after which no chunk is handed out (0: no limit) */
+    uint64_t stop_after;                /* chunks after which no chunk is handed out (0: no limit) */
     size_t window;
     struct pending *ring;
 };
@@ -289,7 +289,7 @@ enum hand { HAND_CHUNK, HAND_WAIT, HAND_STOP };
  * HAND_WAIT while the ring is full. */
 static enum hand hand_out(struct sched *s, struct pending **out)
 {
-    if (s->handed >= s->n || interrupt_requested() || (s->stop_after && s->commit_next >= s->stop_after))
+    if (s->handed >= s->n || interrupt_requested() || (s->stop_after && s->next >= s->stop_after))
         return HAND_STOP;
     if (s->next - s->commit_next >= s->window)
         return HAND_WAIT;
@@ -412,8 +412,9 @@ static void *coordinator_main(void *arg)
     return NULL;
 }
 
-/* MPGPU_STOP_AFTER_CHUNKS=K: stop as Ctrl-C does once K chunks are committed, so the tests can
- * interrupt a run at a known point (under mpirun too, where Ctrl-C reaches every rank). */
+/* MPGPU_STOP_AFTER_CHUNKS=K: stop as Ctrl-C does once the first K chunks of a pass are handed
+ * out, so exactly they are finished: the tests' interruption at a known point (under mpirun too,
+ * where a signal's timing is the launcher's). */
 static uint64_t stop_after_chunks(void)
 {
     const char *env = getenv("MPGPU_STOP_AFTER_CHUNKS");

@@ -115,7 +115,7 @@ void md_get_array(struct md_reader *r, void **v, size_t *n, size_t size);
 
 /* Runs the pass on rank 0, on this process's team->local workers (one: the caller's thread) and,
  * under MPI, on the other ranks' (which are in md_follow), with progress on pg. Stops handing out
- * chunks at Ctrl-C (or after MPGPU_STOP_AFTER_CHUNKS commits, the tests' deterministic Ctrl-C);
+ * chunks at Ctrl-C (or after the first MPGPU_STOP_AFTER_CHUNKS chunks, the tests' Ctrl-C);
  * the chunks in flight finish and are committed, so the return value, the numbers committed, is
  * an exact prefix. stats (team->total entries) receive each worker's share. */
 uint64_t md_schedule(const struct md_team *team, uint64_t from, uint64_t n, unsigned chunk_bits,

@@ -14,23 +14,25 @@ const char *tune_table_path(void)
     return env && *env ? env : TUNE_TABLE_DEFAULT_PATH;
 }
 
-static int by_bits_then_time(const void *x, const void *y)
+static int by_bits_count_time(const void *x, const void *y)
 {
     const struct tune_entry *a = x, *b = y;
     if (a->bits != b->bits)
         return a->bits < b->bits ? -1 : 1;
+    if (a->count != b->count)
+        return a->count < b->count ? -1 : 1;
     return (a->median_ms > b->median_ms) - (a->median_ms < b->median_ms);
 }
 
 int tune_table_write(const char *path, const struct run_env *env, struct tune_entry *e, size_t n)
 {
-    qsort(e, n, sizeof *e, by_bits_then_time);
+    qsort(e, n, sizeof *e, by_bits_count_time);
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "mpgpu: cannot open tune table '%s' for writing\n", path);
         return -1;
     }
-    fprintf(f, "# mpgpu tune: median kernel time per method and size, fastest first\n"
+    fprintf(f, "# mpgpu tune: median kernel time per method, size and count, fastest first\n"
                "# gpu: %s, %d SMs, SM clock %d MHz\n# commit: %s\n# date: %s\n",
             env->gpu, env->sm_count, env->sm_clock_mhz, env->commit, env->timestamp);
     fprintf(f, "bits,count,method,median_ms\n");
@@ -92,63 +94,115 @@ static void warn_other_gpu(const char *name, const char *table_gpu, int device)
     warned = true;
 }
 
-const struct mul_method *tune_table_pick(unsigned words, int device, char *why, size_t why_len)
+/* Reads the table's rows into *rows (*n of them, malloc'd) and the GPU its '# gpu:' line names
+ * into table_gpu (empty without one). Returns false with the reason in why on a malformed row. */
+static bool read_rows(FILE *f, const char *name, struct tune_entry **rows, size_t *n,
+                      char *table_gpu, size_t gpu_len, char *why, size_t why_len)
 {
-    char name[512];
+    char line[512];
+    unsigned lineno = 0;
+    size_t cap = 0;
+    *rows = NULL;
+    *n = 0;
+    table_gpu[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        /* "# gpu: NVIDIA H200, 132 SMs, SM clock 1980 MHz", as tune_table_write puts it. */
+        const char *sms = strstr(line, " SMs, ");
+        if (!strncmp(line, "# gpu: ", 7) && sms) {
+            const char *end = sms;
+            while (end > line + 7 && end[-1] != ',')
+                end--;
+            if (end > line + 8)
+                snprintf(table_gpu, gpu_len, "%.*s", (int)(end - 1 - (line + 7)), line + 7);
+        }
+        if (line[0] == '#' || !strncmp(line, "bits,", 5) || line[0] == '\n')
+            continue;
+        struct tune_entry e;
+        unsigned long long count;
+        if (sscanf(line, "%u,%llu,%63[^,],%lf", &e.bits, &count, e.method, &e.median_ms) != 4 ||
+            count == 0) {
+            snprintf(why, why_len, "%s, line %u, is not 'bits,count,method,median_ms' with a "
+                     "count of at least 1", name, lineno);
+            free(*rows);
+            return false;
+        }
+        e.count = count;
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 256;
+            struct tune_entry *grown = realloc(*rows, cap * sizeof *grown);
+            if (!grown) {
+                snprintf(why, why_len, "%s: out of memory", name);
+                free(*rows);
+                return false;
+            }
+            *rows = grown;
+        }
+        (*rows)[(*n)++] = e;
+    }
+    return true;
+}
+
+/* Whether measured count a is nearer `want` in log scale than b, that is
+ * max(a, want) / min(a, want) < max(b, want) / min(b, want), compared exactly as
+ * cross products; on a tie the larger count is nearer. */
+static bool nearer_count(uint64_t a, uint64_t b, uint64_t want)
+{
+    const uint64_t a_hi = a > want ? a : want, a_lo = a > want ? want : a;
+    const uint64_t b_hi = b > want ? b : want, b_lo = b > want ? want : b;
+    const unsigned __int128 ra = (unsigned __int128)a_hi * b_lo;
+    const unsigned __int128 rb = (unsigned __int128)b_hi * a_lo;
+    return ra < rb || (ra == rb && a > b);
+}
+
+bool tune_table_pick(unsigned words, uint64_t count, int device, struct tune_pick *out, char *why,
+                     size_t why_len)
+{
+    char name[512], table_gpu[256];
     FILE *f = tune_table_open(name, sizeof name, why, why_len);
     if (!f)
-        return NULL;
+        return false;
+    struct tune_entry *rows;
+    size_t n;
+    bool ok = read_rows(f, name, &rows, &n, table_gpu, sizeof table_gpu, why, why_len);
+    fclose(f);
+    if (!ok)
+        return false;
     const unsigned want = words * 32;
-    unsigned chosen_bits = 0; /* the measured size that decides */
+    /* The three steps of tune_table.h: the size, the count class at that size, the method. */
+    unsigned bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool larger_fits = rows[i].bits >= want && (bits < want || rows[i].bits < bits);
+        bool largest_so_far = bits < want && rows[i].bits > bits;
+        if (larger_fits || largest_so_far)
+            bits = rows[i].bits;
+    }
+    uint64_t chosen_count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].bits == bits &&
+            (!chosen_count || nearer_count(rows[i].count, chosen_count, count)))
+            chosen_count = rows[i].count;
     const struct mul_method *best = NULL;
     double best_ms = 0;
-    char line[512], table_gpu[256] = "";
-    unsigned lineno = 0;
-    /* Two passes: pick the size, then the fastest supported method at that size. */
-    for (int pass = 0; pass < 2; pass++) {
-        rewind(f);
-        lineno = 0;
-        while (fgets(line, sizeof line, f)) {
-            lineno++;
-            /* "# gpu: NVIDIA H200, 132 SMs, SM clock 1980 MHz", as tune_table_write puts it. */
-            const char *sms = strstr(line, " SMs, ");
-            if (pass == 0 && !strncmp(line, "# gpu: ", 7) && sms) {
-                const char *end = sms;
-                while (end > line + 7 && end[-1] != ',')
-                    end--;
-                if (end > line + 8)
-                    snprintf(table_gpu, sizeof table_gpu, "%.*s", (int)(end - 1 - (line + 7)), line + 7);
-            }
-            if (line[0] == '#' || !strncmp(line, "bits,", 5) || line[0] == '\n')
-                continue;
-            unsigned bits;
-            unsigned long long count;
-            char method[64];
-            double ms;
-            if (sscanf(line, "%u,%llu,%63[^,],%lf", &bits, &count, method, &ms) != 4) {
-                snprintf(why, why_len, "%s, line %u, is not 'bits,count,method,median_ms'", name,
-                         lineno);
-                fclose(f);
-                return NULL;
-            }
-            if (pass == 0) {
-                bool larger_fits = bits >= want && (chosen_bits < want || bits < chosen_bits);
-                bool largest_so_far = chosen_bits < want && bits > chosen_bits;
-                if (larger_fits || largest_so_far)
-                    chosen_bits = bits;
-            } else if (bits == chosen_bits) {
-                const struct mul_method *m = mul_method_find(method);
-                if (m && mul_method_supports(m, words) && (!best || ms < best_ms)) {
-                    best = m;
-                    best_ms = ms;
-                }
-            }
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].bits != bits || rows[i].count != chosen_count)
+            continue;
+        const struct mul_method *m = mul_method_find(rows[i].method);
+        if (m && mul_method_supports(m, words) && (!best || rows[i].median_ms < best_ms)) {
+            best = m;
+            best_ms = rows[i].median_ms;
         }
     }
-    fclose(f);
-    if (!best)
-        snprintf(why, why_len, "%s has no method for %u bits", name, want);
-    else
-        warn_other_gpu(name, table_gpu, device);
-    return best;
+    free(rows);
+    if (!best) {
+        if (n == 0)
+            snprintf(why, why_len, "%s has no method for %u bits: it has no rows", name, want);
+        else
+            snprintf(why, why_len, "%s has no method for %u bits at its entry of %u bits, %llu "
+                     "products", name, want, bits, (unsigned long long)chosen_count);
+        return false;
+    }
+    warn_other_gpu(name, table_gpu, device);
+    *out = (struct tune_pick){want, best, bits, chosen_count};
+    return true;
 }

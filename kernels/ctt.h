@@ -4,8 +4,9 @@
  *           Algorithm 3.2 (ctt_thread.cu);
  *   warp    one warp per computation, Langer's mapping as 003 4.5 describes it (ctt_warp.cu);
  *   auto    beyond 003: the computations binned by length, short ones to threads (sorted, so
- *           a warp's lanes get similar lengths), middle ones to a warp each (CTW for add and
- *           sub, a warp summing product columns for mul), long products to a block summing
+ *           a warp's lanes get similar lengths; products only when they fill the GPU), middle
+ *           ones to a warp each (CTW for add, sub and products up to 16 words, a warp summing
+ *           product columns for longer ones), long products to a block summing
  *           tiles of columns (ctt_tile_mul.cuh), the longest to a block each (ctt_block.cu).
  * A rational computation (003 4.4) runs in the mapping's own style: its integer steps
  * (cpu_ref/ctt_rational.h) one after another by one thread, one warp or one block, in the
@@ -26,27 +27,40 @@ extern "C" {
 
 enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
 
-/* auto's bins by the longer operand, in words. add and sub: a thread up to 16, a warp (CTW)
- * up to 1024, a block above. mul: a thread up to 8, a warp summing columns (ctt_block.cu with
+/* auto's bins by the longer operand, in words. add and sub: a thread up to 16 when the batch
+ * has no longer ones, a warp (CTW) up to 1024, a block above; with longer ones, the warp's
+ * kernel runs anyway, and a thread bin beside it only adds a launch (mixed-length add and sub,
+ * mean 64 words, sigma 32-64, 8192 computations, H200 at 4d8a63b: auto 1.07-1.18x CTW's time). mul: a thread up to 6 when they fill the GPU, a warp over the
+ * schoolbook's rows (CTW) up to 16, a warp summing columns (ctt_block.cu with
  * 32 threads) up to 128, a block summing tiles of columns (ctt_tile_mul.cuh) up to 4096, a
  * block summing columns above, where the tiles' operands would not fit in 48 KB of shared
  * memory. The tiles' block has a thread for each of the up to 64 tiles of a product of up to
  * 512 words, 128 threads up to 1024 words, 256 above (two tiles a thread at 4096), so that a
  * 520-word product does not take two rounds of 64 threads; its 65 tiles still leave the third
  * warp with one busy lane (H200, 8192 equal products: 512 words 0.538 ms, 520 words 0.786 ms,
- * 1024 words 1.95 ms). The thread bounds are where CTT stops beating CTW on the H200
- * (results/ctt_fig55.csv, commit 48f9d83: add and sub CTT faster up to 16 words, mul up to 4
- * and equal at 8; at 16-word mul the thread bin took 2.4x CTW's time). */
+ * 1024 words 1.95 ms). The add and sub thread bound is where CTT stops beating CTW on the H200
+ * (results/ctt_fig55.csv, commit 48f9d83: CTT faster up to 16 words). For mul, H200 runs of
+ * 2026-11-24 (8192, 65536 and 262144 equal products, timed with the launch) put CTW's rows ahead of CTT from 7
+ * words at 8192 products and from 8 words at every count (8 words: 0.94x CTT's time at 262144
+ * products), and ahead of the warp summing columns up to 16 words (16 words: 0.90x its time at
+ * 8192, 0.75x at 65536, 0.71x at 262144); at 32 the columns take 0.60x CTW's time
+ * (results/ctt_auto_equal.csv, commit acebf9b). A thread a product pays only with at least
+ * CTT_AUTO_THREAD_WARPS_PER_SM warps of them for each SM: rationals of 4 words, with 256 and
+ * 2048 computations (at most 0.5 warps an SM), took CTT 1.18-1.68x CTW's time, and 4-word
+ * products with 8192 (1.9 warps an SM) CTW 1.23x CTT's (results/ctt_fig53_54.csv of 9442d21,
+ * and the runs above). */
 #define CTT_AUTO_ADD_THREAD_MAX 16u
 #define CTT_AUTO_ADD_WARP_MAX 1024u
-#define CTT_AUTO_MUL_THREAD_MAX 8u
+#define CTT_AUTO_MUL_THREAD_MAX 6u
+#define CTT_AUTO_THREAD_WARPS_PER_SM 1
+#define CTT_AUTO_MUL_ROWS_MAX 16u
 #define CTT_AUTO_MUL_WARP_MAX 128u
 #define CTT_AUTO_MUL_TILE_MAX 4096u
 /* How many computations a batch has counts too (003 6.1 leaves "choose the appropriate method
  * automatically" open): a warp summing columns, and the tiles up to 256 words (F / 8 <= 32
  * tiles), keep one warp of a computation busy, and a warp's chains of dependent multiply-adds
  * and loads need about two warps on each of an SM's four schedulers to hide their latency.
- * With fewer products of 9..256 words in the batch than CTT_AUTO_NARROW_WARPS_PER_SM per SM,
+ * With fewer products of 17..256 words in the batch than CTT_AUTO_NARROW_WARPS_PER_SM per SM,
  * they go to the 256-thread block instead, whose eight warps a computation fill the GPU sooner.
  * On the H200 (132 SMs: 1056; the tiles of commit 414d9f3), at 64..256 words, the block took
  * 0.51-0.98x the narrow mapping's time with 256 computations (mul and qadd) and 0.99-1.43x

@@ -29,43 +29,60 @@ static bool takes_mul_bins(const struct ctt_batch *b, size_t i)
     return b->rational || b->comps[i].op == CTT_MUL;
 }
 
-/* Whether b's products of the middle lengths (past the thread bin, up to
- * CTT_AUTO_MUL_NARROW_MAX words) are many enough for the narrow mappings, one busy warp each: at
- * least CTT_AUTO_NARROW_WARPS_PER_SM for each of the sm_count SMs (ctt.h says why). */
-static bool narrow_middle(const struct ctt_batch *b, int sm_count)
+/* auto's choices that depend on the whole batch (ctt.h gives the bounds and why). */
+struct bin_rule {
+    bool thread_fills; /* enough short products for the thread bin to keep the SMs busy */
+    bool narrow;       /* enough middle products for the one-warp mappings */
+    bool adds_short;   /* every add and sub is short enough for the thread bin */
+};
+
+/* Counts b's short products (up to CTT_AUTO_MUL_THREAD_MAX words) and its middle ones (past
+ * the warp's rows, up to CTT_AUTO_MUL_NARROW_MAX words) against sm_count SMs. */
+static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count)
 {
-    size_t middle = 0;
+    size_t short_ones = 0, middle = 0;
+    bool adds_short = true;
     for (size_t i = 0; i < b->count; i++) {
         const uint32_t n = longest(b, i);
-        middle += takes_mul_bins(b, i) && n > CTT_AUTO_MUL_THREAD_MAX && n <= CTT_AUTO_MUL_NARROW_MAX;
+        if (!takes_mul_bins(b, i)) {
+            adds_short &= n <= CTT_AUTO_ADD_THREAD_MAX;
+            continue;
+        }
+        short_ones += n <= CTT_AUTO_MUL_THREAD_MAX;
+        middle += n > CTT_AUTO_MUL_ROWS_MAX && n <= CTT_AUTO_MUL_NARROW_MAX;
     }
-    return middle >= (size_t)CTT_AUTO_NARROW_WARPS_PER_SM * (size_t)sm_count;
+    return (struct bin_rule){
+        .thread_fills = short_ones >= (size_t)CTT_AUTO_THREAD_WARPS_PER_SM * 32 * (size_t)sm_count,
+        .narrow = middle >= (size_t)CTT_AUTO_NARROW_WARPS_PER_SM * (size_t)sm_count,
+        .adds_short = adds_short,
+    };
 }
 
-/* auto's bin of computation i (ctt.h gives the bounds); `narrow` as narrow_middle says. */
-static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i, bool narrow)
+/* auto's bin of computation i (ctt.h gives the bounds). */
+static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i, struct bin_rule r)
 {
     const uint32_t n = longest(b, i);
     if (takes_mul_bins(b, i))
-        return n <= CTT_AUTO_MUL_THREAD_MAX                ? CTT_BIN_THREAD
-             : n <= CTT_AUTO_MUL_NARROW_MAX && !narrow     ? CTT_BIN_BLOCK
-             : n <= CTT_AUTO_MUL_WARP_MAX                  ? CTT_BIN_WARP_COLUMNS
-             : n <= CTT_AUTO_MUL_TILE64_MAX                ? CTT_BIN_TILE64
-             : n <= CTT_AUTO_MUL_TILE128_MAX               ? CTT_BIN_TILE128
-             : n <= CTT_AUTO_MUL_TILE_MAX                  ? CTT_BIN_TILE256
-                                                           : CTT_BIN_BLOCK;
-    return n <= CTT_AUTO_ADD_THREAD_MAX ? CTT_BIN_THREAD
-         : n <= CTT_AUTO_ADD_WARP_MAX   ? CTT_BIN_WARP
-                                        : CTT_BIN_BLOCK;
+        return n <= CTT_AUTO_MUL_THREAD_MAX && r.thread_fills ? CTT_BIN_THREAD
+             : n <= CTT_AUTO_MUL_ROWS_MAX                    ? CTT_BIN_WARP
+             : n <= CTT_AUTO_MUL_NARROW_MAX && !r.narrow     ? CTT_BIN_BLOCK
+             : n <= CTT_AUTO_MUL_WARP_MAX                    ? CTT_BIN_WARP_COLUMNS
+             : n <= CTT_AUTO_MUL_TILE64_MAX                  ? CTT_BIN_TILE64
+             : n <= CTT_AUTO_MUL_TILE128_MAX                 ? CTT_BIN_TILE128
+             : n <= CTT_AUTO_MUL_TILE_MAX                    ? CTT_BIN_TILE256
+                                                             : CTT_BIN_BLOCK;
+    return n <= CTT_AUTO_ADD_THREAD_MAX && r.adds_short ? CTT_BIN_THREAD
+         : n <= CTT_AUTO_ADD_WARP_MAX                   ? CTT_BIN_WARP
+                                                        : CTT_BIN_BLOCK;
 }
 
 /* Scratch words of the column bins: the middle and high words of the column sums of each mul.
  * With narrow false, every middle product is in the block bin: the most scratch b can need. */
-static uint64_t column_scratch_words(const struct ctt_batch *b, bool narrow)
+static uint64_t column_scratch_words(const struct ctt_batch *b, struct bin_rule r)
 {
     uint64_t w = 0;
     for (size_t i = 0; i < b->count; i++) {
-        const enum ctt_bin k = bin_of(b, i, narrow);
+        const enum ctt_bin k = bin_of(b, i, r);
         if (k == CTT_BIN_WARP_COLUMNS || k == CTT_BIN_BLOCK)
             w += b->rational ? ctt_q_block_scratch(&b->qcomps[i]) : ctt_block_scratch(&b->comps[i]);
     }
@@ -82,39 +99,47 @@ uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m)
     uint64_t bytes = (b->operand_words + b->result_words) * 4 + b->count * comp_bytes(b) +
                      CTT_N_COUNTERS * sizeof(unsigned);
     if (m == CTT_MAP_AUTO)
-        bytes += b->count * sizeof(uint32_t) + column_scratch_words(b, false) * 4;
+        bytes += b->count * sizeof(uint32_t) + column_scratch_words(b, (struct bin_rule){.thread_fills = true}) * 4;
     return bytes;
+}
+
+/* The key auto's bins are sorted by: the bin, then the length. The warp bin keeps the batch's
+ * order: a warp a computation has no lanes to keep in step, and a batch all in that bin then
+ * needs no index, like CTW itself (mixed-length add and sub at 8192 computations, H200: sorted,
+ * auto took 1.02x CTW's time). */
+static size_t bin_key(const struct ctt_batch *b, size_t i, struct bin_rule r)
+{
+    const enum ctt_bin k = bin_of(b, i, r);
+    return (size_t)k * (CTT_MAX_WORDS + 1) + (k == CTT_BIN_WARP ? 0 : longest(b, i));
 }
 
 /* auto's bins: the computations ordered by bin and, within one, by their longer operand (a
  * counting sort); the thread bin ascending, so a warp's 32 lanes get similar lengths (003 4.3
- * warns that they should, and never measures it), the others descending, so the longest start
- * first and the short ones fill in behind them. */
-static int make_bins(struct ctt_device *d, const struct ctt_batch *b, uint32_t *index, bool narrow)
+ * warns that they should, and never measures it), the mappings of several threads descending,
+ * so the longest start first and the short ones fill in behind them. */
+static int make_bins(struct ctt_device *d, const struct ctt_batch *b, uint32_t *index, struct bin_rule r)
 {
     const size_t span = CTT_MAX_WORDS + 1, keys = CTT_N_BINS * span;
     size_t *at = calloc(keys + 1, sizeof *at);
     if (!at)
         return -1;
-    for (size_t i = 0; i < b->count; i++)
-        at[bin_of(b, i, narrow) * span + longest(b, i) + 1]++;
+    memset(d->bin_longest, 0, sizeof d->bin_longest);
+    for (size_t i = 0; i < b->count; i++) {
+        at[bin_key(b, i, r) + 1]++;
+        const enum ctt_bin k = bin_of(b, i, r);
+        d->bin_longest[k] = max_u32(d->bin_longest[k], longest(b, i));
+    }
     for (size_t k = 1; k <= keys; k++)
         at[k] += at[k - 1];
-    for (int k = 0; k < CTT_N_BINS; k++) {
+    for (int k = 0; k < CTT_N_BINS; k++)
         d->bin[k] = at[(k + 1) * span] - at[k * span];
-        /* The last key of bin k that holds computations is its longest length. */
-        for (size_t l = span; l > 0 && d->bin[k]; l--)
-            if (at[k * span + l] > at[k * span + l - 1]) {
-                d->bin_longest[k] = (uint32_t)(l - 1);
-                break;
-            }
-    }
     for (size_t i = 0; i < b->count; i++)
-        index[at[bin_of(b, i, narrow) * span + longest(b, i)]++] = (uint32_t)i;
+        index[at[bin_key(b, i, r)]++] = (uint32_t)i;
     free(at);
-    size_t from = d->bin[CTT_BIN_THREAD];
-    for (int k = 1; k < CTT_N_BINS; k++) {
-        for (size_t lo = from, hi = from + d->bin[k]; lo + 1 < hi; lo++, hi--) {
+    size_t from = 0;
+    for (int k = 0; k < CTT_N_BINS; k++) {
+        const bool descending = k != CTT_BIN_THREAD && k != CTT_BIN_WARP;
+        for (size_t lo = from, hi = from + d->bin[k]; descending && lo + 1 < hi; lo++, hi--) {
             const uint32_t t = index[lo];
             index[lo] = index[hi - 1];
             index[hi - 1] = t;
@@ -142,9 +167,9 @@ cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enu
     CUDA_TRY(d, cudaMalloc((void **)&d->d_counters, CTT_N_COUNTERS * sizeof(unsigned)),
              "cudaMalloc (counters)");
     if (m == CTT_MAP_AUTO) {
-        const bool narrow = narrow_middle(b, d->sm_count);
+        const struct bin_rule rule = bin_rule_of(b, d->sm_count);
         uint32_t *index = malloc(b->count * sizeof *index);
-        if (!index || make_bins(d, b, index, narrow) != 0) {
+        if (!index || make_bins(d, b, index, rule) != 0) {
             free(index);
             d->failed_call = "malloc (auto's bins)";
             return cudaErrorMemoryAllocation;
@@ -159,7 +184,7 @@ cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enu
             err = cudaMemcpy(d->d_index, index, b->count * sizeof *index, cudaMemcpyHostToDevice);
         free(index);
         CUDA_TRY(d, err, "cudaMalloc/cudaMemcpy (auto's bins)");
-        d->scratch_words = column_scratch_words(b, narrow);
+        d->scratch_words = column_scratch_words(b, rule);
         if (d->scratch_words)
             CUDA_TRY(d, cudaMalloc((void **)&d->d_scratch, d->scratch_words * 4),
                      "cudaMalloc (block scratch)");

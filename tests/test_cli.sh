@@ -32,6 +32,9 @@ done
 
 # --- mul: help documents every option
 expect_ok "--include-transfers" -- mul --help
+expect_ok "--include-launch" -- mul --help
+# collatz, delay and gcd time whole passes or their own kernels: no held region to leave out
+expect_fail 2 "unknown option '--include-launch'" -- gcd --include-launch
 for opt in --count --bits --method --reps --warmup --seed --device --threads --csv --verify \
            --quiet --input --output --devices; do
     expect_ok "$opt" -- mul --help

@@ -205,8 +205,8 @@ else
     check "Ctrl-C: exit status 130 (got $st; the run may have ended before the signal)" false
 fi
 
-# The same stop at a known point (MPGPU_STOP_AFTER_CHUNKS, the tests' Ctrl-C after the first
-# committed segment of 2^24): exit 130, the checkpoint holds the prefix the message names, and
+# The same stop at a known point (MPGPU_STOP_AFTER_CHUNKS, the tests' Ctrl-C once the first
+# segment of 2^24 is handed out): exit 130, the checkpoint holds the prefix the message names, and
 # the resumed run ends with the totals and records of an unbroken one.
 S="$D --end 2^25"
 "$MPGPU" delay $S >"$tmp/swhole" 2>/dev/null

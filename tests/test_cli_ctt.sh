@@ -18,7 +18,7 @@ if awk 'length > 80 { bad = 1 } END { exit !bad }' "$tmp/out"; then
     fails=$((fails + 1))
 fi
 for opt in --op --words --sigma --signed --count --method --reps --warmup --seed --device \
-           --threads --csv --verify --include-transfers --quiet cpu-port auto ctw ctt gmp \
+           --threads --csv --verify --include-transfers --include-launch --quiet cpu-port auto ctw ctt gmp \
            qadd qsub qmul qdiv "(ad+cb)/bd" "(ad-cb)/bd" "ac/bd" "ad/bc" "rationals" --reduce; do
     expect_ok "$opt" -- ctt-vs-ctw --help
 done

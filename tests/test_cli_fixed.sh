@@ -8,7 +8,7 @@ source "$(dirname "$0")/cli_expect.sh" "$@"
 # --- help: listed, and every option documented
 expect_ok "fixed" -- --help
 for opt in --op --chain --impl --operands --word-order --mem --grid --block --modulus --input \
-           --count --bits --reps --warmup --seed --device --csv --verify --include-transfers \
+           --count --bits --reps --warmup --seed --device --csv --verify --include-transfers --include-launch \
            --quiet 109 131 163 191 239 256 384 -Dfixed_bits; do
     expect_ok "$opt" -- fixed --help
 done

@@ -45,6 +45,13 @@ run "include transfers" mul --bits 2048 --count 500 --include-transfers --reps 2
     [ "$(field "$csv" 1 21)" = "kernels+transfers" ] || { echo "FAIL: timed_region $(field "$csv" 1 21)"; fails=$((fails + 1)); }
 }
 
+csv="$tmp/l.csv"
+run "include launch" mul --bits 2048 --count 500 --include-launch --reps 2 --csv "$csv" \
+    --method sumrotate-shuffle && {
+    checks=$((checks + 1))
+    [ "$(field "$csv" 1 21)" = "kernels+launch" ] || { echo "FAIL: timed_region $(field "$csv" 1 21)"; fails=$((fails + 1)); }
+}
+
 csv="$tmp/s.csv"
 run "verify sample" mul --bits 512 --count 20000 --verify sample --reps 2 --csv "$csv" \
     --method sumrotate-shuffle && {
@@ -107,11 +114,14 @@ run "sweep" mul --bits 1024,4096 --count 3000 --batch 1000 --reps 2 --csv "$csv"
         { echo "FAIL: sweep rows: $got"; fails=$((fails + 1)); }
 }
 
-# --method auto with a table measured on another GPU says so, and still runs and verifies.
-printf '# gpu: Some Other GPU, 8 SMs, SM clock 1000 MHz\nbits,count,method,median_ms\n1024,10240,sumrotate-shuffle,1.0\n' >"$tmp/other.csv"
+# --method auto with a table measured on another GPU says so, and still runs and verifies; its
+# row and CSV row name the entry it came from (500 products: the 10240 class).
+printf '# gpu: Some Other GPU, 8 SMs, SM clock 1000 MHz\nbits,count,method,median_ms\n1024,10240,sumrotate-shuffle,1.0\n1024,1048576,thread-rowchain-karatsuba,1.0\n' >"$tmp/other.csv"
 checks=$((checks + 1))
-if ! MPGPU_TUNE_TABLE="$tmp/other.csv" "$MPGPU" mul --method auto --bits 1024 --count 500 --reps 1 >"$tmp/out" 2>"$tmp/err" ||
-   ! grep -q "was measured on Some Other GPU" "$tmp/err" || ! grep -q '^sumrotate-shuffle .* ok 500 ' "$tmp/out"; then
+if ! MPGPU_TUNE_TABLE="$tmp/other.csv" "$MPGPU" mul --method auto --bits 1024 --count 500 --reps 1 --csv "$tmp/auto.csv" >"$tmp/out" 2>"$tmp/err" ||
+   ! grep -q "was measured on Some Other GPU" "$tmp/err" ||
+   ! grep -q '^sumrotate-shuffle .* ok 500 .*;auto_bits=1024;auto_count=10240;devices=0$' "$tmp/out" ||
+   ! grep -q ',mul,sumrotate-shuffle,1024,words=32;batches=1;auto_bits=1024;auto_count=10240;devices=0,500,' "$tmp/auto.csv"; then
     echo "FAIL: --method auto with another GPU's table"; sed 's/^/    /' "$tmp/err" "$tmp/out"; fails=$((fails + 1))
 fi
 

@@ -2,13 +2,15 @@
 # cpu suite: the `mpgpu toom` command line. Bad input (k outside 2..9, bits too small for k
 # pieces, bits not a multiple of 32) gets exit status 2 and exactly one line on stderr naming the
 # value and the accepted range; --count-ops runs without a GPU and prints 000 Table 3.2 with
-# every model product equal to GMP's.
+# every model product equal to GMP's. Also `mpgpu tune`'s --bits and --count lists and how
+# `mpgpu mul --method auto` reads the table tune writes (the pick rule itself:
+# test_tune_pick.c).
 source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # --- help: the subcommand is listed, and its help documents every option
 expect_ok "toom" -- --help
 for opt in --k --count-ops --no-comba --gmp --count --bits --reps --warmup --seed --device \
-           --threads --csv --verify --include-transfers --quiet; do
+           --threads --csv --verify --include-transfers --include-launch --quiet; do
     expect_ok "$opt" -- toom --help
 done
 
@@ -95,6 +97,61 @@ rm -f /tmp/mpgpu_test_tune_$$.csv
 pushd /tmp >/dev/null
 MPGPU_TUNE_TABLE=no_such_table.csv expect_fail 2 "no tune table at 'no_such_table.csv' (from \$MPGPU_TUNE_TABLE): No such file or directory" -- mul --method auto --bits 1024 --count 4
 popd >/dev/null
+# auto picks by the run's count, --count's or --input's number of pairs: at 1024 bits this table
+# has no usable method at 10240 products, one at 2^20; the classes meet at 103621.6 products.
+printf 'bits,count,method,median_ms\n1024,10240,nosuch-method,1.0\n1024,1048576,sumrotate-shuffle,1.0\n' >"$tmp/t4.csv"
+for count in 4 10240 103621; do
+    MPGPU_TUNE_TABLE="$tmp/t4.csv" expect_fail 2 "--method auto: tune table '$tmp/t4.csv' has no method for 1024 bits at its entry of 1024 bits, 10240 products" -- mul --method auto --bits 1024 --count "$count"
+done
+printf '%s %s\n' "$(printf 'f%.0s' {1..256})" "$(printf 'e%.0s' {1..256})" >"$tmp/pairs.txt"
+MPGPU_TUNE_TABLE="$tmp/t4.csv" expect_fail 2 "at its entry of 1024 bits, 10240 products" -- mul --method auto --input "$tmp/pairs.txt"
+# Nearer 2^20 the pick is made: the run goes on (status 0 with a GPU, 3 without one).
+checks=$((checks + 1))
+MPGPU_TUNE_TABLE="$tmp/t4.csv" "$MPGPU" mul --method auto --bits 1024 --count 103622 --reps 1 \
+    --verify sample >"$tmp/out" 2>"$tmp/err" </dev/null
+st=$?
+if { [ "$st" -ne 0 ] && [ "$st" -ne 3 ]; } || grep -q "tune table" "$tmp/err"; then
+    echo "FAIL: --method auto at 103622 products -> status $st (want 0, or 3 without a GPU):"
+    sed 's/^/    /' "$tmp/err"
+    fails=$((fails + 1))
+fi
+
+# --- tune --count: a list, as --bits; every item in --count's range, checked before any work
+expect_ok "--count N[,N...]" -- tune --help
+expect_fail 2 "--count 0 is out of range; accepted: 1..2^40" -- tune --count 0
+expect_fail 2 "--count 0 is out of range; accepted: 1..2^40" -- tune --count 10240,0
+expect_fail 2 "--count 2^41 is out of range; accepted: 1..2^40" -- tune --count 2^20,2^41
+expect_fail 2 "--count 'x' is not a number; accepted: an integer in 1..2^40" -- tune --count 10240,x
+expect_fail 2 "--count '-1' is not a number" -- tune --count -1
+expect_fail 2 "--count '10240,,2^20' is not accepted: it has an empty item; accepted: counts separated by single commas, each an integer in 1..2^40" -- tune --count 10240,,2^20
+expect_fail 2 "--count '10240,' is not accepted: it has an empty item" -- tune --count 10240,
+expect_fail 2 "--count ',' is not accepted: it has an empty item" -- tune --count ,
+expect_fail 2 "--count '' is not accepted: it is empty" -- tune --count ""
+expect_fail 2 "needs a value" -- tune --count
+expect_fail 2 "--count: more than 16 counts given; accepted: at most 16" -- tune --count "$(seq -s, 1 17)"
+expect_fail 2 "--count: more than 16 counts given" -- tune --count "$(seq -s, 1 10)" --count "$(seq -s, 11 17)"
+# Each count's host memory is checked before any work, the largest too.
+expect_fail 2 "--count 1099511627776 of 65536-bit products needs" -- tune --count 10240,2^40 --bits 65536
+# A good list is accepted. With a GPU the run writes one row per (bits, count, method), the
+# counts sorted and given once; without one it stops before any work, saying so.
+checks=$((checks + 1))
+"$MPGPU" tune --bits 128,64,128 --count 2^12,100,2^12 --count 0x64 --method sumrotate-shuffle,toom-2 \
+    --reps 1 --warmup 0 --table "$tmp/tuned.csv" >"$tmp/out" 2>"$tmp/err" </dev/null
+st=$?
+want="64,100,2 64,4096,2 128,100,2 128,4096,2 "
+if [ "$st" -eq 0 ]; then
+    got=$(awk -F, '/^[0-9]/ { n[$1 "," $2]++ } END { for (k in n) print k "," n[k] }' "$tmp/tuned.csv" |
+          sort -t, -k1,1n -k2,2n | tr '\n' ' ')
+    if [ "$got" != "$want" ] || ! grep -q "^fastest method per size at 4096 products:" "$tmp/out"; then
+        echo "FAIL: tune --count 2^12,100,2^12 --count 0x64: (bits,count,rows) $got, want $want"
+        sed 's/^/    /' "$tmp/tuned.csv" "$tmp/out"
+        fails=$((fails + 1))
+    fi
+elif [ "$st" -ne 3 ] || ! grep -q "tune measures the GPU" "$tmp/err" || [ -e "$tmp/tuned.csv" ]; then
+    echo "FAIL: tune with a good --count list -> status $st (want 0, or 3 without a GPU)"
+    sed 's/^/    /' "$tmp/err"
+    fails=$((fails + 1))
+fi
 expect_fail 2 "--bits 100 is not accepted" -- tune --bits 1024,100
 expect_fail 2 "unknown method 'nosuch'" -- tune --method nosuch
 expect_ok "--bits B" -- tune --help
