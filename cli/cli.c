@@ -471,3 +471,13 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
         out->bits_list[out->n_bits++] = DEFAULT_BITS;
     out->bits = out->bits_list[0];
 }
+
+bool cli_option_given(int argc, char **argv, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, n) &&
+            (argv[i][2 + n] == '\0' || argv[i][2 + n] == '='))
+            return true;
+    return false;
+}

@@ -121,6 +121,9 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
  * "<option> '<arg>' is not accepted: it has an empty item; accepted: <accepted>". */
 void cli_check_list(const char *option, const char *arg, const char *accepted);
 
+/* True when --NAME was given on the command line (to tell a default from a choice). */
+bool cli_option_given(int argc, char **argv, const char *name);
+
 /* Prints help text, each line wrapped at 80 columns; a continuation line hangs under the
  * line's second column ("  name      summary ...") or four columns in from its indent. */
 void cli_print_wrapped(FILE *f, const char *text);

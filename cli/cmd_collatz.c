@@ -18,6 +18,7 @@
 #include "hostmem.h"
 #include "bench.h"
 #include "interrupt.h"
+#include "mpi_ranks.h"
 #include "progress.h"
 #include "report.h"
 #include "timing.h"
@@ -51,6 +52,7 @@ struct collatz_args {
     enum collatz_first_step first_step;
     unsigned interleave;
     const char *checkpoint;
+    struct md_devices devices;
     bool tables;
 };
 
@@ -85,6 +87,9 @@ static int collatz_handle(int id, const char *arg, void *ctx)
     case OPT_COLLATZ_CHECKPOINT:
         a->checkpoint = arg;
         break;
+    case OPT_COLLATZ_DEVICES:
+        md_parse(&a->devices, arg);
+        break;
     case OPT_TABLES:
         a->tables = true;
         break;
@@ -102,6 +107,7 @@ static const struct cli_option collatz_options[] = {
     {"first-step", "jump|table", OPT_FIRST_STEP, "jump: the operations over the S bits are done once per S entry and shared by a thread's 256 values (default); table: Algorithm 5 as published (default with --method cpu)"},
     {"interleave", "I", OPT_INTERLEAVE, "starting values each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
     {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists, and keep it up to date; one pass (--reps and --warmup are ignored)"},
+    {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals and overflows are those of one GPU. Under mpirun -np N (an MPI build), each rank runs on its own --devices and rank 0 merges, prints and writes"},
     {"tables", NULL, OPT_TABLES, "print Tables 4.1, 4.2 and 4.3 as computed here next to the paper's, and exit (--s-bits K: Table 4.3 up to K)"},
     {0},
 };
@@ -226,47 +232,72 @@ static void pass_free(struct pass_result *p)
     memset(p, 0, sizeof *p);
 }
 
-static void conv_segment(struct collatz_run *r, bool gpu, uint64_t first, uint64_t last,
+/* One segment on a GPU's device state, or on the CPU twin when dev is NULL. */
+static void conv_segment(struct collatz_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
                          struct collatz_conv_totals *t, struct collatz_list *ov)
 {
-    if (gpu) {
-        cudaError_t err = collatz_device_convergence(&r->cb.dev, r->a.memory, r->a.first_step, r->a.interleave,
+    if (dev) {
+        cudaError_t err = collatz_device_convergence(dev, r->a.memory, r->a.first_step, r->a.interleave,
                                                      first, last, t, ov);
         if (err != cudaSuccess)
-            gpu_fail(r->cb.dev.failed_call ? r->cb.dev.failed_call : "collatz kernel", err);
+            gpu_fail(dev->failed_call ? dev->failed_call : "collatz kernel", err);
     } else if (collatz_conv_cpu(&r->s, &r->bc, r->a.first_step, first, last, r->cb.cpu_threads, t, ov) != 0) {
         cli_bad_input("collatz: out of host memory for the overflow list");
     }
 }
 
-/* One segment of a pass: its overflows settled by plain iteration with GMP, its completeness
- * checked (the iterated count equals the count S implies), then the checkpoint. */
-static void pass_segment(void *ctx, uint64_t first, uint64_t last, uint64_t done_after)
+/* A segment's result between its worker and the in-order merge (issue 14). */
+struct conv_chunk {
+    struct collatz_conv_totals t;
+    struct collatz_list ov;
+    double overflow_ms;
+};
+
+static void chunk_begin(void *ctx, size_t worker)
 {
     struct collatz_run *r = ctx;
-    struct pass_result *p = &r->cur;
-    struct collatz_conv_totals t = {0, 0, 0};
-    struct collatz_list ov = {0};
-    conv_segment(r, r->cb.gpu, first, last, &t, &ov);
+    collatz_worker_begin(&r->cb, worker);
+}
+
+/* One segment of a pass on its worker: its overflows settled by plain iteration with GMP, its
+ * completeness checked (the iterated count equals the count S implies). */
+static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t hint, void *slot)
+{
+    (void)hint;
+    struct collatz_run *r = ctx;
+    struct conv_chunk *k = slot;
+    conv_segment(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, &k->t, &k->ov);
     const double o0 = time_now_ms();
-    size_t bad = collatz_plain_verify_descents(ov.v, ov.n, 0);
-    p->overflow_ms += time_now_ms() - o0;
-    if (bad < ov.n) {
+    size_t bad = collatz_plain_verify_descents(k->ov.v, k->ov.n, 0);
+    k->overflow_ms = time_now_ms() - o0;
+    if (bad < k->ov.n) {
         fprintf(stderr, "mpgpu: collatz: starting value %" PRIu64 " did not fall below itself "
                         "within %llu operations at any length: NOT verified\n",
-                ov.v[bad], (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
+                k->ov.v[bad], (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
         exit(EXIT_MISMATCH);
     }
     const uint64_t expected = collatz_conv_expected(&r->s, first, last, 0);
-    if (t.mandatory != expected) {
+    if (k->t.mandatory != expected) {
         fprintf(stderr, "mpgpu: collatz %s: [%" PRIu64 ", %" PRIu64 "] iterated %" PRIu64
                         " starting values where S implies %" PRIu64 ": work was skipped\n",
-                r->cb.gpu ? "gpu" : "cpu", first, last, t.mandatory, expected);
+                r->cb.gpu ? "gpu" : "cpu", first, last, k->t.mandatory, expected);
         exit(EXIT_MISMATCH);
     }
-    collatz_conv_add(&p->t, &t);
-    collatz_list_append(&p->overflows, ov.v, ov.n);
-    collatz_list_free(&ov);
+}
+
+/* Merges a segment into the pass, in range order, then saves the checkpoint: its finished
+ * prefix is exact whatever order the GPUs finished their segments in. */
+static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done_after, void *slot)
+{
+    (void)first;
+    (void)last;
+    struct collatz_run *r = ctx;
+    struct pass_result *p = &r->cur;
+    struct conv_chunk *k = slot;
+    p->overflow_ms += k->overflow_ms;
+    collatz_conv_add(&p->t, &k->t);
+    collatz_list_append(&p->overflows, k->ov.v, k->ov.n);
+    collatz_list_free(&k->ov);
     if (r->cb.checkpoint) {
         struct checkpoint c = r->cb.ck;
         c.done = r->cb.done_before + done_after;
@@ -277,6 +308,40 @@ static void pass_segment(void *ctx, uint64_t first, uint64_t last, uint64_t done
             exit(EXIT_BAD_INPUT);
     }
 }
+
+/* A segment's result as bytes, between MPI ranks. */
+static void *chunk_pack(void *ctx, void *slot, size_t *len)
+{
+    (void)ctx;
+    struct conv_chunk *k = slot;
+    struct md_writer w = {0};
+    md_put(&w, &k->t, sizeof k->t);
+    md_put(&w, &k->overflow_ms, sizeof k->overflow_ms);
+    md_put_array(&w, k->ov.v, k->ov.n, sizeof *k->ov.v);
+    collatz_list_free(&k->ov);
+    return md_writer_bytes(&w, len);
+}
+
+static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
+{
+    (void)ctx;
+    struct conv_chunk *k = slot;
+    struct md_reader rd = {bytes, len, false};
+    md_get(&rd, &k->t, sizeof k->t);
+    md_get(&rd, &k->overflow_ms, sizeof k->overflow_ms);
+    md_get_array(&rd, (void **)&k->ov.v, &k->ov.n, sizeof *k->ov.v);
+    k->ov.cap = k->ov.n;
+    return rd.failed || rd.left ? -1 : 0;
+}
+
+static const struct md_chunk_ops conv_chunk_ops = {
+    .slot_size = sizeof(struct conv_chunk),
+    .begin = chunk_begin,
+    .run = chunk_run,
+    .commit = chunk_commit,
+    .pack = chunk_pack,
+    .unpack = chunk_unpack,
+};
 
 static bool same_result(const struct pass_result *x, const struct pass_result *y)
 {
@@ -310,7 +375,7 @@ static int run_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     const unsigned min_bits = r->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
     const unsigned seg_bits = r->s.bits > min_bits ? r->s.bits : min_bits;
     pass_free(&r->cur);
-    int rc = collatz_timed_pass(&r->cb, c, pass_index, warmup, seg_bits, pass_segment, r, ms);
+    int rc = collatz_timed_pass(&r->cb, c, pass_index, warmup, seg_bits, &conv_chunk_ops, r, ms);
     if (rc != 0)
         return rc;
     collatz_list_sort(&r->cur.overflows);
@@ -345,11 +410,11 @@ static void run_check(void *ctx, struct bench_case *c, struct bench_check *out)
                 gpu_part.t = r->ref.t;
                 collatz_list_append(&gpu_part.overflows, r->ref.overflows.v, r->ref.overflows.n);
             } else {
-                conv_segment(r, true, from, last, &gpu_part.t, &gpu_part.overflows);
+                conv_segment(r, &r->cb.devs[0], from, last, &gpu_part.t, &gpu_part.overflows);
             }
             const int saved = r->cb.cpu_threads;
             r->cb.cpu_threads = 0;
-            conv_segment(r, false, from, last, &cpu_part.t, &cpu_part.overflows);
+            conv_segment(r, NULL, from, last, &cpu_part.t, &cpu_part.overflows);
             r->cb.cpu_threads = saved;
             collatz_list_sort(&gpu_part.overflows);
             collatz_list_sort(&cpu_part.overflows);
@@ -371,14 +436,16 @@ static void run_describe(void *ctx, const struct bench_case *c, char *params, si
 {
     struct collatz_run *r = ctx;
     const bool gpu = collatz_case_gpu(c);
+    char devices[400];
+    collatz_devices_format(&r->cb, devices, sizeof devices);
     snprintf(params, len,
              "start=%" PRIu64 ";bc_bits=%u;s_bits=%u;memory=%s;first_step=%s;interleave=%u;mandatory=%" PRIu64
-             ";steps=%" PRIu64 ";overflows=%" PRIu64 ";overflow_ms=%.3f",
+             ";steps=%" PRIu64 ";overflows=%" PRIu64 ";overflow_ms=%.3f;devices=%s",
              r->cb.first + r->cb.done_before, r->a.bc_bits, r->a.s_bits,
              !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global",
              r->a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table", gpu ? r->a.interleave : 1,
              r->ref.t.mandatory, r->ref.t.steps, r->ref.t.overflows,
-             collatz_overflow_ms_per_pass(&r->cb));
+             collatz_overflow_ms_per_pass(&r->cb), devices);
 }
 
 static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
@@ -394,6 +461,7 @@ static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
                  " table operations; %" PRIu64 " overflowed 96 bits and were settled with GMP in %.3f ms per pass\n",
             total.mandatory, r->s.bits, total.steps, total.overflows,
             collatz_overflow_ms_per_pass(&r->cb));
+    collatz_report_devices(&r->cb, out);
 }
 
 static void run_teardown(void *ctx, struct bench_case *c)
@@ -436,29 +504,40 @@ static void build_tables(struct collatz_run *r, bool gpu)
     snprintf(what, sizeof what, "--s-bits %u: table S (%" PRIu64 " residues, %s)", r->a.s_bits, s_count, bytes);
     hostmem_require(collatz_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), what);
     if (gpu) {
-        size_t free_b = 0, total_b = 0;
-        GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        uint64_t need = collatz_device_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits);
-        if (need > free_b / 20 * 19) {
-            char have[32];
-            hostmem_format(have, sizeof have, free_b);
-            cli_bad_input("%s with B and C needs %" PRIu64 " bytes of GPU memory; %s are free", what, need, have);
-        }
+        char with[192];
+        snprintf(with, sizeof with, "%s with B and C", what);
+        collatz_devices_check_memory(&r->cb, collatz_device_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), with);
     }
     snprintf(announce, sizeof announce, "building table S of %u bits", r->a.s_bits);
     collatz_announce_build(&r->cb.opt, announce, build_ms, small, r->a.s_bits);
     if (collatz_bc_build(&r->bc, r->a.bc_bits) != 0 || collatz_s_build(&r->s, r->a.s_bits, s_count, threads) != 0)
         cli_bad_input("%s: out of host memory while building", what);
-    if (gpu) {
-        cudaError_t err = collatz_device_set_bc(&r->cb.dev, &r->bc, false);
+    /* Each worker's device state gets its own copy: a GPU named twice holds two. */
+    for (size_t w = 0; gpu && w < r->cb.devices.n; w++) {
+        struct collatz_device *dev = &r->cb.devs[w];
+        GPU_CHECK(cudaSetDevice(r->cb.devices.ids[w]));
+        cudaError_t err = collatz_device_set_bc(dev, &r->bc, false);
         if (err == cudaSuccess)
-            err = collatz_device_set_s(&r->cb.dev, &r->s);
+            err = collatz_device_set_s(dev, &r->s);
         if (err != cudaSuccess)
-            gpu_fail(r->cb.dev.failed_call ? r->cb.dev.failed_call : "table upload", err);
+            gpu_fail(dev->failed_call ? dev->failed_call : "table upload", err);
     }
+    if (gpu)
+        GPU_CHECK(cudaSetDevice(r->cb.devices.ids[0]));
     if (!r->cb.opt.quiet)
         fprintf(stderr, "mpgpu: tables B, C (%u bits) and S (%u bits, %" PRIu64 " residues, %s) ready in %.2f s\n",
                 r->a.bc_bits, r->a.s_bits, s_count, bytes, (time_now_ms() - t0) * 1e-3);
+}
+
+static int free_run(struct collatz_run *r, bool gpu, int status)
+{
+    if (gpu)
+        collatz_devices_close(&r->cb);
+    collatz_bc_free(&r->bc);
+    collatz_s_free(&r->s);
+    checkpoint_free(&r->cb.ck);
+    collatz_bench_free(&r->cb);
+    return status;
 }
 
 int cmd_collatz(int argc, char **argv)
@@ -497,21 +576,25 @@ int cmd_collatz(int argc, char **argv)
         .examples = "  mpgpu collatz --start 2^62 --count 2^44\n"
                     "  mpgpu collatz --start 1 --end 2^40 --checkpoint run.ckpt\n"
                     "  mpgpu collatz --bc-bits 12 --table-memory shared --s-bits 32 --csv r.csv\n"
+                    "  mpgpu collatz --start 2^62 --count 2^48 --devices all\n"
                     "  mpgpu collatz --tables\n",
     };
     cli_parse(argc, argv, &spec, &r.cb.opt);
     if (r.a.tables)
         return print_tables(r.a.s_bits_set ? r.a.s_bits : COLLATZ_PREFIX_MAX_BITS,
-                            collatz_option_given(argc, argv, "threads") ? r.cb.opt.threads : 0);
+                            cli_option_given(argc, argv, "threads") ? r.cb.opt.threads : 0);
 
     struct collatz_setup su;
-    if (collatz_setup(argc, argv, "collatz", &r.cb.opt, r.a.checkpoint, &su) != 0)
+    if (collatz_setup(argc, argv, "collatz", &r.cb, r.a.checkpoint, &r.a.devices, &su) != 0)
         return EXIT_GPU_ERROR;
     struct collatz_methods m = su.m;
     r.cb.command = "collatz";
     r.cb.verify = su.verify;
     r.cb.cpu_threads = su.cpu_threads;
     r.cb.have_dev = su.have_dev;
+    /* Rank 0 alone reads and writes the checkpoint, which may be on its host only. */
+    if (!ranks_lead())
+        r.a.checkpoint = NULL;
     r.cb.checkpoint = r.a.checkpoint;
     if (!m.gpu) {
         if (!r.a.s_bits_set)
@@ -521,6 +604,7 @@ int cmd_collatz(int argc, char **argv)
     }
     snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
              r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
+    md_ranks_agree(r.params);
     if (r.a.checkpoint) {
         collatz_checkpoint_prepare(r.a.checkpoint);
         r.cb.resumed = collatz_checkpoint_load(r.a.checkpoint, "collatz", r.params, &r.a.range, &r.cb.ck);
@@ -535,16 +619,15 @@ int cmd_collatz(int argc, char **argv)
     }
 
     if (m.gpu) {
-        cudaError_t err = collatz_device_open(&r.cb.dev, OVERFLOW_CAP, 1);
-        if (err != cudaSuccess)
-            gpu_fail(r.cb.dev.failed_call ? r.cb.dev.failed_call : "collatz_device_open", err);
-        if (r.a.memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(&r.cb.dev, r.a.bc_bits, false))
-            cli_bad_input("--table-memory shared --bc-bits %u: B and C need %zu bytes of shared memory "
-                          "per block; this GPU gives a block at most %zu (use --table-memory global or fewer bits)",
-                          r.a.bc_bits, collatz_device_shared_bytes(r.a.bc_bits, false), r.cb.dev.shared_limit);
+        collatz_devices_open(&r.cb, OVERFLOW_CAP, 1, r.a.memory, r.a.bc_bits, false);
+    }
+    if (!ranks_lead()) {
+        build_tables(&r, m.gpu);
+        collatz_follow(&r.cb, &conv_chunk_ops, &r);
+        return free_run(&r, m.gpu, 0);
     }
     struct bench b;
-    bench_open(&b, "collatz", &r.cb.opt, r.cb.have_dev, r.cb.opt.device);
+    bench_open(&b, "collatz", &r.cb.opt, r.cb.have_dev, r.cb.have_dev ? r.cb.devices.ids[0] : r.cb.opt.device);
     /* A checkpointed run is one pass: the checkpoint follows it. */
     if (r.a.checkpoint) {
         b.warmup = 0;
@@ -560,10 +643,5 @@ int cmd_collatz(int argc, char **argv)
                r.cb.first, r.cb.first + (r.cb.count - 1));
     else
         status = bench_run(&b, &collatz_ops, &r, cases, n_cases);
-    if (m.gpu)
-        collatz_device_close(&r.cb.dev);
-    collatz_bc_free(&r.bc);
-    collatz_s_free(&r.s);
-    checkpoint_free(&r.cb.ck);
-    return status;
+    return free_run(&r, m.gpu, status);
 }

@@ -17,6 +17,7 @@
 #include "hostmem.h"
 #include "bench.h"
 #include "interrupt.h"
+#include "mpi_ranks.h"
 #include "progress.h"
 #include "report.h"
 #include "timing.h"
@@ -48,6 +49,7 @@ struct delay_args {
     enum collatz_table_memory memory;
     unsigned interleave;
     const char *checkpoint;
+    struct md_devices devices;
     bool records;
     bool floor_set;
     int64_t floor;
@@ -76,6 +78,9 @@ static int delay_handle(int id, const char *arg, void *ctx)
     case OPT_COLLATZ_CHECKPOINT:
         a->checkpoint = arg;
         break;
+    case OPT_COLLATZ_DEVICES:
+        md_parse(&a->devices, arg);
+        break;
     case OPT_RECORDS:
         a->records = true;
         break;
@@ -98,6 +103,7 @@ static const struct cli_option delay_options[] = {
     {"records", NULL, OPT_RECORDS, "report the delay records of the range: n whose delay exceeds that of every smaller n"},
     {"record-floor", "D", OPT_RECORD_FLOOR, "the largest delay below --start, so that records of a later range are true records (default: 0 below 1, else relative to the range)"},
     {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists (also with a later --end: the record search goes on), and keep it up to date; one pass"},
+    {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals, overflows and records are those of one GPU. Under mpirun -np N (an MPI build), each rank runs on its own --devices and rank 0 merges, prints and writes"},
     {0},
 };
 
@@ -128,44 +134,126 @@ static void pass_free(struct pass_result *p)
     memset(p, 0, sizeof *p);
 }
 
-/* One segment on the GPU or the CPU twin, with its overflows resolved by plain iteration and its
- * records extracted; p->floor is raised to the segment's running maximum. */
-static void delay_segment(struct delay_run *r, bool gpu, uint64_t first, uint64_t last, struct pass_result *p)
+/* A segment's result between its worker and the in-order merge (issue 14). floor is the
+ * running maximum when the segment was handed out: with several GPUs it may lag the true one,
+ * which only lets more candidates through; the merge extracts the records against the true one,
+ * so they are exact. */
+struct delay_chunk {
+    int64_t floor;
+    struct collatz_delay_totals t;
+    struct collatz_pairs cand;
+    struct collatz_list ov;
+    double overflow_ms;
+};
+
+/* One segment on a GPU's device state (the CPU twin when dev is NULL), with its overflows
+ * resolved by plain iteration and its record candidates above k->floor. */
+static void delay_compute(struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+                          struct delay_chunk *k)
 {
-    struct collatz_delay_totals t = {0, 0, 0, 0, 0};
-    struct collatz_pairs cand = {0};
-    struct collatz_list ov = {0};
-    struct collatz_pairs *want = r->a.records ? &cand : NULL;
-    if (gpu) {
-        cudaError_t err = collatz_device_delay(&r->cb.dev, r->a.memory, r->a.interleave, first, last, p->floor,
-                                               &t, want, &ov);
+    struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
+    if (dev) {
+        cudaError_t err = collatz_device_delay(dev, r->a.memory, r->a.interleave, first, last, k->floor,
+                                               &k->t, want, &k->ov);
         if (err != cudaSuccess)
-            gpu_fail(r->cb.dev.failed_call ? r->cb.dev.failed_call : "delay kernel", err);
-    } else if (collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, p->floor, r->cb.cpu_threads,
-                                 &t, want, &ov) != 0) {
+            gpu_fail(dev->failed_call ? dev->failed_call : "delay kernel", err);
+    } else if (collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, k->floor, r->cb.cpu_threads,
+                                 &k->t, want, &k->ov) != 0) {
         cli_bad_input("delay: out of host memory for the overflow and candidate lists");
     }
     const double o0 = time_now_ms();
     uint64_t runaway = 0;
-    if (collatz_delay_resolve(&ov, p->floor, 0, &t, want, &runaway) != 0) {
+    if (collatz_delay_resolve(&k->ov, k->floor, 0, &k->t, want, &runaway) != 0) {
         fprintf(stderr, "mpgpu: delay: %" PRIu64 " did not reach 1 within %llu operations at any length\n",
                 runaway, (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
         exit(EXIT_MISMATCH);
     }
-    p->overflow_ms += time_now_ms() - o0;
-    if (r->a.records)
-        collatz_records_extract(&cand, &p->floor, &p->records);
-    collatz_delay_add(&p->t, &t);
-    collatz_list_append(&p->overflows, ov.v, ov.n);
-    collatz_pairs_free(&cand);
-    collatz_list_free(&ov);
+    k->overflow_ms = time_now_ms() - o0;
 }
 
-static void pass_segment(void *ctx, uint64_t first, uint64_t last, uint64_t done_after)
+/* Adds a computed segment to a pass that has merged every segment before it: its records
+ * extracted, p->floor raised to its running maximum. Frees the chunk's lists. */
+static void delay_merge(struct delay_run *r, struct pass_result *p, struct delay_chunk *k)
+{
+    p->overflow_ms += k->overflow_ms;
+    if (r->a.records)
+        collatz_records_extract(&k->cand, &p->floor, &p->records);
+    collatz_delay_add(&p->t, &k->t);
+    collatz_list_append(&p->overflows, k->ov.v, k->ov.n);
+    collatz_pairs_free(&k->cand);
+    collatz_list_free(&k->ov);
+}
+
+/* One segment computed and merged at once (the --verify sample). */
+static void delay_segment(struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+                          struct pass_result *p)
+{
+    struct delay_chunk k = {.floor = p->floor};
+    delay_compute(r, dev, first, last, &k);
+    delay_merge(r, p, &k);
+}
+
+static void chunk_begin(void *ctx, size_t worker)
 {
     struct delay_run *r = ctx;
+    collatz_worker_begin(&r->cb, worker);
+}
+
+/* The floor a segment is handed out with: the running maximum of the segments merged so far. */
+static int64_t chunk_take(void *ctx)
+{
+    struct delay_run *r = ctx;
+    return r->cur.floor;
+}
+
+static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t floor, void *slot)
+{
+    struct delay_run *r = ctx;
+    struct delay_chunk *k = slot;
+    k->floor = floor;
+    delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, k);
+}
+
+/* A segment's result as bytes, between MPI ranks. */
+static void *chunk_pack(void *ctx, void *slot, size_t *len)
+{
+    (void)ctx;
+    struct delay_chunk *k = slot;
+    struct md_writer w = {0};
+    md_put(&w, &k->floor, sizeof k->floor);
+    md_put(&w, &k->t, sizeof k->t);
+    md_put(&w, &k->overflow_ms, sizeof k->overflow_ms);
+    md_put_array(&w, k->cand.v, k->cand.n, sizeof *k->cand.v);
+    md_put_array(&w, k->ov.v, k->ov.n, sizeof *k->ov.v);
+    collatz_pairs_free(&k->cand);
+    collatz_list_free(&k->ov);
+    return md_writer_bytes(&w, len);
+}
+
+static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
+{
+    (void)ctx;
+    struct delay_chunk *k = slot;
+    struct md_reader rd = {bytes, len, false};
+    md_get(&rd, &k->floor, sizeof k->floor);
+    md_get(&rd, &k->t, sizeof k->t);
+    md_get(&rd, &k->overflow_ms, sizeof k->overflow_ms);
+    md_get_array(&rd, (void **)&k->cand.v, &k->cand.n, sizeof *k->cand.v);
+    md_get_array(&rd, (void **)&k->ov.v, &k->ov.n, sizeof *k->ov.v);
+    k->cand.cap = k->cand.n;
+    k->ov.cap = k->ov.n;
+    return rd.failed || rd.left ? -1 : 0;
+}
+
+/* Merges a segment in range order, then saves the checkpoint: its finished prefix, totals and
+ * records are exact whatever order the GPUs finished their segments in. */
+static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done_after, void *slot)
+{
+    (void)first;
+    (void)last;
+    struct delay_run *r = ctx;
     struct pass_result *p = &r->cur;
-    delay_segment(r, r->cb.gpu, first, last, p);
+    delay_merge(r, p, slot);
     if (!r->cb.checkpoint)
         return;
     struct checkpoint c = r->cb.ck;
@@ -190,15 +278,23 @@ static void pass_segment(void *ctx, uint64_t first, uint64_t last, uint64_t done
         exit(EXIT_BAD_INPUT);
 }
 
+static const struct md_chunk_ops delay_chunk_ops = {
+    .slot_size = sizeof(struct delay_chunk),
+    .begin = chunk_begin,
+    .take = chunk_take,
+    .run = chunk_run,
+    .commit = chunk_commit,
+    .pack = chunk_pack,
+    .unpack = chunk_unpack,
+};
+
 static bool same_result(const struct pass_result *x, const struct pass_result *y)
 {
     bool same = x->t.numbers == y->t.numbers && x->t.sum == y->t.sum && x->t.max == y->t.max &&
                 x->t.argmax == y->t.argmax && x->t.overflows == y->t.overflows &&
-                x->overflows.n == y->overflows.n && x->records.n == y->records.n;
+                x->overflows.n == y->overflows.n && collatz_pairs_equal(&x->records, &y->records);
     for (size_t i = 0; same && i < x->overflows.n; i++)
         same = x->overflows.v[i] == y->overflows.v[i];
-    for (size_t i = 0; same && i < x->records.n; i++)
-        same = x->records.v[i].n == y->records.v[i].n && x->records.v[i].delay == y->records.v[i].delay;
     return same;
 }
 
@@ -231,7 +327,7 @@ static int run_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     pass_free(&r->cur);
     r->cur.floor = r->floor;
     int rc = collatz_timed_pass(&r->cb, c, pass_index, warmup,
-                                r->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS, pass_segment, r, ms);
+                                r->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS, &delay_chunk_ops, r, ms);
     if (rc != 0)
         return rc;
     collatz_list_sort(&r->cur.overflows);
@@ -266,11 +362,11 @@ static void run_check(void *ctx, struct bench_case *c, struct bench_check *out)
                 for (size_t i = 0; i < r->ref.records.n; i++)
                     collatz_pairs_push(&g.records, r->ref.records.v[i].n, r->ref.records.v[i].delay);
             } else {
-                delay_segment(r, true, from, last, &g);
+                delay_segment(r, &r->cb.devs[0], from, last, &g);
             }
             const int saved = r->cb.cpu_threads;
             r->cb.cpu_threads = 0;
-            delay_segment(r, false, from, last, &cpu);
+            delay_segment(r, NULL, from, last, &cpu);
             r->cb.cpu_threads = saved;
             collatz_list_sort(&g.overflows);
             collatz_list_sort(&cpu.overflows);
@@ -292,13 +388,15 @@ static void run_describe(void *ctx, const struct bench_case *c, char *params, si
 {
     struct delay_run *r = ctx;
     const bool gpu = collatz_case_gpu(c);
+    char devices[400];
+    collatz_devices_format(&r->cb, devices, sizeof devices);
     snprintf(params, len,
              "start=%" PRIu64 ";bc_bits=%u;a_bits=%u;memory=%s;interleave=%u;sum=%" PRIu64 ";max=%u;argmax=%" PRIu64
-             ";overflows=%" PRIu64 ";overflow_ms=%.3f;records=%zu",
+             ";overflows=%" PRIu64 ";overflow_ms=%.3f;records=%zu;devices=%s",
              r->cb.first + r->cb.done_before, r->a.bc_bits, r->a.a_bits,
              !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global", gpu ? r->a.interleave : 1,
              r->ref.t.sum, r->ref.t.max, r->ref.t.argmax, r->ref.t.overflows,
-             collatz_overflow_ms_per_pass(&r->cb), r->ref.records.n);
+             collatz_overflow_ms_per_pass(&r->cb), r->ref.records.n, devices);
 }
 
 static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
@@ -313,6 +411,7 @@ static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
             r->cb.resumed ? " (resumed from --checkpoint)" : "");
     fprintf(out, "#   %" PRIu64 " overflowed 96 bits and were resolved by plain iteration with GMP in %.3f ms per pass\n",
             total.overflows, collatz_overflow_ms_per_pass(&r->cb));
+    collatz_report_devices(&r->cb, out);
     if (!r->a.records)
         return;
     for (size_t i = 0; r->cb.resumed && i < r->cb.ck.records.n; i++)
@@ -348,13 +447,9 @@ static void build_tables(struct delay_run *r, bool gpu)
     uint64_t need = collatz_a_bytes(r->a.a_bits) + collatz_bcj_bytes(r->a.bc_bits);
     hostmem_require(need, what);
     if (gpu) {
-        size_t free_b = 0, total_b = 0;
-        GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        if (need > free_b / 20 * 19) {
-            char have[32];
-            hostmem_format(have, sizeof have, free_b);
-            cli_bad_input("%s with B, C and J needs %" PRIu64 " bytes of GPU memory; %s are free", what, need, have);
-        }
+        char with[160];
+        snprintf(with, sizeof with, "%s with B, C and J", what);
+        collatz_devices_check_memory(&r->cb, need, with);
     }
     /* Table A's build walks its 2^A entries: those of 2^20 predict it. */
     const unsigned small = 20;
@@ -369,16 +464,32 @@ static void build_tables(struct delay_run *r, bool gpu)
     r->table_a = collatz_a_build(r->a.a_bits, 0);
     if (!r->table_a || collatz_bc_build(&r->bc, r->a.bc_bits) != 0)
         cli_bad_input("%s: out of host memory while building", what);
-    if (gpu) {
-        cudaError_t err = collatz_device_set_bc(&r->cb.dev, &r->bc, true);
+    /* Each worker's device state gets its own copy: a GPU named twice holds two. */
+    for (size_t w = 0; gpu && w < r->cb.devices.n; w++) {
+        struct collatz_device *dev = &r->cb.devs[w];
+        GPU_CHECK(cudaSetDevice(r->cb.devices.ids[w]));
+        cudaError_t err = collatz_device_set_bc(dev, &r->bc, true);
         if (err == cudaSuccess)
-            err = collatz_device_set_a(&r->cb.dev, r->table_a, r->a.a_bits);
+            err = collatz_device_set_a(dev, r->table_a, r->a.a_bits);
         if (err != cudaSuccess)
-            gpu_fail(r->cb.dev.failed_call ? r->cb.dev.failed_call : "table upload", err);
+            gpu_fail(dev->failed_call ? dev->failed_call : "table upload", err);
     }
+    if (gpu)
+        GPU_CHECK(cudaSetDevice(r->cb.devices.ids[0]));
     if (!r->cb.opt.quiet)
         fprintf(stderr, "mpgpu: tables B, C, J (%u bits) and A (%u bits) ready in %.2f s\n", r->a.bc_bits,
                 r->a.a_bits, (time_now_ms() - t0) * 1e-3);
+}
+
+static int free_run(struct delay_run *r, bool gpu, int status)
+{
+    if (gpu)
+        collatz_devices_close(&r->cb);
+    collatz_bc_free(&r->bc);
+    free(r->table_a);
+    checkpoint_free(&r->cb.ck);
+    collatz_bench_free(&r->cb);
+    return status;
 }
 
 int cmd_delay(int argc, char **argv)
@@ -412,6 +523,7 @@ int cmd_delay(int argc, char **argv)
         .examples = "  mpgpu delay --start 2^62 --count 2^34\n"
                     "  mpgpu delay --start 1 --end 2^34 --records\n"
                     "  mpgpu delay --start 1 --end 2^40 --records --checkpoint rec.ckpt\n"
+                    "  mpgpu delay --start 1 --end 2^40 --records --devices all\n"
                     "  mpgpu delay --bc-bits 11 --a-bits 23 --method cpu --threads 0\n",
     };
     cli_parse(argc, argv, &spec, &r.cb.opt);
@@ -420,8 +532,11 @@ int cmd_delay(int argc, char **argv)
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
     struct collatz_setup su;
-    if (collatz_setup(argc, argv, "delay", &r.cb.opt, r.a.checkpoint, &su) != 0)
+    if (collatz_setup(argc, argv, "delay", &r.cb, r.a.checkpoint, &r.a.devices, &su) != 0)
         return EXIT_GPU_ERROR;
+    /* Rank 0 alone reads and writes the checkpoint, which may be on its host only. */
+    if (!ranks_lead())
+        r.a.checkpoint = NULL;
     struct collatz_methods m = su.m;
     r.cb.command = "delay";
     r.cb.verify = su.verify;
@@ -439,6 +554,7 @@ int cmd_delay(int argc, char **argv)
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
     snprintf(r.params, sizeof r.params, "bc_bits=%u;records=%s", r.a.bc_bits, r.a.records ? "on" : "off");
+    md_ranks_agree(r.params);
     if (r.a.checkpoint) {
         collatz_checkpoint_prepare(r.a.checkpoint);
         r.cb.resumed = collatz_checkpoint_load(r.a.checkpoint, "delay", r.params, &r.a.range, &r.cb.ck);
@@ -463,16 +579,15 @@ int cmd_delay(int argc, char **argv)
                         "largest delay below %" PRIu64 "\n", r.cb.first);
 
     if (m.gpu) {
-        cudaError_t err = collatz_device_open(&r.cb.dev, OVERFLOW_CAP, CANDIDATE_CAP);
-        if (err != cudaSuccess)
-            gpu_fail(r.cb.dev.failed_call ? r.cb.dev.failed_call : "collatz_device_open", err);
-        if (r.a.memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(&r.cb.dev, r.a.bc_bits, true))
-            cli_bad_input("--table-memory shared --bc-bits %u: B, C and J need %zu bytes of shared memory "
-                          "per block; this GPU gives a block at most %zu (use --table-memory global or fewer bits)",
-                          r.a.bc_bits, collatz_device_shared_bytes(r.a.bc_bits, true), r.cb.dev.shared_limit);
+        collatz_devices_open(&r.cb, OVERFLOW_CAP, CANDIDATE_CAP, r.a.memory, r.a.bc_bits, true);
+    }
+    if (!ranks_lead()) {
+        build_tables(&r, m.gpu);
+        collatz_follow(&r.cb, &delay_chunk_ops, &r);
+        return free_run(&r, m.gpu, 0);
     }
     struct bench b;
-    bench_open(&b, "delay", &r.cb.opt, r.cb.have_dev, r.cb.opt.device);
+    bench_open(&b, "delay", &r.cb.opt, r.cb.have_dev, r.cb.have_dev ? r.cb.devices.ids[0] : r.cb.opt.device);
     /* A checkpointed run is one pass: the checkpoint follows it. */
     if (r.a.checkpoint) {
         b.warmup = 0;
@@ -488,10 +603,5 @@ int cmd_delay(int argc, char **argv)
                r.cb.first, r.cb.first + (r.cb.count - 1));
     else
         status = bench_run(&b, &delay_ops, &r, cases, n_cases);
-    if (m.gpu)
-        collatz_device_close(&r.cb.dev);
-    collatz_bc_free(&r.bc);
-    free(r.table_a);
-    checkpoint_free(&r.cb.ck);
-    return status;
+    return free_run(&r, m.gpu, status);
 }

@@ -21,12 +21,13 @@
 /* What runs when no --method is given: the fastest GPU method and the papers' CPU baseline. */
 static const char *const default_methods[] = {"thread-rowchain-karatsuba", "gmp"};
 
-enum { OPT_INPUT = 1000, OPT_OUTPUT, OPT_BATCH, OPT_LIST_METHODS };
+enum { OPT_INPUT = 1000, OPT_OUTPUT, OPT_BATCH, OPT_LIST_METHODS, OPT_DEVICES };
 
 struct mul_args {
     const char *input, *output;
     uint64_t batch; /* 0: as many products per device batch as fit */
     bool list_methods;
+    struct md_devices devices;
 };
 
 static int mul_handle(int id, const char *arg, void *ctx)
@@ -40,6 +41,8 @@ static int mul_handle(int id, const char *arg, void *ctx)
         m->list_methods = true;
     else if (id == OPT_BATCH)
         m->batch = cli_parse_u64("--batch", arg, 1, UINT64_C(1) << 40);
+    else if (id == OPT_DEVICES)
+        md_parse(&m->devices, arg);
     return 0;
 }
 
@@ -48,6 +51,7 @@ static const struct cli_option mul_options[] = {
     {"output", "FILE", OPT_OUTPUT, "write the products to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
     {"list-methods", NULL, OPT_LIST_METHODS, "print each GPU method as 'NAME MIN_BITS MAX_BITS MULTIPLE_BITS', one a line, for scripts, and exit"},
     {"batch", "N", OPT_BATCH, "at most N products per device batch (default: all that fit in 90% of free device memory)"},
+    {"devices", "all|LIST", OPT_DEVICES, MD_DEVICES_HELP "; the batch is split, each GPU taking whole batches (at most an equal share each), and the products are those of one GPU. mul runs in one process (not over MPI ranks)"},
     {0},
 };
 
@@ -106,7 +110,8 @@ int cmd_mul(int argc, char **argv)
         .methods_help = mhelp,
         .examples = "  mpgpu mul --bits 4096 --count 10240\n"
                     "  mpgpu mul --bits 1024 --count 2^20 --method all --csv results.csv\n"
-                    "  mpgpu mul --input pairs.txt --output products.txt --method gmp\n",
+                    "  mpgpu mul --input pairs.txt --output products.txt --method gmp\n"
+                    "  mpgpu mul --bits 4096 --count 2^22 --devices all\n",
     };
     cli_parse(argc, argv, &spec, &r.opt);
     free(mhelp);
@@ -189,12 +194,17 @@ int cmd_mul(int argc, char **argv)
 
     char why[256];
     const bool any_gpu = n_chosen > 0 || picked[0];
-    bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why);
+    if (io.devices.arg && !any_gpu)
+        cli_bad_input("--devices chooses GPUs, but --method gmp runs none; name a GPU method");
+    if (io.devices.arg && cli_option_given(argc, argv, "device"))
+        cli_bad_input("--device and --devices both choose the GPU; give one");
+    bool have_gpu = any_gpu && md_resolve(&io.devices, r.opt.device, why, sizeof why);
     int gpu_status = 0;
     if (any_gpu && !have_gpu) {
         fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
                 want_gmp ? ", running the GMP baseline only" : "");
-        if (explicit_methods && !want_gmp)
+        /* GPUs named by --devices are asked for, as named GPU methods are. */
+        if ((explicit_methods && !want_gmp) || io.devices.arg)
             return EXIT_GPU_ERROR;
         gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
         n_chosen = 0;
@@ -224,7 +234,9 @@ int cmd_mul(int argc, char **argv)
         cli_bad_input("--output '%s' cannot be opened for writing: %s", io.output, strerror(errno));
 
     struct bench b;
-    bench_open(&b, "mul", &r.opt, have_gpu, r.opt.device);
+    if (have_gpu)
+        r.devices = io.devices;
+    bench_open(&b, "mul", &r.opt, have_gpu, have_gpu ? r.devices.ids[0] : r.opt.device);
     if (r.from_input)
         b.seed = 0;
     int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);

@@ -9,7 +9,9 @@
 
 #include "collatz_plain.h"
 #include "gpu.h"
+#include "hostmem.h"
 #include "interrupt.h"
+#include "mpi_ranks.h"
 #include "progress.h"
 #include "timing.h"
 #include "random_words.h"
@@ -112,23 +114,47 @@ enum collatz_table_memory collatz_parse_table_memory(const char *arg)
     cli_bad_input("--table-memory '%s' is not a place; accepted: shared, global", arg);
 }
 
-int collatz_setup(int argc, char **argv, const char *command, const struct cli_common *opt,
-                  const char *checkpoint, struct collatz_setup *out)
+int collatz_setup(int argc, char **argv, const char *command, struct collatz_bench *cb, const char *checkpoint,
+                  const struct md_devices *devices, struct collatz_setup *out)
 {
+    struct cli_common *opt = &cb->opt;
     collatz_parse_methods(opt, command, &out->m);
-    out->verify = collatz_option_given(argc, argv, "verify") ? opt->verify : VERIFY_SAMPLE;
+    cb->devices = *devices;
+    if (devices->arg && cli_option_given(argc, argv, "device"))
+        cli_bad_input("--device and --devices both choose the GPU; give one");
+    if (devices->arg && !out->m.gpu)
+        cli_bad_input("--devices chooses GPUs, but --method cpu runs none; give --method gpu or all");
+    /* Every rank runs the chunks of one method: the run of rank 0 is the only one. */
+    if (ranks_size() > 1 && out->m.gpu && out->m.cpu && !ranks_lead())
+        exit(EXIT_BAD_INPUT); /* every rank finds this; rank 0 says it once */
+    if (ranks_size() > 1 && out->m.gpu && out->m.cpu)
+        cli_bad_input("--method all compares two runs, and MPI ranks share one; give --method gpu or cpu");
+    /* GPUs named by --devices are asked for: without them the run fails, as with --method gpu. */
+    const bool asked = out->m.explicit_ || devices->arg;
+    out->verify = cli_option_given(argc, argv, "verify") ? opt->verify : VERIFY_SAMPLE;
     out->cpu_threads = opt->threads ? opt->threads : omp_get_num_procs();
     if (checkpoint && out->m.gpu && out->m.cpu)
         cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
     char why[256];
-    out->have_dev = out->m.gpu && gpu_open(opt->device, why, sizeof why);
+    out->have_dev = out->m.gpu && md_resolve(&cb->devices, opt->device, why, sizeof why);
     if (out->m.gpu && !out->have_dev) {
         fprintf(stderr, "mpgpu: %s; %s\n", why,
-                out->m.explicit_ ? "the gpu method cannot run" : "running the CPU twin instead");
-        if (out->m.explicit_)
+                asked ? "the gpu method cannot run" : "running the CPU twin instead");
+        if (asked)
             return EXIT_GPU_ERROR;
         out->m.gpu = false;
         out->m.cpu = true;
+    }
+    /* The workers of every rank: this process's GPUs, or one CPU twin. */
+    cb->team_gpu = out->m.gpu;
+    md_team_join(&cb->team, out->m.gpu ? &cb->devices : NULL);
+    cb->stats = calloc(cb->team.total, sizeof *cb->stats);
+    if (!cb->stats)
+        cli_bad_input("out of host memory for the shares of %zu workers", cb->team.total);
+    /* Only rank 0 prints and writes; the other ranks speak only when they fail. */
+    if (!ranks_lead()) {
+        opt->quiet = true;
+        opt->csv_path = NULL;
     }
     return 0;
 }
@@ -139,16 +165,6 @@ void collatz_checkpoint_begin(struct checkpoint *ck, const char *command, const 
     snprintf(ck->command, sizeof ck->command, "%s", command);
     snprintf(ck->params, sizeof ck->params, "%s", params);
     ck->start = start;
-}
-
-bool collatz_option_given(int argc, char **argv, const char *name)
-{
-    size_t n = strlen(name);
-    for (int i = 1; i < argc; i++)
-        if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, n) &&
-            (argv[i][2 + n] == '\0' || argv[i][2 + n] == '='))
-            return true;
-    return false;
 }
 
 size_t collatz_bench_cases(const struct collatz_bench *cb, const struct collatz_methods *m,
@@ -166,33 +182,102 @@ size_t collatz_bench_cases(const struct collatz_bench *cb, const struct collatz_
              * by the clock, not by CUDA events around the kernels. */
             .timed_region = "pass",
             .cpu_threads = gpu ? 0 : cb->cpu_threads,
-            .data = gpu ? (void *)&cb->dev : NULL,
+            .data = gpu ? (void *)cb->devs : NULL,
         };
     }
     return n;
 }
 
-uint64_t collatz_walk(const struct collatz_bench *cb, uint64_t from, uint64_t n, unsigned seg_bits,
-                      const char *label,
-                      void (*segment)(void *ctx, uint64_t first, uint64_t last, uint64_t done_after),
-                      void *ctx)
+void collatz_devices_open(struct collatz_bench *cb, size_t list_cap, size_t cand_cap,
+                          enum collatz_table_memory memory, unsigned bc_bits, bool with_ops)
 {
-    struct progress pg;
-    progress_begin(&pg, progress_mode_for(cb->opt.quiet), label, "numbers", n);
-    uint64_t done = 0, pos = from;
-    while (done < n && !interrupt_requested()) {
-        /* Up to the next multiple of 2^seg_bits (modulo 2^64, which is right at the top end), or
-         * the end of the range. */
-        const uint64_t to_boundary = (((pos >> seg_bits) + 1) << seg_bits) - pos;
-        const uint64_t seg = n - done < to_boundary ? n - done : to_boundary;
-        const uint64_t last = pos + (seg - 1);
-        segment(ctx, pos, last, done + seg);
-        done += seg;
-        pos = last + 1;
-        progress_update(&pg, done);
+    for (size_t w = 0; w < cb->devices.n; w++) {
+        struct collatz_device *dev = &cb->devs[w];
+        GPU_CHECK(cudaSetDevice(cb->devices.ids[w]));
+        cudaError_t err = collatz_device_open(dev, list_cap, cand_cap);
+        if (err != cudaSuccess)
+            gpu_fail(dev->failed_call ? dev->failed_call : "collatz_device_open", err);
+        if (memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(dev, bc_bits, with_ops))
+            cli_bad_input("--table-memory shared --bc-bits %u: %s need %zu bytes of shared memory per block; "
+                          "GPU %d gives a block at most %zu (use --table-memory global or fewer bits)",
+                          bc_bits, with_ops ? "B, C and J" : "B and C", collatz_device_shared_bytes(bc_bits, with_ops),
+                          cb->devices.ids[w], dev->shared_limit);
     }
-    progress_end(&pg);
-    return done;
+    GPU_CHECK(cudaSetDevice(cb->devices.ids[0]));
+}
+
+void collatz_devices_close(struct collatz_bench *cb)
+{
+    for (size_t w = 0; w < cb->devices.n; w++) {
+        cudaSetDevice(cb->devices.ids[w]);
+        collatz_device_close(&cb->devs[w]);
+    }
+}
+
+void collatz_devices_check_memory(const struct collatz_bench *cb, uint64_t need, const char *what)
+{
+    for (size_t w = 0; w < cb->devices.n; w++) {
+        uint64_t copies = 0;
+        for (size_t v = 0; v < cb->devices.n; v++)
+            copies += cb->devices.ids[v] == cb->devices.ids[w];
+        size_t free_b = 0, total_b = 0;
+        GPU_CHECK(cudaSetDevice(cb->devices.ids[w]));
+        GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (need * copies > free_b / 20 * 19) {
+            char have[32];
+            hostmem_format(have, sizeof have, free_b);
+            cli_bad_input("%s needs %" PRIu64 " bytes of memory on GPU %d (%" PRIu64 " cop%s); %s are free",
+                          what, need * copies, cb->devices.ids[w], copies, copies == 1 ? "y" : "ies", have);
+        }
+    }
+    GPU_CHECK(cudaSetDevice(cb->devices.ids[0]));
+}
+
+void collatz_worker_begin(const struct collatz_bench *cb, size_t worker)
+{
+    if (cb->gpu)
+        GPU_CHECK(cudaSetDevice(cb->devices.ids[worker]));
+}
+
+/* The team that runs the case in hand: the run's, or, for the CPU twin of --method all, one
+ * worker of its own. */
+static const struct md_team *case_team(const struct collatz_bench *cb)
+{
+    static const struct md_team one = {.local = 1, .total = 1, .ranks = 1};
+    return cb->gpu == cb->team_gpu ? &cb->team : &one;
+}
+
+void collatz_devices_format(const struct collatz_bench *cb, char *out, size_t len)
+{
+    md_team_format(case_team(cb), out, len);
+}
+
+void collatz_report_devices(const struct collatz_bench *cb, FILE *out)
+{
+    const struct md_team *t = case_team(cb);
+    if (t->total < 2)
+        return;
+    for (size_t w = 0, thread = 1; w < t->total; w++, thread++) {
+        char who[48];
+        md_team_label(t, w, who, sizeof who);
+        thread = w > 0 && t->rank[w] != t->rank[w - 1] ? 1 : thread;
+        const struct md_stats *st = &cb->stats[w];
+        fprintf(out, "#   %s (thread %zu): %" PRIu64 " numbers in %.3f s, %.4g numbers/s\n", who, thread, st->items,
+                st->busy_ms * 1e-3, st->busy_ms > 0 ? (double)st->items / (st->busy_ms * 1e-3) : 0.0);
+    }
+}
+
+void collatz_follow(struct collatz_bench *cb, const struct md_chunk_ops *ops, void *ctx)
+{
+    cb->gpu = cb->team_gpu;
+    md_follow(&cb->team, ops, ctx);
+}
+
+void collatz_bench_free(struct collatz_bench *cb)
+{
+    md_team_free(&cb->team);
+    free(cb->stats);
+    cb->stats = NULL;
 }
 
 void collatz_case_begin(struct collatz_bench *cb, const struct bench_case *c)
@@ -226,15 +311,17 @@ double collatz_overflow_ms_per_pass(const struct collatz_bench *cb)
 }
 
 int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned pass_index, bool warmup,
-                       unsigned seg_bits,
-                       void (*segment)(void *ctx, uint64_t first, uint64_t last, uint64_t done_after),
-                       void *ctx, double *ms)
+                       unsigned seg_bits, const struct md_chunk_ops *ops, void *ctx, double *ms)
 {
     char label[64];
     snprintf(label, sizeof label, "%s %s %s %u", cb->command, c->method, warmup ? "warm-up" : "pass",
              warmup ? pass_index + 1 : pass_index - cb->warmup_passes + 1);
     const double t0 = time_now_ms();
-    const uint64_t done = collatz_walk(cb, cb->first + cb->done_before, c->count, seg_bits, label, segment, ctx);
+    struct progress pg;
+    progress_begin(&pg, progress_mode_for(cb->opt.quiet), label, "numbers", c->count);
+    const uint64_t done = md_schedule(case_team(cb), cb->first + cb->done_before, c->count, seg_bits, ops, ctx,
+                                      &pg, cb->stats);
+    progress_end(&pg);
     *ms = time_now_ms() - t0;
     if (done < c->count) {
         collatz_report_interrupted(cb->command, cb->first, cb->done_before + done, cb->checkpoint);

@@ -11,6 +11,7 @@
 #include "collatz.h"
 #include "collatz_checkpoint.h"
 #include "bench.h"
+#include "multi_device.h"
 
 /* Option ids both subcommands use (cli_option ids start at 1000). */
 enum {
@@ -20,6 +21,7 @@ enum {
     OPT_COLLATZ_BC_BITS,
     OPT_COLLATZ_TABLE_MEMORY,
     OPT_COLLATZ_CHECKPOINT,
+    OPT_COLLATZ_DEVICES,
     OPT_COLLATZ_FIRST_OWN, /* the first id a subcommand may use for its own options */
 };
 
@@ -55,18 +57,18 @@ struct collatz_setup {
     int cpu_threads;         /* --threads, 0 meaning every core */
     bool have_dev;           /* the GPU is open */
 };
-/* --method, --verify and --threads, then the GPU: opened, or, when no method was named and
- * there is none, replaced by the CPU twin with one line on stderr. Returns 0, or
- * EXIT_GPU_ERROR when a named gpu method cannot run. */
-int collatz_setup(int argc, char **argv, const char *command, const struct cli_common *opt,
-                  const char *checkpoint, struct collatz_setup *out);
+/* --method, --verify and --threads, then the GPUs of --devices (resolved into cb->devices; an
+ * unknown index exits 2): opened, or, when neither a method nor --devices was named and there
+ * is none, replaced by the CPU twin with one line on stderr. Then the team of all MPI ranks'
+ * workers (cb->team, cb->stats; a collective call), and on ranks other than 0 no table, progress
+ * or CSV. Returns 0, or EXIT_GPU_ERROR when a named gpu method or --devices cannot run. */
+struct collatz_bench;
+int collatz_setup(int argc, char **argv, const char *command, struct collatz_bench *cb, const char *checkpoint,
+                  const struct md_devices *devices, struct collatz_setup *out);
 
 /* A new checkpoint for this command, parameters and range start (nothing resumed). */
 void collatz_checkpoint_begin(struct checkpoint *ck, const char *command, const char *params,
                               uint64_t start);
-
-/* True when --NAME was given on the command line (to tell a default from a choice). */
-bool collatz_option_given(int argc, char **argv, const char *name);
 
 /* The state the run-loop callbacks of collatz and delay share (bench.h): the range, what a
  * resumed checkpoint finished, and the device. */
@@ -80,7 +82,15 @@ struct collatz_bench {
     const char *checkpoint;   /* --checkpoint, or NULL */
     struct checkpoint ck;
     bool resumed;
-    struct collatz_device dev;
+    /* --devices (issue 14): one worker thread and one device state (stream, buffers, tables)
+     * per entry, so a GPU named twice runs two streams. */
+    struct md_devices devices;
+    struct collatz_device devs[MD_MAX_DEVICES];
+    /* The workers of all MPI ranks, of the run's method (team_gpu: the gpu one), and each
+     * one's share of the last pass. */
+    struct md_team team;
+    bool team_gpu;
+    struct md_stats *stats;
     bool have_dev;
     unsigned warmup_passes;   /* of every case, as the run loop runs them */
     /* The case in hand. */
@@ -101,24 +111,39 @@ static inline bool collatz_case_gpu(const struct bench_case *c)
     return c->data != NULL;
 }
 
-/* One pass over [from, from + n): segments that end on multiples of 2^seg_bits (so that each
- * S entry gets whole runs), each handed to segment(ctx, first, last, done_after) — which runs
- * the GPU kernel or the CPU twin, settles and checks it, and saves the checkpoint — with
- * progress on stderr between them. Stops at Ctrl-C; returns the numbers finished. */
-uint64_t collatz_walk(const struct collatz_bench *cb, uint64_t from, uint64_t n, unsigned seg_bits,
-                      const char *label,
-                      void (*segment)(void *ctx, uint64_t first, uint64_t last, uint64_t done_after),
-                      void *ctx);
+/* Opens one device state per --devices entry, each on its GPU (list_cap, cand_cap as
+ * collatz_device_open), and closes them; the caller's thread is left on the first GPU. With
+ * tables in shared memory, a GPU whose blocks cannot hold B and C (and J, with_ops) of bc_bits
+ * is refused (exit 2). */
+void collatz_devices_open(struct collatz_bench *cb, size_t list_cap, size_t cand_cap,
+                          enum collatz_table_memory memory, unsigned bc_bits, bool with_ops);
+void collatz_devices_close(struct collatz_bench *cb);
+/* Refuses (exit 2) before the tables are built when a copy of `need` bytes per entry does not
+ * fit in the free memory of each GPU of --devices (what: the tables, for the message). */
+void collatz_devices_check_memory(const struct collatz_bench *cb, uint64_t need, const char *what);
+/* Selects worker w's GPU on the calling thread: the begin() of the passes' chunk ops. */
+void collatz_worker_begin(const struct collatz_bench *cb, size_t worker);
+/* The devices of the case's workers, for the CSV row: "0/0" for --devices 0,0, "host" for the
+ * CPU twin, rank by rank under MPI (md_team_format). */
+void collatz_devices_format(const struct collatz_bench *cb, char *out, size_t len);
+/* With more than one worker, one summary line per worker: its rank and GPU (or CPU), its
+ * numbers and its rate. */
+void collatz_report_devices(const struct collatz_bench *cb, FILE *out);
+/* A rank other than 0 runs the chunks rank 0 hands it (ops, on ctx) until the run ends. */
+void collatz_follow(struct collatz_bench *cb, const struct md_chunk_ops *ops, void *ctx);
+/* Frees what collatz_setup allocated. */
+void collatz_bench_free(struct collatz_bench *cb);
 
 /* Starts a case: no reference pass yet, no overflow time. */
 void collatz_case_begin(struct collatz_bench *cb, const struct bench_case *c);
 
-/* The loop's pass for both subcommands: a label, then collatz_walk over the case's range with
- * the wall-clock time in *ms. Returns 0, or BENCH_STOPPED after saying exactly what finished. */
+/* The loop's pass for both subcommands: a label, then the case's range in segments that end on
+ * multiples of 2^seg_bits (so that each S entry gets whole runs), handed out by md_schedule to
+ * the team's workers (one for the CPU twin of --method all), with progress on stderr and the
+ * wall-clock time in *ms. ops->commit merges, checks and checkpoints a segment, in range order.
+ * Returns 0, or BENCH_STOPPED after saying exactly what finished. */
 int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned pass_index, bool warmup,
-                       unsigned seg_bits,
-                       void (*segment)(void *ctx, uint64_t first, uint64_t last, uint64_t done_after),
-                       void *ctx, double *ms);
+                       unsigned seg_bits, const struct md_chunk_ops *ops, void *ctx, double *ms);
 
 /* After a finished pass: counts its overflow time when timed, and returns true when it is the
  * first pass, which the caller keeps as the reference; otherwise same_as_ref() decides whether

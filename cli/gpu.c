@@ -5,20 +5,28 @@
 
 #include "cli.h"
 
-bool gpu_open(int device, char *why, size_t why_len)
+int gpu_count(char *why, size_t why_len)
 {
     int n = 0;
     cudaError_t err = cudaGetDeviceCount(&n);
     if (err != cudaSuccess || n == 0) {
         snprintf(why, why_len, "no CUDA-capable GPU found (%s)",
                  err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0");
-        return false;
+        return 0;
     }
+    return n;
+}
+
+bool gpu_open(int device, char *why, size_t why_len)
+{
+    const int n = gpu_count(why, why_len);
+    if (n == 0)
+        return false;
     if (device >= n) {
         snprintf(why, why_len, "--device %d is out of range; accepted: 0..%d", device, n - 1);
         return false;
     }
-    err = cudaSetDevice(device);
+    const cudaError_t err = cudaSetDevice(device);
     if (err != cudaSuccess) {
         snprintf(why, why_len, "CUDA call cudaSetDevice(%d) failed: %s", device,
                  cudaGetErrorString(err));

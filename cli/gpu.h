@@ -10,6 +10,9 @@
  * ("no CUDA-capable GPU found", "--device 3 is out of range; accepted: 0..0"). */
 bool gpu_open(int device, char *why, size_t why_len);
 
+/* The number of GPUs; 0 with the reason in why ("no CUDA-capable GPU found (...)"). */
+int gpu_count(char *why, size_t why_len);
+
 /* "mpgpu: CUDA call <call> failed: <error string>" on stderr, then exit(EXIT_GPU_ERROR). */
 _Noreturn void gpu_fail(const char *call, cudaError_t err);
 

@@ -8,4 +8,9 @@
 void interrupt_install(void);
 bool interrupt_requested(void);
 
+/* Under mpirun with several ranks: Ctrl-C on mpirun reaches the ranks as SIGTERM (and SIGKILL a
+ * second later), and `kill -USR1` on mpirun is forwarded to every rank; both are taken as
+ * Ctrl-C, which only rank 0 (announce) says it heard. */
+void interrupt_install_ranks(bool announce);
+
 #endif

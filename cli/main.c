@@ -1,26 +1,29 @@
 /* mpgpu: one binary, one subcommand per paper experiment (README.md). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "mpgpu_version.h"
+#include "mpi_ranks.h"
 
 struct subcommand {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    bool ranks; /* runs over several MPI ranks (the others run in one process) */
 };
 
 static const struct subcommand subcommands[] = {
-    {"mul", cmd_mul, "bulk full products A*B: every warp-synchronous method, against GMP (000 ch. 3, 001)"},
-    {"toom", cmd_toom, "bulk Toom-k products (k = 2..9) on sum-rotate, and Table 3.2 op counts (000 3.3.2)"},
-    {"tune", cmd_tune, "measure the fastest multiplication method per size; writes the table --method auto reads"},
-    {"collatz", cmd_collatz, "Collatz convergence of a range of 64-bit starting values, GPU and CPU twin (000 ch. 4)"},
-    {"delay", cmd_delay, "Collatz delays and delay records of a range, GPU and CPU twin (000 ch. 4)"},
-    {"fixed", cmd_fixed, "fixed-precision add, sub, mod add/sub, mul, Karatsuba, Montgomery reduction/mul, powm in straight-line code, against GMP (004)"},
-    {"ctt-vs-ctw", cmd_ctt_vs_ctw, "variable-length integer batches: one computation per thread vs per warp vs by length, against GMP (003)"},
-    {"gcd", cmd_gcd, "GCDs of big pairs by the modular integer GCD on one GPU, and GMP's mpz_gcd (002)"},
+    {"mul", cmd_mul, "bulk full products A*B: every warp-synchronous method, against GMP (000 ch. 3, 001)", false},
+    {"toom", cmd_toom, "bulk Toom-k products (k = 2..9) on sum-rotate, and Table 3.2 op counts (000 3.3.2)", false},
+    {"tune", cmd_tune, "measure the fastest multiplication method per size; writes the table --method auto reads", false},
+    {"collatz", cmd_collatz, "Collatz convergence of a range of 64-bit starting values, GPU and CPU twin (000 ch. 4)", true},
+    {"delay", cmd_delay, "Collatz delays and delay records of a range, GPU and CPU twin (000 ch. 4)", true},
+    {"fixed", cmd_fixed, "fixed-precision add, sub, mod add/sub, mul, Karatsuba, Montgomery reduction/mul, powm in straight-line code, against GMP (004)", false},
+    {"ctt-vs-ctw", cmd_ctt_vs_ctw, "variable-length integer batches: one computation per thread vs per warp vs by length, against GMP (003)", false},
+    {"gcd", cmd_gcd, "GCDs of big pairs by the modular integer GCD on one GPU, and GMP's mpz_gcd (002)", false},
 };
 #define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
 
@@ -57,9 +60,25 @@ int main(int argc, char **argv)
         printf("mpgpu %s (commit %s)\n", MPGPU_VERSION, MPGPU_COMMIT);
         return 0;
     }
-    for (size_t i = 0; i < N_SUBCOMMANDS; i++)
-        if (!strcmp(sub, subcommands[i].name))
-            return subcommands[i].run(argc - 1, argv + 1);
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++) {
+        if (strcmp(sub, subcommands[i].name) != 0)
+            continue;
+        /* --help prints and exits at once: MPI, which wants every rank to end through
+         * MPI_Finalize, is not started for it (under mpirun, each rank prints it). */
+        bool help = false;
+        for (int a = 2; a < argc; a++)
+            help |= !strcmp(argv[a], "--help");
+        if (!help)
+            ranks_init(&argc, &argv);
+        if (ranks_size() > 1 && !subcommands[i].ranks) {
+            /* Every rank finds this; rank 0 says it once. */
+            if (!ranks_lead())
+                exit(EXIT_BAD_INPUT);
+            cli_bad_input("%s runs in one process, not in %d MPI ranks; accepted under mpirun -np N (N > 1): "
+                          "collatz, delay", sub, ranks_size());
+        }
+        return ranks_finish(subcommands[i].run(argc - 1, argv + 1));
+    }
     char list[256];
     size_t len = 0;
     for (size_t i = 0; i < N_SUBCOMMANDS; i++)

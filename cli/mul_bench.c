@@ -1,5 +1,6 @@
 #include "mul_bench.h"
 
+#include <inttypes.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,6 @@
 #include "gpu.h"
 #include "hexio.h"
 #include "hostmem.h"
-#include "interrupt.h"
 #include "random_words.h"
 #include "timing.h"
 
@@ -103,21 +103,35 @@ static void prepare_operands(struct mul_bench *m, unsigned words)
             gpu_fail((dev)->failed_call ? (dev)->failed_call : #call, dev_err_);            \
     } while (0)
 
-/* Products per device batch: all of them (at most max_batch when it is not 0) when they fit in
- * 90 % of free device memory. */
+static size_t workers(const struct mul_bench *m)
+{
+    return m->devices.n ? m->devices.n : 1;
+}
+
+/* Selects worker w's GPU on the calling thread (nothing for toom and tune, whose one GPU is
+ * selected already). */
+static void select_worker(const struct mul_bench *m, size_t w)
+{
+    if (m->devices.n)
+        GPU_CHECK(cudaSetDevice(m->devices.ids[w]));
+}
+
+/* Products per device batch: all of them (at most max_batch when it is not 0, and with several
+ * workers at most an equal share each, so that every GPU gets a batch) when they fit in 90 % of
+ * free device memory; a GPU named `copies` times holds that many batches. */
 static size_t choose_batch(const struct mul_method *m, unsigned words, size_t count,
-                           size_t max_batch)
+                           size_t max_batch, size_t copies)
 {
     size_t free_b = 0, total_b = 0;
     GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    size_t usable = free_b / 10 * 9;
+    size_t usable = free_b / 10 * 9 / copies;
     size_t batch = max_batch && max_batch < count ? max_batch : count;
     while (batch > 0 && mul_device_bytes_per_product(m, words, batch) * batch > usable)
         batch = batch > 1 ? batch / 2 : 0;
     if (batch == 0)
         cli_bad_input("--bits %u: one product with method %s needs %zu bytes of device memory; "
                       "%zu are free", words * 32, m->name, mul_device_bytes_per_product(m, words, 1),
-                      free_b);
+                      free_b / copies);
     return batch;
 }
 
@@ -131,12 +145,25 @@ static int mul_setup(void *ctx, struct bench_case *c)
             cli_bad_input("--count %zu: the GMP baseline needs more host memory than is free", m->count);
         return 0;
     }
-    m->batch = choose_batch(method, m->words, m->count, m->max_batch);
+    const size_t nw = workers(m), share = (m->count + nw - 1) / nw;
+    m->batch = share;
+    for (size_t w = 0; w < nw; w++) {
+        size_t copies = 0;
+        for (size_t v = 0; v < nw; v++)
+            copies += !m->devices.n || m->devices.ids[v] == m->devices.ids[w];
+        select_worker(m, w);
+        const size_t b = choose_batch(method, m->words, share, m->max_batch, copies);
+        m->batch = b < m->batch ? b : m->batch;
+    }
     m->n_batches = (m->count + m->batch - 1) / m->batch;
-    DEV_CHECK(&m->dev, mul_device_open(&m->dev, method, m->words, m->batch));
+    for (size_t w = 0; w < nw; w++) {
+        select_worker(m, w);
+        DEV_CHECK(&m->devs[w], mul_device_open(&m->devs[w], method, m->words, m->batch));
+    }
+    select_worker(m, 0);
     if (m->n_batches == 1 && !m->opt.include_transfers) {
-        DEV_CHECK(&m->dev, mul_device_upload(&m->dev, m->a, m->b, m->count));
-        DEV_CHECK(&m->dev, mul_device_poison(&m->dev, m->count));
+        DEV_CHECK(&m->devs[0], mul_device_upload(&m->devs[0], m->a, m->b, m->count));
+        DEV_CHECK(&m->devs[0], mul_device_poison(&m->devs[0], m->count));
     }
     return 0;
 }
@@ -164,8 +191,72 @@ static cudaError_t timed_region(void *p, const char **failed_call)
     return err;
 }
 
-/* One pass over all products: per device batch, the operands go up and the products come back
- * outside the timed region (unless --include-transfers); the batches' times are added. */
+/* One batch on one worker's GPU: the operands go up and the products come back outside the
+ * timed region (unless --include-transfers, or when they stay on the GPU: resident). */
+static double run_batch(struct mul_bench *m, size_t w, size_t s, bool resident)
+{
+    struct mul_device *dev = &m->devs[w];
+    const size_t off = s * m->batch, n = m->count - off < m->batch ? m->count - off : m->batch;
+    struct launch_ctx x = {dev, m->a + off * m->words, m->b + off * m->words, m->c + off * 2 * m->words, n,
+                           m->opt.include_transfers};
+    if (!resident && !x.transfers) {
+        DEV_CHECK(dev, mul_device_upload(dev, x.a, x.b, n));
+        DEV_CHECK(dev, mul_device_poison(dev, n));
+    }
+    const char *failed = NULL;
+    double sample = 0;
+    cudaError_t err = time_gpu_region(timed_region, &x, dev->stream, m->held, 0, 1, &sample, &failed);
+    if (err != cudaSuccess)
+        gpu_fail(failed ? failed : "kernel", err);
+    if (!resident && !x.transfers)
+        DEV_CHECK(dev, mul_device_download(dev, x.c, n));
+    return sample;
+}
+
+/* The batches as chunks of md_schedule (issue 14): one batch each, products written in place,
+ * so the merge only adds each worker's time. */
+struct batch_chunk {
+    size_t worker, products;
+    double ms;
+};
+
+static void batch_begin(void *ctx, size_t worker)
+{
+    select_worker(ctx, worker);
+}
+
+static void batch_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t hint, void *slot)
+{
+    (void)last;
+    (void)hint;
+    struct mul_bench *m = ctx;
+    struct batch_chunk *k = slot;
+    k->worker = worker;
+    k->products = m->count - first * m->batch < m->batch ? m->count - first * m->batch : m->batch;
+    k->ms = run_batch(m, worker, (size_t)first, false);
+}
+
+static void batch_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done_after, void *slot)
+{
+    (void)first;
+    (void)last;
+    (void)done_after;
+    struct mul_bench *m = ctx;
+    const struct batch_chunk *k = slot;
+    m->workers[k->worker].items += k->products;
+    m->workers[k->worker].busy_ms += k->ms;
+}
+
+static const struct md_chunk_ops batch_ops = {
+    .slot_size = sizeof(struct batch_chunk),
+    .begin = batch_begin,
+    .run = batch_run,
+    .commit = batch_commit,
+};
+
+/* One pass over all products, in device batches. One GPU: the batches' times are added, as
+ * before issue 14. Several: they run at once, so the pass takes the time of the busiest, the
+ * largest of the workers' added times. */
 static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
 {
     (void)pass_index;
@@ -176,29 +267,28 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         *ms = time_now_ms() - t0;
         return 0;
     }
-    const bool resident = m->n_batches == 1 && !m->opt.include_transfers;
-    *ms = 0;
-    for (size_t s = 0; s < m->n_batches; s++) {
-        if (s > 0 && interrupt_requested())
-            return BENCH_STOPPED;
-        const size_t off = s * m->batch, n = m->count - off < m->batch ? m->count - off : m->batch;
-        struct launch_ctx x = {&m->dev, m->a + off * m->words, m->b + off * m->words,
-                               m->c + off * 2 * m->words, n, m->opt.include_transfers};
-        if (!resident && !x.transfers) {
-            DEV_CHECK(&m->dev, mul_device_upload(&m->dev, x.a, x.b, n));
-            DEV_CHECK(&m->dev, mul_device_poison(&m->dev, n));
-        }
-        const char *failed = NULL;
-        double sample = 0;
-        cudaError_t err = time_gpu_region(timed_region, &x, m->dev.stream, gpu_region_held(&m->opt, warmup), 0, 1,
-                                          &sample, &failed);
-        if (err != cudaSuccess)
-            gpu_fail(failed ? failed : "kernel", err);
-        *ms += sample;
-        if (!resident && !x.transfers)
-            DEV_CHECK(&m->dev, mul_device_download(&m->dev, x.c, n));
+    memset(m->workers, 0, sizeof m->workers);
+    m->held = gpu_region_held(&m->opt, warmup);
+    if (m->n_batches == 1 && !m->opt.include_transfers) {
+        *ms = run_batch(m, 0, 0, true);
+        m->workers[0] = (struct md_stats){m->count, *ms};
+        return 0;
     }
-    return 0;
+    const size_t nw = workers(m);
+    /* One process (mpgpu mul does not run over MPI ranks). md_schedule's own shares count
+     * batches in wall time; the rates shown are products over each worker's timed region, added
+     * by batch_commit. */
+    const struct md_team team = {.local = nw, .total = nw, .ranks = 1};
+    struct md_stats batches[MD_MAX_DEVICES];
+    struct progress pg;
+    progress_begin(&pg, PROGRESS_OFF, c->method, "batches", m->n_batches);
+    const uint64_t done = md_schedule(&team, 0, m->n_batches, 0, &batch_ops, m, &pg, batches);
+    progress_end(&pg);
+    select_worker(m, 0);
+    *ms = 0;
+    for (size_t w = 0; w < nw; w++)
+        *ms = m->workers[w].busy_ms > *ms ? m->workers[w].busy_ms : *ms;
+    return done < m->n_batches ? BENCH_STOPPED : 0;
 }
 
 static void write_output(struct mul_bench *m)
@@ -224,7 +314,7 @@ static void mul_check(void *ctx, struct bench_case *c, struct bench_check *out)
         return;
     }
     if (m->n_batches == 1 && !m->opt.include_transfers)
-        DEV_CHECK(&m->dev, mul_device_download(&m->dev, m->c, m->count));
+        DEV_CHECK(&m->devs[0], mul_device_download(&m->devs[0], m->c, m->count));
     const enum verify_mode v = m->opt.verify;
     out->verify_mode = v == VERIFY_ALL ? "all" : v == VERIFY_SAMPLE ? "sample" : "none";
     if (v == VERIFY_NONE) {
@@ -245,14 +335,19 @@ static void mul_describe(void *ctx, const struct bench_case *c, char *params, si
 {
     struct mul_bench *m = ctx;
     if (c->data) {
-        char from_auto[64] = "";
+        char from_auto[64] = "", devices[MD_MAX_DEVICES * 6 + 16] = "";
         for (size_t i = 0; i < m->n_auto_picks; i++)
             if (m->auto_picks[i].method == c->data && m->auto_picks[i].for_bits == c->bits) {
                 snprintf(from_auto, sizeof from_auto, ";auto_bits=%u;auto_count=%llu",
                          m->auto_picks[i].bits, (unsigned long long)m->auto_picks[i].count);
                 break;
             }
-        snprintf(params, len, "words=%u;batches=%zu%s", c->bits / 32, m->n_batches, from_auto);
+        /* mul's GPUs (toom and tune run on the one selected, and say nothing). */
+        if (m->devices.n) {
+            strcpy(devices, ";devices=");
+            md_format(&m->devices, devices + strlen(devices), sizeof devices - strlen(devices));
+        }
+        snprintf(params, len, "words=%u;batches=%zu%s%s", c->bits / 32, m->n_batches, from_auto, devices);
     } else {
         snprintf(params, len, "words=%u;limbs=%zu", c->bits / 32, (size_t)(c->bits / 32 + 1) / 2);
     }
@@ -261,10 +356,27 @@ static void mul_describe(void *ctx, const struct bench_case *c, char *params, si
 static void mul_teardown(void *ctx, struct bench_case *c)
 {
     struct mul_bench *m = ctx;
-    if (c->data)
-        mul_device_close(&m->dev);
-    else
+    if (c->data) {
+        for (size_t w = 0; w < workers(m); w++) {
+            select_worker(m, w);
+            mul_device_close(&m->devs[w]);
+        }
+        select_worker(m, 0);
+    } else {
         gmp_batch_free(&m->gmp);
+    }
+}
+
+/* With several workers, one line each: its GPU, products and rate over its timed region. */
+static void mul_summary(void *ctx, const struct bench_case *c, FILE *out)
+{
+    const struct mul_bench *m = ctx;
+    if (!c->data || workers(m) < 2)
+        return;
+    for (size_t w = 0; w < workers(m); w++)
+        fprintf(out, "#   %s on GPU %d (thread %zu): %" PRIu64 " products in %.3f ms, %.4g products/s\n",
+                c->method, m->devices.ids[w], w + 1, m->workers[w].items, m->workers[w].busy_ms,
+                m->workers[w].busy_ms > 0 ? (double)m->workers[w].items / (m->workers[w].busy_ms * 1e-3) : 0.0);
 }
 
 const struct bench_ops mul_bench_ops = {
@@ -272,5 +384,6 @@ const struct bench_ops mul_bench_ops = {
     .pass = mul_pass,
     .check = mul_check,
     .describe = mul_describe,
+    .summary = mul_summary,
     .teardown = mul_teardown,
 };

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "mul.h"
 #include "mul_gmp.h"
+#include "multi_device.h"
 #include "tune_table.h"
 
 struct mul_bench {
@@ -26,9 +27,15 @@ struct mul_bench {
     bool output_written;
     unsigned words;          /* size of the operands held now */
     uint32_t *a, *b, *c;     /* product-major operands and products */
+    /* --devices of `mpgpu mul` (issue 14), resolved; n == 0 (toom, tune): the GPU selected
+     * now, one worker. Each worker has its own device state and takes whole batches. */
+    struct md_devices devices;
     /* The case in hand. */
-    struct mul_device dev;
+    struct mul_device devs[MD_MAX_DEVICES];
     size_t batch, n_batches;
+    /* Each worker's products and timed region in the last pass, for its rate. */
+    struct md_stats workers[MD_MAX_DEVICES];
+    bool held; /* the pass in hand is timed held (gpu_region_held) */
     struct gmp_batch gmp;
     /* `mpgpu mul --method auto`'s choices (none elsewhere): the rows of each say in params
      * which tune-table entry it came from. */

@@ -30,7 +30,7 @@ struct result_row {
     const char *subcommand;
     const char *method;
     unsigned bits;          /* 0 when the subcommand has no operand size */
-    char params[256];       /* subcommand parameters, "key=value;key=value" */
+    char params[640];       /* subcommand parameters, "key=value;key=value" */
     uint64_t count;         /* problem size: products, starting values, ... */
     unsigned reps, warmup;
     uint64_t seed;

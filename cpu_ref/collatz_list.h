@@ -3,6 +3,7 @@
 #ifndef MPGPU_COLLATZ_LIST_H
 #define MPGPU_COLLATZ_LIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -88,6 +89,17 @@ static inline void collatz_pairs_sort(struct collatz_pairs *l)
 {
     if (l->n > 1)
         qsort(l->v, l->n, sizeof *l->v, collatz_pair_cmp);
+}
+
+/* The same pairs in the same order (records of two runs of one range). */
+static inline bool collatz_pairs_equal(const struct collatz_pairs *x, const struct collatz_pairs *y)
+{
+    if (x->n != y->n)
+        return false;
+    for (size_t i = 0; i < x->n; i++)
+        if (x->v[i].n != y->v[i].n || x->v[i].delay != y->v[i].delay)
+            return false;
+    return true;
 }
 
 static inline void collatz_pairs_free(struct collatz_pairs *l)

@@ -4,6 +4,7 @@
 #include "rowchain_launch.cuh"
 
 #include <stddef.h>
+#include <mutex>
 #include <stdint.h>
 
 #include "rowchain_block_layout.cuh"
@@ -57,6 +58,9 @@ __global__ void __maxnreg__(fused_shape<K>::REGS)
     store_product<K, VEC>(sh, c, w, count, p0);
 }
 
+// GPUs one process may drive at once, as cli/multi_device.h's MD_MAX_DEVICES.
+constexpr int MAX_DEVICES = 64;
+
 // Dynamic shared memory of one block: both operands' slots, then the sign bytes.
 template <unsigned K> constexpr size_t fused_shared_bytes()
 {
@@ -68,21 +72,29 @@ template <unsigned K, bool VEC, bool SPLIT>
 cudaError_t launch_block(const level_chain &chain, unsigned level, size_t count, unsigned w,
                          uint32_t *c, cudaStream_t stream)
 {
-    static bool attribute_set; // the kernel's shared-memory limit is raised once per process
-    static unsigned resident;  // blocks that run at once on the device
+    // The kernel's shared-memory limit is raised once per device, and the blocks that run at
+    // once are counted per device: `mpgpu mul --devices` runs one host thread per GPU (issue
+    // 14), so the first launch on each device sets them, under a lock.
+    static std::mutex lock;
+    static bool attribute_set[MAX_DEVICES];
+    static unsigned resident[MAX_DEVICES];
     constexpr size_t shared = fused_shared_bytes<K>();
-    if (!attribute_set) {
+    int device = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess)
+        return err;
+    if (device >= MAX_DEVICES)
+        return cudaErrorInvalidDevice;
+    std::unique_lock<std::mutex> hold(lock);
+    if (!attribute_set[device]) {
         // The largest carveout, or the driver may size shared memory for one block per SM.
-        cudaError_t err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC, SPLIT>,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)shared);
+        err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC, SPLIT>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared);
         if (err == cudaSuccess)
             err = cudaFuncSetAttribute(karatsuba_block_kernel<K, VEC, SPLIT>,
                                        cudaFuncAttributePreferredSharedMemoryCarveout,
                                        cudaSharedmemCarveoutMaxShared);
-        int device = 0, sms = 0, per_sm = 0;
-        if (err == cudaSuccess)
-            err = cudaGetDevice(&device);
+        int sms = 0, per_sm = 0;
         if (err == cudaSuccess)
             err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
         if (err == cudaSuccess)
@@ -90,13 +102,15 @@ cudaError_t launch_block(const level_chain &chain, unsigned level, size_t count,
                 &per_sm, karatsuba_block_kernel<K, VEC, SPLIT>, fused_shape<K>::THREADS, shared);
         if (err != cudaSuccess)
             return err;
-        resident = (unsigned)(sms * per_sm);
-        attribute_set = true;
+        resident[device] = (unsigned)(sms * per_sm);
+        attribute_set[device] = true;
     }
+    const unsigned blocks_resident = resident[device];
+    hold.unlock();
     constexpr unsigned P = fused_shape<K>::P;
     karatsuba_block_kernel<K, VEC, SPLIT><<<(unsigned)((count + P - 1) / P),
                                             fused_shape<K>::THREADS, shared, stream>>>(
-        chain, level, count, w, c, resident);
+        chain, level, count, w, c, blocks_resident);
     return cudaGetLastError();
 }
 

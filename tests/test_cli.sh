@@ -36,7 +36,7 @@ expect_ok "--include-launch" -- mul --help
 # collatz, delay and gcd time whole passes or their own kernels: no held region to leave out
 expect_fail 2 "unknown option '--include-launch'" -- gcd --include-launch
 for opt in --count --bits --method --reps --warmup --seed --device --threads --csv --verify \
-           --quiet --input --output; do
+           --quiet --input --output --devices; do
     expect_ok "$opt" -- mul --help
 done
 
@@ -81,6 +81,12 @@ expect_fail 2 "--batch 0 is out of range" -- mul --batch 0
 expect_fail 2 "--seed 'abc' is not a number" -- mul --seed abc
 expect_fail 2 "--threads 'many' is not a number" -- mul --threads many
 expect_fail 2 "--device '-1' is not a number" -- mul --device -1
+# --devices (issue 14): the same parsing as collatz and delay (tests/test_cli_collatz.sh).
+expect_fail 2 "--devices '0,,1' is not accepted: it has an empty item" -- mul --devices 0,,1
+expect_fail 2 "--devices 'x': 'x' is not a device index" -- mul --devices x
+expect_fail 2 "--devices '2000': 2000 is out of range" -- mul --devices 2000
+expect_fail 2 "--devices chooses GPUs, but --method gmp runs none" -- mul --method gmp --devices all --count 10
+expect_fail 2 "--device and --devices both choose the GPU; give one" -- mul --device 0 --devices 0,0 --count 10
 expect_fail 2 "unknown method 'nosuch'; accepted:" -- mul --method nosuch
 expect_fail 2 "unknown method 'nosuch'" -- mul --method gmp,nosuch
 expect_fail 2 "--verify 'some' is not a mode; accepted: all, sample, none" -- mul --verify some
@@ -123,6 +129,14 @@ if ! nvidia-smi >/dev/null 2>&1; then
         fails=$((fails + 1))
     fi
     expect_fail 3 "no CUDA-capable GPU" -- mul --method thread-comba --count 4
+    # GPUs named by --devices are asked for: no quiet fallback to the GMP baseline alone.
+    checks=$((checks + 1))
+    "$MPGPU" mul --devices 0,0 --bits 1024 --count 4 --reps 1 >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    if [ $st -ne 3 ] || ! grep -q "no CUDA-capable GPU" "$tmp/err"; then
+        echo "FAIL: mul --devices without a GPU: status $st (want 3)"; cat "$tmp/err" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
 fi
 
 # --- CSV: header once, then one row per method, every row with the header's column count

@@ -11,11 +11,11 @@ CPU="--method cpu --reps 1 --warmup 0"
 expect_ok "collatz" -- --help
 expect_ok "delay" -- --help
 for opt in --start --count --end --bc-bits --s-bits --table-memory --first-step --interleave --checkpoint --tables \
-           --method --reps --warmup --seed --device --threads --csv --verify --quiet; do
+           --devices --method --reps --warmup --seed --device --threads --csv --verify --quiet; do
     expect_ok "$opt" -- collatz --help
 done
 for opt in --start --count --end --bc-bits --a-bits --table-memory --interleave --records --record-floor --checkpoint \
-           --method --reps --warmup --seed --device --threads --csv --verify --quiet; do
+           --devices --method --reps --warmup --seed --device --threads --csv --verify --quiet; do
     expect_ok "$opt" -- delay --help
 done
 
@@ -44,6 +44,17 @@ for sub in collatz delay; do
     expect_fail 2 "needs a value" -- $sub --start
     expect_fail 2 "--checkpoint follows one run" -- $sub --method all --checkpoint "$tmp/x.ckpt"
     expect_fail 2 "--interleave 3 is out of range; accepted: 1..2" -- $sub --interleave 3
+    # --devices (issue 14): refused before any work, GPU or not.
+    expect_fail 2 "--devices '0,,1' is not accepted: it has an empty item" -- $sub --devices 0,,1
+    expect_fail 2 "--devices '0,' is not accepted: it has an empty item" -- $sub --devices 0,
+    expect_fail 2 "--devices '' is not accepted: it is empty" -- $sub --devices ''
+    expect_fail 2 "--devices '0,gpu1': 'gpu1' is not a device index; accepted: all, or a comma list of device indices 0..1023" -- $sub --devices 0,gpu1
+    expect_fail 2 "--devices 'all,0': 'all' is not a device index" -- $sub --devices all,0
+    expect_fail 2 "--devices '-1': '-1' is not a device index" -- $sub --devices -1
+    expect_fail 2 "--devices '1024': 1024 is out of range" -- $sub --devices 1024
+    expect_fail 2 "names more than 64 devices" -- $sub --devices "$(seq -s, 0 64)"
+    expect_fail 2 "--devices chooses GPUs, but --method cpu runs none" -- $sub --method cpu --devices all --count 1000
+    expect_fail 2 "--device and --devices both choose the GPU; give one" -- $sub --device 1 --devices 0,0 --count 1000
 done
 expect_fail 2 "--s-bits 41 is out of range; accepted: 0..40" -- collatz --s-bits 41
 expect_fail 2 "--first-step 'leap' is not a first step; accepted: jump, table" -- collatz --first-step leap
@@ -64,6 +75,9 @@ fi
 if ! nvidia-smi >/dev/null 2>&1; then
     expect_fail 3 "no CUDA-capable GPU" -- collatz --method gpu --count 1000
     expect_fail 3 "no CUDA-capable GPU" -- delay --method gpu --count 1000
+    # GPUs named by --devices are asked for, as a named gpu method is: no fallback to the CPU.
+    expect_fail 3 "no CUDA-capable GPU" -- collatz --devices 0,0 --count 1000
+    expect_fail 3 "no CUDA-capable GPU" -- delay --devices all --count 1000
     checks=$((checks + 1))
     if ! "$MPGPU" collatz --start 2^40 --count 2^20 --s-bits 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err" ||
         ! grep -q "running the CPU twin" "$tmp/err" || ! grep -q '^cpu ' "$tmp/out"; then
@@ -190,6 +204,20 @@ if [ "$st" -eq 130 ]; then
 else
     check "Ctrl-C: exit status 130 (got $st; the run may have ended before the signal)" false
 fi
+
+# The same stop at a known point (MPGPU_STOP_AFTER_CHUNKS, the tests' Ctrl-C once the first
+# segment of 2^24 is handed out): exit 130, the checkpoint holds the prefix the message names, and
+# the resumed run ends with the totals and records of an unbroken one.
+S="$D --end 2^25"
+"$MPGPU" delay $S >"$tmp/swhole" 2>/dev/null
+MPGPU_STOP_AFTER_CHUNKS=1 "$MPGPU" delay $S --checkpoint "$tmp/s.ckpt" >/dev/null 2>"$tmp/serr"
+st=$?
+check "a stop after one segment: exit 130 (got $st)" [ "$st" -eq 130 ]
+check "a stop after one segment: the message names [1, 16777215]" grep -q "interrupted; finished exactly \[1, 16777215\]" "$tmp/serr"
+check "a stop after one segment: the checkpoint holds it" grep -qx "done 16777215" "$tmp/s.ckpt"
+"$MPGPU" delay $S --checkpoint "$tmp/s.ckpt" >"$tmp/sresumed" 2>/dev/null
+check "stopped and resumed delay totals and records equal unbroken ones" diff <(totals "$tmp/swhole" | grep -v "before this run") \
+    <(totals "$tmp/sresumed" | sed 's/ (before this run)//')
 
 # A collatz or delay row says what was timed: the whole pass, with the host's settlement of
 # overflows, not CUDA events around the kernels.

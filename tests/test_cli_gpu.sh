@@ -32,7 +32,7 @@ run "batches" mul --bits 1024 --count 1000 --batch 300 --reps 2 --csv "$csv" \
     --method sumrotate-shuffle,thread-comba &&
 for row in 1 2; do
     checks=$((checks + 1))
-    if [ "$(field "$csv" $row 15)" != "words=32;batches=4" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
+    if [ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
        [ "$(field "$csv" $row 29)" != 0 ]; then
         echo "FAIL: batch row $row: $(sed -n "$((row + 1))p" "$csv")"; fails=$((fails + 1))
     fi
@@ -74,6 +74,30 @@ for m in sumrotate-shuffle thread-comba warp-column-shuffle; do
     }
 done
 
+# --devices (issue 14): the same GPU twice takes the batches in two host threads and streams;
+# every product is checked against GMP, and --output equals GMP's products.
+csv="$tmp/d.csv"
+run "mul --devices 0,0" mul --bits 1024 --count 1000 --batch 300 --reps 2 --csv "$csv" --devices 0,0 \
+    --method sumrotate-shuffle,thread-comba &&
+for row in 1 2; do
+    checks=$((checks + 1))
+    if [ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0/0" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
+       [ "$(field "$csv" $row 29)" != 0 ] || [ "$(grep -c "^#   .* on GPU 0 (thread [12]): [0-9]* products" "$tmp/out")" -ne 4 ]; then
+        echo "FAIL: --devices 0,0 row $row: $(sed -n "$((row + 1))p" "$csv")"; sed 's/^/    /' "$tmp/out"; fails=$((fails + 1))
+    fi
+done
+run "mul --devices 0,0, an equal share each" mul --bits 2048 --count 1001 --devices 0,0 --reps 1 \
+    --method thread-rowchain-karatsuba --csv "$tmp/e.csv" && {
+    checks=$((checks + 1))
+    [ "$(field "$tmp/e.csv" 1 15)" = "words=64;batches=2;devices=0/0" ] && [ "$(field "$tmp/e.csv" 1 29)" = 0 ] ||
+        { echo "FAIL: --devices 0,0 share: $(sed -n 2p "$tmp/e.csv")"; fails=$((fails + 1)); }
+}
+run "I/O mode, --devices 0,0" mul --input "$tmp/pairs.txt" --output "$tmp/dev.txt" --method thread-comba \
+    --batch 7 --devices 0,0 --reps 1 && {
+    checks=$((checks + 1))
+    cmp -s "$tmp/gmp.txt" "$tmp/dev.txt" || { echo "FAIL: --output with --devices 0,0 differs from gmp"; fails=$((fails + 1)); }
+}
+
 # Every method that supports a size, in one run.
 for bits in 96 1056 4096; do
     run "all methods at $bits bits" mul --bits "$bits" --count 300 --method all --reps 1 --warmup 1
@@ -96,10 +120,82 @@ printf '# gpu: Some Other GPU, 8 SMs, SM clock 1000 MHz\nbits,count,method,media
 checks=$((checks + 1))
 if ! MPGPU_TUNE_TABLE="$tmp/other.csv" "$MPGPU" mul --method auto --bits 1024 --count 500 --reps 1 --csv "$tmp/auto.csv" >"$tmp/out" 2>"$tmp/err" ||
    ! grep -q "was measured on Some Other GPU" "$tmp/err" ||
-   ! grep -q '^sumrotate-shuffle .* ok 500 .*;auto_bits=1024;auto_count=10240$' "$tmp/out" ||
-   ! grep -q ',mul,sumrotate-shuffle,1024,words=32;batches=1;auto_bits=1024;auto_count=10240,500,' "$tmp/auto.csv"; then
+   ! grep -q '^sumrotate-shuffle .* ok 500 .*;auto_bits=1024;auto_count=10240;devices=0$' "$tmp/out" ||
+   ! grep -q ',mul,sumrotate-shuffle,1024,words=32;batches=1;auto_bits=1024;auto_count=10240;devices=0,500,' "$tmp/auto.csv"; then
     echo "FAIL: --method auto with another GPU's table"; sed 's/^/    /' "$tmp/err" "$tmp/out"; fails=$((fails + 1))
 fi
+
+# --devices (issue 14) on one GPU: the same GPU named twice runs two host threads and streams that
+# take the segments in turns, so the in-order merge is exercised; totals, overflows (settled by
+# GMP) and records must be those of the one-GPU run. Segments are 2^44 (collatz) and 2^34 (delay)
+# numbers; the starts are not aligned, so the first and last segments are partial.
+devtotals() { grep -E '^# ' "$1" | grep -vE '^# (mpgpu|GPU)|^#   GPU ' | sed 's/ in [0-9.]* ms per pass//'; }
+# same_as_one NAME ARGS...: the run with --devices 0,0 prints the totals of the default run.
+same_as_one() {
+    local what=$1
+    shift
+    rm -f "$tmp/dev.csv"
+    run "$what, one GPU" "$@" && cp "$tmp/out" "$tmp/one" &&
+    run "$what, --devices 0,0" "$@" --devices 0,0 --csv "$tmp/dev.csv" && {
+        checks=$((checks + 1))
+        if ! diff <(devtotals "$tmp/one") <(devtotals "$tmp/out") >"$tmp/diff"; then
+            echo "FAIL: $what: --devices 0,0 gives other totals than one GPU:"; sed 's/^/    /' "$tmp/diff"
+            fails=$((fails + 1))
+        fi
+        checks=$((checks + 1))
+        if [ "$(grep -c '^#   GPU 0 (thread [12]): ' "$tmp/out")" -ne 2 ] ||
+           [[ "$(field "$tmp/dev.csv" 1 15)" != *";devices=0/0" ]]; then
+            echo "FAIL: $what: no rate per thread or no devices=0/0 in the CSV row"; sed 's/^/    /' "$tmp/out" "$tmp/dev.csv"
+            fails=$((fails + 1))
+        fi
+    }
+}
+C="collatz --start 4611694814520410112 --count 2^46 --s-bits 32 --reps 1 --warmup 0"
+same_as_one "collatz, 2^46 from 2^62 + 2^43" $C
+cp "$tmp/one" "$tmp/c_one"
+checks=$((checks + 1))
+grep -qE '; [1-9][0-9]* overflowed 96 bits' "$tmp/one" ||
+    { echo "FAIL: the collatz range of --devices had no overflows:"; sed 's/^/    /' "$tmp/one"; fails=$((fails + 1)); }
+# --devices all: every GPU of the machine (on a machine of one GPU, that one), the same totals.
+gpus=$(nvidia-smi -L | grep -c '^GPU ')
+all_ids=$(seq -s/ 0 $((gpus - 1)))
+rm -f "$tmp/all.csv"
+run "collatz --devices all" $C --devices all --csv "$tmp/all.csv" && {
+    checks=$((checks + 1))
+    diff <(devtotals "$tmp/c_one") <(devtotals "$tmp/out") >"$tmp/diff" && [[ "$(field "$tmp/all.csv" 1 15)" == *";devices=$all_ids" ]] ||
+        { echo "FAIL: --devices all ($gpus GPUs) gives other totals than one GPU, or not devices=$all_ids:"; sed 's/^/    /' "$tmp/diff" "$tmp/all.csv"; fails=$((fails + 1)); }
+}
+same_as_one "delay --records, the last 2^36 below 2^64" delay --start 18446744004990074880 --end 2^64 --records --reps 1 --warmup 0
+same_as_one "delay --records from 1" delay --start 1 --end 2^36 --records --reps 1 --warmup 0 --verify none
+
+# A checkpointed --devices 0,0 run, stopped by Ctrl-C and resumed, ends with the totals of an
+# unbroken one. (The resumed run checks nothing, --verify none, so its closing "row(s)" line is
+# not compared.)
+K="$C --devices 0,0 --verify none --checkpoint $tmp/dev.ckpt"
+"$MPGPU" $K >/dev/null 2>"$tmp/kerr" &
+pid=$!
+sleep 4
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+st=$?
+checks=$((checks + 1))
+if [ "$st" -eq 130 ]; then
+    grep -qE "interrupted(; finished exactly \[4611694814520410112, | before the first segment finished)" "$tmp/kerr" ||
+        { echo "FAIL: --devices 0,0 Ctrl-C does not name the finished prefix"; sed 's/^/    /' "$tmp/kerr"; fails=$((fails + 1)); }
+    run "--devices 0,0 resumed" $K && {
+        checks=$((checks + 1))
+        diff <(devtotals "$tmp/c_one" | grep -v ' row(s): ') \
+             <(devtotals "$tmp/out" | grep -v ' row(s): ' | sed 's/ (resumed from --checkpoint)//') >"$tmp/diff" ||
+            { echo "FAIL: --devices 0,0 resumed totals differ from one GPU's:"; sed 's/^/    /' "$tmp/diff"; fails=$((fails + 1)); }
+    }
+elif [ "$st" -ne 0 ]; then
+    echo "FAIL: --devices 0,0 --checkpoint run: status $st"; sed 's/^/    /' "$tmp/kerr"; fails=$((fails + 1))
+fi
+# An index past the last GPU is refused before any work.
+checks=$((checks + 1))
+"$MPGPU" collatz --devices 0,1023 --count 1000 >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "^mpgpu: --devices 0,1023: there is no GPU 1023; accepted: indices 0\.\." "$tmp/err" ||
+    { echo "FAIL: --devices 0,1023"; sed 's/^/    /' "$tmp/err"; fails=$((fails + 1)); }
 
 source "$(dirname "$0")/cli_expect.sh" --finish-only
 finish cli_gpu

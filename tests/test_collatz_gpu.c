@@ -214,16 +214,6 @@ static cudaError_t delay_pass(struct collatz_device *g, bool gpu, const struct c
     return err;
 }
 
-static bool records_equal(const struct collatz_pairs *x, const struct collatz_pairs *y)
-{
-    if (x->n != y->n)
-        return false;
-    for (size_t i = 0; i < x->n; i++)
-        if (x->v[i].n != y->v[i].n || x->v[i].delay != y->v[i].delay)
-            return false;
-    return true;
-}
-
 /* On a mismatch: halves the range down to the first number whose delay totals differ. */
 static void bisect_delay(struct collatz_device *g, const struct collatz_bc_table *bc, const uint16_t *a,
                          const struct delay_case *c, uint64_t first, uint64_t last)
@@ -288,7 +278,7 @@ static void check_delay(struct collatz_device *g, const char *dev_name, const st
         check_outcome(false);
         cudaGetLastError();
     } else if (tg.numbers != tc.numbers || tg.sum != tc.sum || tg.max != tc.max || tg.argmax != tc.argmax ||
-               tg.overflows != tc.overflows || !lists_equal(&og, &oc) || !records_equal(&rg, &rc) ||
+               tg.overflows != tc.overflows || !lists_equal(&og, &oc) || !collatz_pairs_equal(&rg, &rc) ||
                tc.numbers != c->last - c->first + 1 || (c->want_overflows && tc.overflows == 0)) {
         printf("FAIL delay %s d=%u a=%u %s [%llu, %llu]: GPU (%llu numbers, sum %llu, max %u at %llu, %llu overflows, "
                "%zu records), CPU (%llu, %llu, %u at %llu, %llu, %zu)\n", dev_name, c->d, c->a, mem, U(c->first),
