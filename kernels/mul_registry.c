@@ -1,5 +1,6 @@
 /* The GPU multiplication methods of `mpgpu mul`, in the order --help lists them. */
 #include "mul.h"
+#include "split_rowchain_shape.h"
 
 #define LAUNCH(fn)                                                                          \
     cudaError_t fn(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned words,       \
@@ -24,6 +25,7 @@ LAUNCH(mul_warp_column_shuffle_launch);
 LAUNCH(mul_rowchain_karatsuba_launch);
 size_t mul_rowchain_karatsuba_scratch(unsigned words, size_t count);
 LAUNCH(mul_tensor_toeplitz_launch);
+LAUNCH(mul_split_rowchain_launch);
 
 /* Toom-k over sum-rotate warp products, k = 2..9 (kernels/mul_toom.cu). */
 #define TOOM_DECLARE(K)                                                                     \
@@ -103,6 +105,13 @@ static const struct mul_method methods[] = {
      "one warp per product, Toeplitz tiles of byte limbs on the tensor cores (mma.sync u8 x u8 "
      "-> s32), then a carry pass (issue 13)",
      MUL_MIN_WORDS, 256, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_tensor_toeplitz_launch, NULL},
+    /* Operands are padded to 8, 16, 32, 64 or 128 words, the sizes its kernel is unrolled for,
+     * with 4 threads per product up to 16 words, 8 at 32 and 64, 16 at 128
+     * (kernels/split_rowchain_shape.h). */
+    {"split-rowchain",
+     "4-16 threads per product, each sums two of the 2T column ranges by IMAD.WIDE row "
+     "chains, carries between ranges by lookahead over ballots; 64..4096 bits (issue 13)",
+     MUL_MIN_WORDS, SPLIT_ROWCHAIN_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_split_rowchain_launch, NULL},
     TOOM_METHOD(2, 3), TOOM_METHOD(3, 5), TOOM_METHOD(4, 7), TOOM_METHOD(5, 9),
     TOOM_METHOD(6, 11), TOOM_METHOD(7, 13), TOOM_METHOD(8, 15), TOOM_METHOD(9, 17),
 };
@@ -139,6 +148,10 @@ unsigned mul_method_block_products(const struct mul_method *m, unsigned words)
     /* mul_tensor_toeplitz.cu: 4 warps per block, a product each. */
     if (f == mul_tensor_toeplitz_launch)
         return 4;
+    /* mul_split_rowchain.cu: 4 warps per block, 32 / T products per warp. */
+    if (f == mul_split_rowchain_launch)
+        return SPLIT_ROWCHAIN_WARPS_PER_BLOCK * 32 /
+               SPLIT_ROWCHAIN_THREADS(SPLIT_ROWCHAIN_PADDED_WORDS(words));
     /* thread-school, thread-comba, thread-karatsuba[2]: 128 threads per block, a product each;
      * Toom-k: its interpolation kernel, the same. */
     return 128;
