@@ -6,5 +6,5 @@ source "$(dirname "$0")/common.sh"
 start_experiment mul_counts
 for bits in 64 128 256 512 1024 2048 4096 8192 16384 32768; do
     "$MPGPU" mul --bits "$bits" --count 10240 --reps 10 --csv "$CSV" --quiet --method \
-        "$(supported_list "$bits" sumrotate-shuffle thread-comba thread-rowchain-karatsuba warp-tensor-toeplitz)"
+        "$(supported_list "$bits" sumrotate-shuffle thread-comba thread-rowchain-karatsuba warp-tensor-toeplitz split-rowchain)"
 done

@@ -8,7 +8,7 @@ source "$(dirname "$0")/common.sh"
 start_experiment timing_launch
 for launch in "" --include-launch; do
     "$MPGPU" mul --bits 64,1024,4096 --count 10240 --reps 20 $launch --csv "$CSV" --quiet \
-        --method thread-comba,sumrotate-shuffle,thread-rowchain-karatsuba,warp-tensor-toeplitz
+        --method thread-comba,sumrotate-shuffle,thread-rowchain-karatsuba,warp-tensor-toeplitz,split-rowchain
     for op in add mul; do
         "$MPGPU" ctt-vs-ctw --op "$op" --words 1,8,16 --count 8192 --method ctt,ctw,auto --reps 20 \
             $launch --csv "$CSV" --quiet
