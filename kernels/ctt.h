@@ -49,10 +49,10 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
  * 2048 computations (at most 0.5 warps an SM), took CTT 1.18-1.68x CTW's time, and 4-word
  * products with 8192 (1.9 warps an SM) CTW 1.23x CTT's (results/ctt_fig53_54.csv of 9442d21,
  * and the runs above). When more than half of a batch's products are the rows' ones, the rows
- * take products up to twice their bound too: rationals of mean 16 words (sigma 1-4) split
- * between the rows and the block took auto 1.8-2.0x CTW's time (results/ctt_figC4_C7.csv of
- * a78489d), and the rows' time grows about linearly with the length (qadd, 256 computations,
- * CTW: 14.7 us at 16 words, 30.7 at 32). */
+ * take products up to twice their bound too, so that a batch around the bound is not split in
+ * two bins: in results/ctt_figC4_C7.csv it cut auto's time on rationals of mean 8 words, sigma
+ * 8, 2048 computations, to 0.63-0.77x (commit 184426e against a78489d), and cost up to 1.37x
+ * where mean 1, sigma 16 spreads the lengths over 0..40 words (256-1024 computations). */
 #define CTT_AUTO_ADD_THREAD_MAX 16u
 #define CTT_AUTO_ADD_WARP_MAX 1024u
 #define CTT_AUTO_MUL_THREAD_MAX 6u
