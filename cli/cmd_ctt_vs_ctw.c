@@ -104,7 +104,7 @@ static const struct cli_option ctt_options[] = {
 static const char methods_help[] =
     "  ctt       one computation per thread; 32 taken per warp with one atomic, result space reserved by a warp scan and one atomic (003 Algorithms 3.1, 3.2, 4.3)\n"
     "  ctw       one warp per computation: 32-word chunks with the carry across the warp; mul row by row (003 4.5, after Langer 2015)\n"
-    "  auto      beyond 003: computations binned by length, short ones to threads (sorted by length; products only when they fill the GPU), middle ones to warps (to a block each when too few to fill the GPU), long products to a block summing tiles of columns, the longest to a block each; bins=thread/warp/warp-columns/tile/block in the params column\n"
+    "  auto      beyond 003: computations binned by length, short ones to threads (sorted by length; products only when they fill the GPU), middle ones to warps (to a block each when one wave of blocks holds them), long products to a block summing tiles of columns, the longest to a block each; bins=thread/warp/warp-columns/tile/block in the params column\n"
     "  cpu-port  the ctt routines compiled for the CPU, one thread (003 5.4)\n"
     "  gmp       mpz_add / mpz_sub / mpz_mul per computation (for rationals the same unreduced formulas in mpz) on --threads threads\n"
     "  all       every method above\n";

@@ -52,28 +52,35 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
  * take products up to twice their bound too, so that a batch around the bound is not split in
  * two bins: in results/ctt_figC4_C7.csv it cut auto's time on rationals of mean 8 words, sigma
  * 8, 2048 computations, to 0.63-0.77x (commit 184426e against a78489d), and cost up to 1.37x
- * where mean 1, sigma 16 spreads the lengths over 0..40 words (256-1024 computations). */
+ * where mean 1, sigma 16 spreads the lengths over 0..40 words (256-1024 computations). "Most"
+ * counts the products up to CTT_AUTO_MUL_ROWS_MOST words: a rational is binned by the longest
+ * of its four integers, which sits above their mean (mean 16, sigma 1-4: a median of 17-20
+ * words), and there split, CTW alone took 0.53-0.97x auto's time at 256-2048 computations;
+ * with sigma 8 (a median of 24) the split auto took 0.80-0.90x CTW's at 256, 512 and 2048
+ * (results/ctt_figC4_C7.csv of 184426e). */
 #define CTT_AUTO_ADD_THREAD_MAX 16u
 #define CTT_AUTO_ADD_WARP_MAX 1024u
 #define CTT_AUTO_MUL_THREAD_MAX 6u
 #define CTT_AUTO_THREAD_WARPS_PER_SM 1
 #define CTT_AUTO_MUL_ROWS_MAX 16u
+#define CTT_AUTO_MUL_ROWS_MOST 22u
 #define CTT_AUTO_MUL_WARP_MAX 128u
 #define CTT_AUTO_MUL_TILE_MAX 4096u
 /* How many computations a batch has counts too (003 6.1 leaves "choose the appropriate method
  * automatically" open): a warp summing columns, and the tiles up to 256 words (F / 8 <= 32
  * tiles), keep one warp of a computation busy, and a warp's chains of dependent multiply-adds
  * and loads need about two warps on each of an SM's four schedulers to hide their latency.
- * With fewer products of 17..256 words in the batch than CTT_AUTO_NARROW_WARPS_PER_SM per SM,
- * they go to the 256-thread block instead, whose eight warps a computation fill the GPU sooner.
- * On the H200 (132 SMs: 1056; the tiles of commit 414d9f3), at 64..256 words, the block took
- * 0.51-0.98x the narrow mapping's time with 256 computations (mul and qadd) and 0.99-1.43x
- * with 2048. Longer
+ * When the batch's products of 17..256 words all fit in one wave of the 256-thread block
+ * (ctt_block_resident blocks an SM), they go to that block instead, whose eight warps a
+ * computation fill the GPU sooner. On the H200, at 64..256 words (the tiles of commit 414d9f3),
+ * the block took 0.51-0.98x the narrow mapping's time with 256 computations (mul and qadd) and
+ * 0.99-1.43x with 2048. A second wave doubles the block's time: 1024 rationals of 32 words took
+ * it 1.6x the time of 512, and CTW's time (results/ctt_figC4_C7.csv of 184426e; its rationals
+ * hold 5 blocks an SM, 660 on the H200, integers 8). Longer
  * products stay with the tiles at any count: from 384 words their two busy warps a computation
  * do 1.9-2.5x the block's word products per second (8192 muls), which outweighs the occupancy
  * (256 muls of 384..2048 words: the block 1.25-1.8x the tiles' time; 256 qadds of 512: 0.95x). */
 #define CTT_AUTO_MUL_NARROW_MAX 256u
-#define CTT_AUTO_NARROW_WARPS_PER_SM 8
 #define CTT_AUTO_MUL_TILE64_MAX 512u
 #define CTT_AUTO_MUL_TILE128_MAX 1024u
 /* Rational computations are products foremost (three, or two, to one sum): they take mul's
@@ -113,6 +120,10 @@ cudaError_t ctt_launch_warp(uint32_t *mem, void *comps, bool rational, const uin
 cudaError_t ctt_launch_block(uint32_t *mem, void *comps, bool rational, const uint32_t *index,
                              uint32_t count, unsigned *counters, uint32_t result_base, uint32_t *scratch,
                              enum ctt_bin kind, uint32_t longest, cudaStream_t s);
+
+/* How many blocks of CTT_BIN_BLOCK's kernel an SM holds at once, for computations of the kind
+ * `rational` says (its registers bound it: 8 for integers, 5 for rationals on Hopper). */
+cudaError_t ctt_block_resident(bool rational, int *blocks_per_sm);
 
 struct ctt_device {
     uint64_t operand_words, total_words;

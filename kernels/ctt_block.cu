@@ -237,3 +237,12 @@ extern "C" cudaError_t ctt_launch_block(uint32_t *mem, void *comps, bool rationa
     return launch(mem, (ctt_comp *)comps, index, count, counters, result_base, scratch, kind,
                   longest, s);
 }
+
+extern "C" cudaError_t ctt_block_resident(bool rational, int *blocks_per_sm)
+{
+    if (rational)
+        return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            blocks_per_sm, ctt_block_kernel<CTT_BLOCK_THREADS, false, ctt_qcomp>, CTT_BLOCK_THREADS, 0);
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        blocks_per_sm, ctt_block_kernel<CTT_BLOCK_THREADS, false, ctt_comp>, CTT_BLOCK_THREADS, 0);
+}

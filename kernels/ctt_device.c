@@ -33,17 +33,18 @@ static bool takes_mul_bins(const struct ctt_batch *b, size_t i)
 struct bin_rule {
     uint32_t rows_max; /* the longest products CTW's rows take */
     bool thread_fills; /* enough short products for the thread bin to keep the SMs busy */
-    bool narrow;       /* enough middle products for the one-warp mappings */
+    bool narrow;       /* more middle products than one wave of the block holds */
     bool adds_short;   /* every add and sub is short enough for the thread bin */
 };
 
 /* Counts b's short products (up to CTT_AUTO_MUL_THREAD_MAX words), those for CTW's rows, and
- * the middle ones (past the rows, up to CTT_AUTO_MUL_NARROW_MAX words) against sm_count SMs.
- * When most products are rows' ones, the rows also take those up to twice as long, so that a
- * batch around the rows' bound is not split in two bins (ctt.h). */
-static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count)
+ * the middle ones (past the rows, up to CTT_AUTO_MUL_NARROW_MAX words) against the SMs and one
+ * wave of the block's kernel (block_wave computations). When most products are about the rows'
+ * size, the rows also take those up to twice as long, so that a batch around the rows' bound
+ * is not split in two bins (ctt.h). */
+static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count, size_t block_wave)
 {
-    size_t short_ones = 0, rows_ones = 0, products = 0, middle = 0;
+    size_t short_ones = 0, rows_most = 0, products = 0, middle = 0;
     bool adds_short = true;
     for (size_t i = 0; i < b->count; i++) {
         const uint32_t n = longest(b, i);
@@ -53,9 +54,9 @@ static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count)
         }
         products++;
         short_ones += n <= CTT_AUTO_MUL_THREAD_MAX;
-        rows_ones += n <= CTT_AUTO_MUL_ROWS_MAX;
+        rows_most += n <= CTT_AUTO_MUL_ROWS_MOST;
     }
-    const uint32_t rows_max = 2 * rows_ones > products ? 2 * CTT_AUTO_MUL_ROWS_MAX : CTT_AUTO_MUL_ROWS_MAX;
+    const uint32_t rows_max = 2 * rows_most > products ? 2 * CTT_AUTO_MUL_ROWS_MAX : CTT_AUTO_MUL_ROWS_MAX;
     for (size_t i = 0; i < b->count; i++) {
         const uint32_t n = longest(b, i);
         middle += takes_mul_bins(b, i) && n > rows_max && n <= CTT_AUTO_MUL_NARROW_MAX;
@@ -63,7 +64,7 @@ static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count)
     return (struct bin_rule){
         .rows_max = rows_max,
         .thread_fills = short_ones >= (size_t)CTT_AUTO_THREAD_WARPS_PER_SM * 32 * (size_t)sm_count,
-        .narrow = middle >= (size_t)CTT_AUTO_NARROW_WARPS_PER_SM * (size_t)sm_count,
+        .narrow = middle > block_wave,
         .adds_short = adds_short,
     };
 }
@@ -179,7 +180,9 @@ cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enu
     CUDA_TRY(d, cudaMalloc((void **)&d->d_counters, CTT_N_COUNTERS * sizeof(unsigned)),
              "cudaMalloc (counters)");
     if (m == CTT_MAP_AUTO) {
-        const struct bin_rule rule = bin_rule_of(b, d->sm_count);
+        int blocks_per_sm = 0;
+        CUDA_TRY(d, ctt_block_resident(b->rational, &blocks_per_sm), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        const struct bin_rule rule = bin_rule_of(b, d->sm_count, (size_t)blocks_per_sm * (size_t)d->sm_count);
         uint32_t *index = malloc(b->count * sizeof *index);
         if (!index || make_bins(d, b, index, rule) != 0) {
             free(index);
@@ -296,14 +299,19 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
         sum += d->bin[k];
         filled += d->bin[k] > 0;
     }
-    if (filled > 1) {
+    /* The thread bin on d->stream, the others on side streams of their own: 0 (block), 1..3
+     * (tiles, 256 to 64 threads), 4 (one-warp columns) and 5 (warp). Only the side streams of
+     * bins with computations fork and join: each other one added a wait to the timed stream. */
+    bool forked[CTT_N_BINS - 1] = {false};
+    for (int k = 0; k < CTT_N_BINS; k++)
+        if (filled > 1 && k != CTT_BIN_THREAD && d->bin[k] > 0)
+            forked[CTT_BIN_BLOCK - k] = true;
+    if (filled > 1)
         CUDA_TRY(d, cudaEventRecord(d->fork, d->stream), "cudaEventRecord");
-        for (int k = 0; k < CTT_N_BINS - 1; k++)
-            CUDA_TRY(d, cudaStreamWaitEvent(d->side[k], d->fork, 0), "cudaStreamWaitEvent");
-    }
+    for (int j = 0; j < CTT_N_BINS - 1; j++)
+        if (forked[j])
+            CUDA_TRY(d, cudaStreamWaitEvent(d->side[j], d->fork, 0), "cudaStreamWaitEvent");
     for (int k = CTT_N_BINS - 1; k >= 0; k--) {
-        /* The thread bin on d->stream, the others on side streams of their own: 0 (block),
-         * 1..3 (tiles, 256 to 64 threads), 4 (one-warp columns) and 5 (warp). */
         cudaStream_t s = filled > 1 && k != CTT_BIN_THREAD ? d->side[CTT_BIN_BLOCK - k] : d->stream;
         /* One bin in the batch's own order reads the computations without the index: the
          * indirection cost the thread bin up to 16 % on 1-8-word batches (H200,
@@ -311,10 +319,10 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
         const uint32_t *ix = filled == 1 && d->index_is_identity ? NULL : d->d_index + at[k];
         CUDA_TRY(d, launch_bin(d, (enum ctt_bin)k, ix, (uint32_t)d->bin[k], base, s), bin_kernel[k]);
     }
-    if (filled > 1)
-        for (int k = 0; k < CTT_N_BINS - 1; k++) {
-            CUDA_TRY(d, cudaEventRecord(d->join[k], d->side[k]), "cudaEventRecord");
-            CUDA_TRY(d, cudaStreamWaitEvent(d->stream, d->join[k], 0), "cudaStreamWaitEvent");
+    for (int j = 0; j < CTT_N_BINS - 1; j++)
+        if (forked[j]) {
+            CUDA_TRY(d, cudaEventRecord(d->join[j], d->side[j]), "cudaEventRecord");
+            CUDA_TRY(d, cudaStreamWaitEvent(d->stream, d->join[j], 0), "cudaStreamWaitEvent");
         }
     return cudaSuccess;
 }
