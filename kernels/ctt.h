@@ -141,7 +141,7 @@ struct ctt_device {
     uint64_t scratch_words;
     int sm_count;
     cudaStream_t stream;
-    cudaStream_t side[CTT_N_BINS - 1]; /* auto: the other bins run beside the thread bin */
+    cudaStream_t side[CTT_N_BINS - 1]; /* auto: the other bins run beside the largest */
     cudaEvent_t fork, join[CTT_N_BINS - 1];
     const char *failed_call;
 };

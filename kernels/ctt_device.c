@@ -293,36 +293,38 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
      * on short equal lengths made auto 5-18 % slower than the mapping it chose (H200,
      * results/ctt_auto_equal.csv of commit 9442d21). */
     size_t at[CTT_N_BINS], sum = 0;
-    int filled = 0;
+    int filled = 0, largest = 0;
     for (int k = 0; k < CTT_N_BINS; k++) {
         at[k] = sum;
         sum += d->bin[k];
         filled += d->bin[k] > 0;
+        largest = d->bin[k] > d->bin[largest] ? k : largest;
     }
-    /* The thread bin on d->stream, the others on side streams of their own: 0 (block), 1..3
-     * (tiles, 256 to 64 threads), 4 (one-warp columns) and 5 (warp). Only the side streams of
-     * bins with computations fork and join: each other one added a wait to the timed stream. */
-    bool forked[CTT_N_BINS - 1] = {false};
-    for (int k = 0; k < CTT_N_BINS; k++)
-        if (filled > 1 && k != CTT_BIN_THREAD && d->bin[k] > 0)
-            forked[CTT_BIN_BLOCK - k] = true;
+    /* The bin with the most computations runs on d->stream itself, the others on side streams
+     * (bin k on side[k], or side[k - 1] past the largest). Only those of bins with computations
+     * fork and join: each fork or join adds a wait on the timed stream. */
+    cudaStream_t on[CTT_N_BINS];
+    bool forked[CTT_N_BINS] = {false};
+    for (int k = 0; k < CTT_N_BINS; k++) {
+        forked[k] = k != largest && d->bin[k] > 0;
+        on[k] = forked[k] ? d->side[k < largest ? k : k - 1] : d->stream;
+    }
     if (filled > 1)
         CUDA_TRY(d, cudaEventRecord(d->fork, d->stream), "cudaEventRecord");
-    for (int j = 0; j < CTT_N_BINS - 1; j++)
-        if (forked[j])
-            CUDA_TRY(d, cudaStreamWaitEvent(d->side[j], d->fork, 0), "cudaStreamWaitEvent");
     for (int k = CTT_N_BINS - 1; k >= 0; k--) {
-        cudaStream_t s = filled > 1 && k != CTT_BIN_THREAD ? d->side[CTT_BIN_BLOCK - k] : d->stream;
+        if (forked[k])
+            CUDA_TRY(d, cudaStreamWaitEvent(on[k], d->fork, 0), "cudaStreamWaitEvent");
         /* One bin in the batch's own order reads the computations without the index: the
          * indirection cost the thread bin up to 16 % on 1-8-word batches (H200,
          * results/ctt_auto_equal.csv of commit acebf9b). */
         const uint32_t *ix = filled == 1 && d->index_is_identity ? NULL : d->d_index + at[k];
-        CUDA_TRY(d, launch_bin(d, (enum ctt_bin)k, ix, (uint32_t)d->bin[k], base, s), bin_kernel[k]);
+        CUDA_TRY(d, launch_bin(d, (enum ctt_bin)k, ix, (uint32_t)d->bin[k], base, on[k]), bin_kernel[k]);
     }
-    for (int j = 0; j < CTT_N_BINS - 1; j++)
-        if (forked[j]) {
-            CUDA_TRY(d, cudaEventRecord(d->join[j], d->side[j]), "cudaEventRecord");
-            CUDA_TRY(d, cudaStreamWaitEvent(d->stream, d->join[j], 0), "cudaStreamWaitEvent");
+    for (int k = 0; k < CTT_N_BINS; k++)
+        if (forked[k]) {
+            cudaEvent_t join = d->join[k < largest ? k : k - 1];
+            CUDA_TRY(d, cudaEventRecord(join, on[k]), "cudaEventRecord");
+            CUDA_TRY(d, cudaStreamWaitEvent(d->stream, join, 0), "cudaStreamWaitEvent");
         }
     return cudaSuccess;
 }
