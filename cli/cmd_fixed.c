@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "check_strided.h"
 #include "cli.h"
 #include "commands.h"
 #include "fixed_device.h"
@@ -257,6 +258,23 @@ static int fixed_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool
     return 0;
 }
 
+struct fixed_check {
+    const struct fixed_bench *f;
+    const struct fixed_case *fc;
+};
+
+/* Element i of the batch against fixed_ref (GMP underneath), in the op's result width. */
+static bool fixed_check_one(const void *ctx, size_t i, void *expect)
+{
+    const struct fixed_check *x = ctx;
+    const struct fixed_bench *f = x->f;
+    const enum fixed_op op = x->fc->op;
+    const unsigned n = fixed_words(x->fc->bits);
+    const unsigned aw = fixed_a_words(op, n), bw = fixed_b_words(op, n), rw = fixed_r_words(op, n);
+    fixed_ref(op, x->fc->bits, f->args.chain, f->a + i * aw, f->b + i * bw, f->dev.cfg.m, expect);
+    return memcmp(expect, f->r + i * rw, rw * sizeof(uint32_t)) == 0;
+}
+
 static void fixed_check(void *ctx, struct bench_case *c, struct bench_check *out)
 {
     struct fixed_bench *f = ctx;
@@ -271,32 +289,13 @@ static void fixed_check(void *ctx, struct bench_case *c, struct bench_check *out
     if (v == VERIFY_NONE)
         return;
     const size_t stride = v == VERIFY_ALL ? 1 : (f->count > 1000 ? f->count / 1000 : 1);
-    const unsigned n = fixed_words(fc->bits);
-    const unsigned aw = fixed_a_words(fc->op, n), bw = fixed_b_words(fc->op, n), rw = fixed_r_words(fc->op, n);
-    const long steps = (long)((f->count + stride - 1) / stride);
-    uint64_t checked = 0, bad = 0;
+    const struct fixed_check check = {f, fc};
     size_t first = f->count;
-#pragma omp parallel reduction(+ : checked, bad)
-    {
-        uint32_t expect[2 * FIXED_MAX_WORDS];
-        size_t my_first = f->count;
-#pragma omp for schedule(dynamic, 64)
-        for (long s = 0; s < steps; s++) {
-            const size_t p = (size_t)s * stride;
-            fixed_ref(fc->op, fc->bits, f->args.chain, f->a + p * aw, f->b + p * bw, f->dev.cfg.m, expect);
-            checked++;
-            if (memcmp(expect, f->r + p * rw, rw * sizeof(uint32_t))) {
-                bad++;
-                if (p < my_first)
-                    my_first = p;
-            }
-        }
-#pragma omp critical
-        if (my_first < first)
-            first = my_first;
-    }
-    out->checked = checked;
-    out->mismatches = bad;
+    const int64_t bad = check_strided(f->count, stride, omp_get_max_threads(), fixed_check_one, &check,
+                                      2 * FIXED_MAX_WORDS * sizeof(uint32_t), &out->checked, &first);
+    if (bad < 0)
+        cli_bad_input("--count %zu: out of host memory for the check", f->count);
+    out->mismatches = (uint64_t)bad;
     if (bad)
         snprintf(out->first_bad, sizeof out->first_bad, "first bad index %zu", first);
 }

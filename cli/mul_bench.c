@@ -323,8 +323,11 @@ static void mul_check(void *ctx, struct bench_case *c, struct bench_check *out)
     }
     const size_t stride = v == VERIFY_ALL ? 1 : (m->count > 1000 ? m->count / 1000 : 1);
     size_t first_bad = m->count;
-    out->mismatches = mul_verify(m->words, m->count, m->a, m->b, m->c, stride, mul_bench_all_threads(),
-                                 &out->checked, &first_bad);
+    const int64_t bad = mul_verify(m->words, m->count, m->a, m->b, m->c, stride, mul_bench_all_threads(),
+                                   &out->checked, &first_bad);
+    if (bad < 0)
+        cli_bad_input("%u-bit products: out of host memory for the check against GMP", m->words * 32);
+    out->mismatches = (uint64_t)bad;
     if (out->mismatches)
         snprintf(out->first_bad, sizeof out->first_bad, "first bad index %zu", first_bad);
     else

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_strided.h"
+
 /* Operands up to this size convert on the stack. */
 #define MUL_WORDS_STACK 256
 
@@ -86,38 +88,23 @@ void gmp_mul_words(uint32_t *out, const uint32_t *a, const uint32_t *b, unsigned
     free(heap);
 }
 
-uint64_t mul_verify(unsigned words, size_t n, const uint32_t *a, const uint32_t *b,
-                    const uint32_t *c, size_t stride, int threads, uint64_t *checked,
-                    size_t *first_bad)
+struct mul_check {
+    unsigned words;
+    const uint32_t *a, *b, *c;
+};
+
+static bool mul_check_one(const void *ctx, size_t p, void *expect)
 {
-    if (stride == 0)
-        stride = 1;
-    size_t steps = (n + stride - 1) / stride;
-    uint64_t bad = 0, done = 0;
-    size_t first = n;
-#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : bad, done)
-    {
-        uint32_t *expect = malloc(2 * (size_t)words * sizeof(uint32_t));
-        size_t my_first = n;
-#pragma omp for schedule(dynamic, 64)
-        for (long s = 0; s <= (long)steps; s++) {
-            size_t p = s == (long)steps ? n - 1 : (size_t)s * stride;
-            if (s == (long)steps && (n - 1) % stride == 0)
-                continue; /* the last product was already checked */
-            gmp_mul_words(expect, a + p * words, b + p * words, words);
-            done++;
-            if (memcmp(expect, c + p * 2 * words, 2 * (size_t)words * sizeof(uint32_t)) != 0) {
-                bad++;
-                if (p < my_first)
-                    my_first = p;
-            }
-        }
-#pragma omp critical
-        if (my_first < first)
-            first = my_first;
-        free(expect);
-    }
-    *checked = done;
-    *first_bad = first;
-    return bad;
+    const struct mul_check *m = ctx;
+    gmp_mul_words(expect, m->a + p * m->words, m->b + p * m->words, m->words);
+    return memcmp(expect, m->c + p * 2 * m->words, 2 * (size_t)m->words * sizeof(uint32_t)) == 0;
+}
+
+int64_t mul_verify(unsigned words, size_t n, const uint32_t *a, const uint32_t *b,
+                   const uint32_t *c, size_t stride, int threads, uint64_t *checked,
+                   size_t *first_bad)
+{
+    const struct mul_check m = {words, a, b, c};
+    return check_strided(n, stride, threads, mul_check_one, &m, 2 * (size_t)words * sizeof(uint32_t),
+                         checked, first_bad);
 }

@@ -30,10 +30,10 @@ void gmp_mul_words(uint32_t *out, const uint32_t *a, const uint32_t *b, unsigned
 
 /* Checks products c (product-major, 2 * words each) against GMP for the n pairs a, b.
  * stride 1 checks every product; stride k > 1 checks products 0, k, 2k, ... and the last.
- * Returns the number of mismatches; *checked gets the number checked and *first_bad the
- * smallest mismatching index (n when none). */
-uint64_t mul_verify(unsigned words, size_t n, const uint32_t *a, const uint32_t *b,
-                    const uint32_t *c, size_t stride, int threads, uint64_t *checked,
-                    size_t *first_bad);
+ * Returns the number of mismatches (-1: no host memory for the check); *checked gets the
+ * number checked and *first_bad the smallest mismatching index (n when none). */
+int64_t mul_verify(unsigned words, size_t n, const uint32_t *a, const uint32_t *b,
+                   const uint32_t *c, size_t stride, int threads, uint64_t *checked,
+                   size_t *first_bad);
 
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gcd_cases.h"
 #include "gcd_fermat.h"
 #include "gcd_modinv.h"
 #include "gcd_modular_ref.h"
@@ -377,92 +378,25 @@ static void check_gcd(const struct gcd_moduli *M, const mpz_t a, const mpz_t b, 
 
 static void random_bits(mpz_t x, unsigned bits)
 {
-    mpz_urandomb(x, gmp_rng, bits);
-    if (bits)
-        mpz_setbit(x, bits - 1);
+    gcd_case_bits(x, gmp_rng, bits);
 }
 
+static void twin_case(void *M, const mpz_t a, const mpz_t b, const char *what)
+{
+    check_gcd(M, a, b, 0, what);
+}
+
+/* Issue 10's cases (gcd_cases.h) up to max_bits, and a modulus as V with U a product of two. */
 static void check_twin(const struct gcd_moduli *M, unsigned max_bits, unsigned pairs)
 {
-    mpz_t a, b, f;
-    mpz_inits(a, b, f, NULL);
-    /* random pairs, of the same and of different sizes */
-    for (unsigned bits = 32; bits <= max_bits; bits *= 2) {
-        for (unsigned i = 0; i < pairs; i++) {
-            random_bits(a, bits);
-            random_bits(b, bits - (unsigned)(rand64() % (bits / 4 + 1)));
-            check_gcd(M, a, b, 0, "random pair");
-        }
-    }
-    /* planted common factors of 1, 64, 1000 and N/2 bits (N = max_bits) */
-    unsigned planted[] = {1, 64, 1000, max_bits / 2};
-    for (unsigned i = 0; i < 4; i++) {
-        if (planted[i] >= max_bits)
-            continue;
-        random_bits(f, planted[i]);
-        random_bits(a, max_bits - planted[i]);
-        random_bits(b, max_bits - planted[i] - 3);
-        mpz_mul(a, a, f);
-        mpz_mul(b, b, f);
-        check_gcd(M, a, b, 0, "planted factor");
-    }
-    /* U = V; V | U; V = 1; U much longer than V */
-    random_bits(a, max_bits);
-    check_gcd(M, a, a, 0, "U = V");
-    random_bits(b, max_bits / 2);
-    random_bits(f, max_bits / 2);
-    mpz_mul(a, b, f);
-    check_gcd(M, a, b, 0, "V | U");
-    mpz_set_ui(b, 1);
-    check_gcd(M, a, b, 0, "V = 1");
-    random_bits(a, max_bits);
-    random_bits(b, 40);
-    check_gcd(M, a, b, 0, "U much longer than V");
-    random_bits(b, 1);
-    check_gcd(M, a, b, 0, "V = 1, long U");
-    /* inputs of one to three words, all-ones words included */
-    for (unsigned words = 1; words <= 3; words++) {
-        for (unsigned i = 0; i < 20; i++) {
-            random_bits(a, 1 + (unsigned)(rand64() % (32 * words)));
-            random_bits(b, 1 + (unsigned)(rand64() % (32 * words)));
-            check_gcd(M, a, b, 0, "few words");
-        }
-        mpz_set_ui(a, 0);
-        mpz_setbit(a, 32 * words);
-        mpz_sub_ui(a, a, 1);
-        mpz_set_ui(b, 0xffffffffu);
-        check_gcd(M, a, b, 0, "all-ones words");
-        mpz_set_ui(b, 3);
-        check_gcd(M, a, b, 0, "all-ones and 3");
-    }
-    /* zeros and signs, as mpz_gcd */
-    mpz_set_ui(a, 0);
-    mpz_set_ui(b, 0);
-    check_gcd(M, a, b, 0, "gcd(0, 0)");
-    random_bits(b, 100);
-    check_gcd(M, a, b, 0, "gcd(0, V)");
-    check_gcd(M, b, a, 0, "gcd(U, 0)");
-    mpz_neg(b, b);
-    check_gcd(M, a, b, 0, "gcd(0, -V)");
-    random_bits(a, 300);
-    mpz_neg(a, a);
-    check_gcd(M, a, b, 0, "gcd(-U, -V)");
-    mpz_set_ui(a, 1);
-    mpz_set_ui(b, 1);
-    check_gcd(M, a, b, 0, "gcd(1, 1)");
-    /* moduli dividing the inputs: their v_q stay 0, they never leave the reduction loop */
-    mpz_set_ui(f, M->q[0]);
-    mpz_mul_ui(f, f, M->q[1]);
-    mpz_mul_ui(f, f, M->q[5]);
-    random_bits(a, max_bits / 2);
-    random_bits(b, max_bits / 3);
-    mpz_mul(a, a, f);
-    mpz_mul(b, b, f);
-    check_gcd(M, a, b, 0, "moduli as common factors");
+    const uint32_t q[3] = {M->q[0], M->q[1], M->q[5]};
+    gcd_cases(gmp_rng, max_bits, pairs, 20, q, twin_case, (void *)M);
+    mpz_t a, b;
+    mpz_inits(a, b, NULL);
     mpz_set_ui(b, M->q[2]);
     mpz_mul_ui(a, b, M->q[3]);
     check_gcd(M, a, b, 0, "V a modulus, U two");
-    mpz_clears(a, b, f, NULL);
+    mpz_clears(a, b, NULL);
 }
 
 /* Too few moduli: from 1, 2, 8 moduli the retries must reach the answer. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcd_cases.h"
 #include "gcd_device.h"
 #include "gcd_modular_ref.h"
 #include "gcd_moduli.h"
@@ -26,9 +27,7 @@ static int retried_runs;
 
 static void random_bits(mpz_t x, unsigned bits)
 {
-    mpz_urandomb(x, rng, bits);
-    if (bits)
-        mpz_setbit(x, bits - 1);
+    gcd_case_bits(x, rng, bits);
 }
 
 /* The CUDA call that failed, once, and the case counts as failed. */
@@ -78,72 +77,18 @@ static void check_gcd(struct gcd_device *d, const mpz_t a, const mpz_t b, size_t
     mpz_clears(g, e, t, NULL);
 }
 
-/* Every case of issue 10's list at size n (bits), each also against the twin. */
+static void gpu_case(void *d, const mpz_t a, const mpz_t b, const char *what)
+{
+    check_gcd(d, a, b, 0, true, what);
+}
+
+/* Every case of issue 10's list at size n (bits, gcd_cases.h), each also against the twin. */
 static void check_cases(struct gcd_device *d, unsigned n)
 {
-    mpz_t a, b, f;
-    mpz_inits(a, b, f, NULL);
-    for (unsigned bits = 32; bits <= n; bits *= 2) {
-        for (int i = 0; i < 2; i++) {
-            random_bits(a, bits);
-            random_bits(b, bits - (unsigned)gmp_urandomm_ui(rng, bits / 4 + 1));
-            check_gcd(d, a, b, 0, true, "random pair");
-        }
-    }
-    const unsigned planted[] = {1, 64, 1000, n / 2};
-    for (int i = 0; i < 4; i++) {
-        if (planted[i] >= n)
-            continue;
-        random_bits(f, planted[i]);
-        random_bits(a, n - planted[i]);
-        random_bits(b, n - planted[i] - 3);
-        mpz_mul(a, a, f);
-        mpz_mul(b, b, f);
-        check_gcd(d, a, b, 0, true, "planted factor");
-    }
-    random_bits(a, n);
-    check_gcd(d, a, a, 0, true, "U = V");
-    random_bits(b, n / 2);
-    random_bits(f, n / 2);
-    mpz_mul(a, b, f);
-    check_gcd(d, a, b, 0, true, "V | U");
-    mpz_set_ui(b, 1);
-    check_gcd(d, a, b, 0, true, "V = 1");
-    random_bits(a, n);
-    random_bits(b, 40);
-    check_gcd(d, a, b, 0, true, "U much longer than V");
-    for (unsigned words = 1; words <= 3; words++) {
-        for (int i = 0; i < 8; i++) {
-            random_bits(a, 1 + (unsigned)gmp_urandomm_ui(rng, 32 * words));
-            random_bits(b, 1 + (unsigned)gmp_urandomm_ui(rng, 32 * words));
-            check_gcd(d, a, b, 0, true, "few words");
-        }
-        mpz_set_ui(a, 0);
-        mpz_setbit(a, 32 * words);
-        mpz_sub_ui(a, a, 1);
-        mpz_set_ui(b, 0xffffffffu);
-        check_gcd(d, a, b, 0, true, "all-ones words");
-    }
-    mpz_set_ui(a, 0);
-    mpz_set_ui(b, 0);
-    check_gcd(d, a, b, 0, true, "gcd(0, 0)");
-    random_bits(b, 100);
-    check_gcd(d, a, b, 0, true, "gcd(0, V)");
-    check_gcd(d, b, a, 0, true, "gcd(U, 0)");
-    mpz_neg(b, b);
-    random_bits(a, 300);
-    mpz_neg(a, a);
-    check_gcd(d, a, b, 0, true, "gcd(-U, -V)");
-    mpz_set_ui(a, 1);
-    check_gcd(d, a, a, 0, true, "gcd(1, 1)");
-    mpz_set_ui(f, d->M->q[0]);
-    mpz_mul_ui(f, f, d->M->q[1]);
-    mpz_mul_ui(f, f, d->M->q[5]);
-    random_bits(a, n / 2);
-    random_bits(b, n / 3);
-    mpz_mul(a, a, f);
-    mpz_mul(b, b, f);
-    check_gcd(d, a, b, 0, true, "moduli as common factors");
+    const uint32_t q[3] = {d->M->q[0], d->M->q[1], d->M->q[5]};
+    gcd_cases(rng, n, 2, 8, q, gpu_case, d);
+    mpz_t a, b;
+    mpz_inits(a, b, NULL);
     /* Too few moduli: the retries must reach the answer, as the twin's do. */
     for (size_t first = 1; first <= 8; first *= 2) {
         random_bits(a, 2048);
@@ -153,7 +98,7 @@ static void check_cases(struct gcd_device *d, unsigned n)
         CHECK(retried_runs == before + 1, "%s: %zu moduli for 2048 bits did not retry",
               gcd_barrier_name(d->barrier), first);
     }
-    mpz_clears(a, b, f, NULL);
+    mpz_clears(a, b, NULL);
 }
 
 /* Every N_Q from 1 to the formula's: the GPU attempt and the twin's end the same way (the same
