@@ -7,8 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool bad_input_quiet;
+
+void cli_bad_input_quiet(bool quiet)
+{
+    bad_input_quiet = quiet;
+}
+
 _Noreturn void cli_bad_input(const char *fmt, ...)
 {
+    if (bad_input_quiet)
+        exit(EXIT_BAD_INPUT);
     va_list ap;
     va_start(ap, fmt);
     fputs("mpgpu: ", stderr);

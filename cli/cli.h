@@ -99,6 +99,9 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
 
 /* One line "mpgpu: <message>" on stderr, then exit(EXIT_BAD_INPUT). */
 _Noreturn void cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* On an MPI rank other than 0 (set once the ranks are known): bad input exits without a word,
+ * since every rank parses the same command line and rank 0 says it once. */
+void cli_bad_input_quiet(bool quiet);
 
 /* Number parsing: the whole argument must be a number in [min, max], else cli_bad_input naming
  * the option, the value and the range ("is not a number", or "is out of range" for a number

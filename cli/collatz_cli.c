@@ -125,8 +125,6 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
     if (devices->arg && !out->m.gpu)
         cli_bad_input("--devices chooses GPUs, but --method cpu runs none; give --method gpu or all");
     /* Every rank runs the chunks of one method: the run of rank 0 is the only one. */
-    if (ranks_size() > 1 && out->m.gpu && out->m.cpu && !ranks_lead())
-        exit(EXIT_BAD_INPUT); /* every rank finds this; rank 0 says it once */
     if (ranks_size() > 1 && out->m.gpu && out->m.cpu)
         cli_bad_input("--method all compares two runs, and MPI ranks share one; give --method gpu or cpu");
     /* GPUs named by --devices are asked for: without them the run fails, as with --method gpu. */

@@ -70,10 +70,8 @@ int main(int argc, char **argv)
             help |= !strcmp(argv[a], "--help");
         if (!help)
             ranks_init(&argc, &argv);
+        cli_bad_input_quiet(!ranks_lead());
         if (ranks_size() > 1 && !subcommands[i].ranks) {
-            /* Every rank finds this; rank 0 says it once. */
-            if (!ranks_lead())
-                exit(EXIT_BAD_INPUT);
             cli_bad_input("%s runs in one process, not in %d MPI ranks; accepted under mpirun -np N (N > 1): "
                           "collatz, delay", sub, ranks_size());
         }

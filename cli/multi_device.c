@@ -129,8 +129,6 @@ void md_ranks_agree(const char *params)
     for (int r = 1; r < n; r++) {
         if (all[r] == all[0])
             continue;
-        if (!ranks_lead())
-            exit(EXIT_BAD_INPUT); /* every rank finds this; rank 0 says it once */
         cli_bad_input("MPI rank %d was given other table parameters than rank 0 (%s), which give other totals; "
                       "accepted: the same on every rank (the range is rank 0's; --devices and --threads may differ)",
                       r, params);

@@ -102,6 +102,9 @@ mpi2 mul --count 10
 check "mul under 2 ranks: exit 2, one line" [ $? -eq 2 ] && [ "$(grep -c '^mpgpu: mul runs in one process, not in 2 MPI ranks' "$tmp/err")" -eq 1 ]
 mpi2 collatz --method all --count 1000
 check "--method all under 2 ranks: exit 2, one line" [ $? -eq 2 ] && [ "$(grep -c '^mpgpu: --method all compares two runs' "$tmp/err")" -eq 1 ]
+# A bad command line: every rank parses it, rank 0 alone says so.
+mpi2 collatz --method cpu --count 0
+check "--count 0 under 2 ranks: exit 2, one line" [ $? -eq 2 ] && [ "$(grep -c '^mpgpu: --count' "$tmp/err")" -eq 1 ]
 # Ranks given other table parameters (mpirun's MPMD form) would add other totals: refused.
 mpirun -np 1 --oversubscribe "$MPGPU" collatz --method cpu --count 1000 --s-bits 10 : \
     -np 1 --oversubscribe "$MPGPU" collatz --method cpu --count 1000 --s-bits 11 >"$tmp/out" 2>"$tmp/err" </dev/null
