@@ -258,7 +258,7 @@ static int fixed_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool
     return 0;
 }
 
-struct fixed_check {
+struct fixed_check_ctx {
     const struct fixed_bench *f;
     const struct fixed_case *fc;
 };
@@ -266,7 +266,7 @@ struct fixed_check {
 /* Element i of the batch against fixed_ref (GMP underneath), in the op's result width. */
 static bool fixed_check_one(const void *ctx, size_t i, void *expect)
 {
-    const struct fixed_check *x = ctx;
+    const struct fixed_check_ctx *x = ctx;
     const struct fixed_bench *f = x->f;
     const enum fixed_op op = x->fc->op;
     const unsigned n = fixed_words(x->fc->bits);
@@ -289,7 +289,7 @@ static void fixed_check(void *ctx, struct bench_case *c, struct bench_check *out
     if (v == VERIFY_NONE)
         return;
     const size_t stride = v == VERIFY_ALL ? 1 : (f->count > 1000 ? f->count / 1000 : 1);
-    const struct fixed_check check = {f, fc};
+    const struct fixed_check_ctx check = {f, fc};
     size_t first = f->count;
     const int64_t bad = check_strided(f->count, stride, omp_get_max_threads(), fixed_check_one, &check,
                                       2 * FIXED_MAX_WORDS * sizeof(uint32_t), &out->checked, &first);

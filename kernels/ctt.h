@@ -56,7 +56,7 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
  * counts the products up to CTT_AUTO_MUL_ROWS_MOST words: a rational is binned by the longest
  * of its four integers, which sits above their mean (mean 16, sigma 1-4: a median of 17-20
  * words), and there split, CTW alone took 0.53-0.97x auto's time at 256-2048 computations;
- * with sigma 8 (a median of 24) the split auto took 0.80-0.90x CTW's at 256, 512 and 2048
+ * with sigma 8 (a median of 24) the split auto took 0.80-0.91x CTW's at 256, 512 and 2048
  * (results/ctt_figC4_C7.csv of 184426e). */
 #define CTT_AUTO_ADD_THREAD_MAX 16u
 #define CTT_AUTO_ADD_WARP_MAX 1024u
