@@ -287,7 +287,7 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
                                     base, d->stream), "ctt_warp_kernel");
         return cudaSuccess;
     }
-    /* auto: the bins run side by side on streams of their own, forked from and joined back to
+    /* auto: the bins run side by side, the others forked from and joined back to the largest's
      * d->stream, so a small bin does not leave the GPU idle behind a large one. A batch that
      * fills one bin only runs it on d->stream: the fork and join would cost it 1-2 us, which
      * on short equal lengths made auto 5-18 % slower than the mapping it chose (H200,
