@@ -39,6 +39,12 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
 #define OVERFLOW_CAP (1u << 20)
 /* Record candidates one launch reports; more make it redo the launch on halves. */
 #define CANDIDATE_CAP (1u << 16)
+/* With --records, a segment past the first 2^20 numbers of the unfinished range takes their
+ * largest delay as its record floor when that is higher than the one it was handed: it bounds the
+ * true floor from below. Without it, segments handed out before the first one merged had floor -1
+ * (relative records): every number a candidate, each launch redone on halves down to the cap,
+ * and on two H200s the first 10 s of a range ran at 1/16 of the speed of the rest. */
+#define FLOOR_SAMPLE_BITS 20u
 /* --verify sample: the CPU twin redoes the first 2^24 numbers. */
 #define VERIFY_SAMPLE_BITS 24u
 
@@ -122,6 +128,9 @@ struct delay_run {
     struct collatz_bc_table bc;
     uint16_t *table_a;
     int64_t floor;                    /* the record floor below the range's unfinished part */
+    /* Per worker of this process: the largest delay of the FLOOR_SAMPLE_BITS sample, once known. */
+    int64_t sample_floor[MD_MAX_DEVICES];
+    bool sample_known[MD_MAX_DEVICES];
     /* The case in hand. */
     struct collatz_delay_totals base; /* what the resumed checkpoint finished */
     struct pass_result ref, cur;      /* pass 1, and the pass running now */
@@ -206,12 +215,33 @@ static int64_t chunk_take(void *ctx)
     return r->cur.floor;
 }
 
+/* The largest delay of the first 2^FLOOR_SAMPLE_BITS numbers of the unfinished range, on a
+ * worker's device (the CPU twin when dev is NULL), with no record candidate wanted. */
+static int64_t sample_floor(struct delay_run *r, struct collatz_device *dev)
+{
+    const uint64_t from = r->cb.first + r->cb.done_before;
+    struct delay_chunk s = {.floor = UINT32_MAX - 1};
+    delay_compute(r, dev, from, from + ((UINT64_C(1) << FLOOR_SAMPLE_BITS) - 1), &s);
+    collatz_pairs_free(&s.cand);
+    collatz_list_free(&s.ov);
+    return s.t.max;
+}
+
 static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t floor, void *slot)
 {
     struct delay_run *r = ctx;
     struct delay_chunk *k = slot;
+    struct collatz_device *dev = r->cb.gpu ? &r->cb.devs[worker] : NULL;
     k->floor = floor;
-    delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, k);
+    if (r->a.records && first - (r->cb.first + r->cb.done_before) >= (UINT64_C(1) << FLOOR_SAMPLE_BITS)) {
+        if (!r->sample_known[worker]) {
+            r->sample_floor[worker] = sample_floor(r, dev);
+            r->sample_known[worker] = true;
+        }
+        if (r->sample_floor[worker] > k->floor)
+            k->floor = r->sample_floor[worker];
+    }
+    delay_compute(r, dev, first, last, k);
 }
 
 /* A segment's result as bytes, between MPI ranks. */
@@ -309,6 +339,7 @@ static int run_setup(void *ctx, struct bench_case *c)
     struct delay_run *r = ctx;
     collatz_case_begin(&r->cb, c);
     memset(&r->base, 0, sizeof r->base);
+    memset(r->sample_known, 0, sizeof r->sample_known);
     if (r->cb.resumed) {
         uint64_t v = 0;
         checkpoint_get(&r->cb.ck, "numbers", &r->base.numbers);

@@ -24,8 +24,9 @@ done
 all=$(seq -s, 0 $((n - 1)))
 shift_bits=${PER_GPU_SHIFT:-0}
 
-# strip: params less what differs by the number of GPUs (the devices, and mul's batches).
-strip() { sed -E 's/;?(devices|batches)=[^;]*//g'; }
+# strip: params less what may differ with the number of GPUs: the devices, mul's batches, and
+# the time spent settling overflows on the host (a time, not a total).
+strip() { sed -E 's/;?(devices|batches|overflow_ms)=[^;]*//g'; }
 # field ROW COLUMN: a field of the CSV's data row ROW (1 = the first data row).
 field() { sed -n "$(($1 + 1))p" "$CSV" | cut -d, -f"$2"; }
 
