@@ -39,12 +39,13 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
 #define OVERFLOW_CAP (1u << 20)
 /* Record candidates one launch reports; more make it redo the launch on halves. */
 #define CANDIDATE_CAP (1u << 16)
-/* With --records, a segment past the first 2^20 numbers of the unfinished range takes their
- * largest delay as its record floor when that is higher than the one it was handed: it bounds the
- * true floor from below. Without it, segments handed out before the first one merged had floor -1
- * (relative records): every number a candidate, each launch redone on halves down to the cap,
- * and on two H200s the first 10 s of a range ran at 1/16 of the speed of the rest. */
-#define FLOOR_SAMPLE_BITS 20u
+/* With --records, a segment computes its first 2^20 numbers apart, then the rest with their
+ * largest delay as the floor when that is higher than the one it was handed (it bounds the true
+ * floor from below). Handed floor -1 (relative records: the first segment, and any handed out
+ * before it merged), a whole segment is candidates: the launch overflows CANDIDATE_CAP and is
+ * redone on halves, 2^35 atomic adds on one counter: on an H200 the first 2^34 numbers took
+ * 8.5 s more than any later 2^34 (experiments/delay_records_start.sh). */
+#define FLOOR_PREFIX_BITS 20u
 /* --verify sample: the CPU twin redoes the first 2^24 numbers. */
 #define VERIFY_SAMPLE_BITS 24u
 
@@ -128,9 +129,6 @@ struct delay_run {
     struct collatz_bc_table bc;
     uint16_t *table_a;
     int64_t floor;                    /* the record floor below the range's unfinished part */
-    /* Per worker of this process: the largest delay of the FLOOR_SAMPLE_BITS sample, once known. */
-    int64_t sample_floor[MD_MAX_DEVICES];
-    bool sample_known[MD_MAX_DEVICES];
     /* The case in hand. */
     struct collatz_delay_totals base; /* what the resumed checkpoint finished */
     struct pass_result ref, cur;      /* pass 1, and the pass running now */
@@ -155,21 +153,38 @@ struct delay_chunk {
     double overflow_ms;
 };
 
-/* One segment on a GPU's device state (the CPU twin when dev is NULL), with its overflows
- * resolved by plain iteration and its record candidates above k->floor. */
+/* [first, last] on a GPU's device state (the CPU twin when dev is NULL), added to k: totals,
+ * overflows, and with --records the candidates above floor. */
+static void delay_part(struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+                       int64_t floor, struct delay_chunk *k)
+{
+    struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
+    if (dev) {
+        cudaError_t err = collatz_device_delay(dev, r->a.memory, r->a.interleave, first, last, floor, &k->t,
+                                               want, &k->ov);
+        if (err != cudaSuccess)
+            gpu_fail(dev->failed_call ? dev->failed_call : "delay kernel", err);
+    } else if (collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, floor, r->cb.cpu_threads, &k->t,
+                                 want, &k->ov) != 0) {
+        cli_bad_input("delay: out of host memory for the overflow and candidate lists");
+    }
+}
+
+/* One segment, with its overflows resolved by plain iteration and its record candidates above
+ * k->floor (and with --records its first 2^FLOOR_PREFIX_BITS numbers apart). */
 static void delay_compute(struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
                           struct delay_chunk *k)
 {
     struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
-    if (dev) {
-        cudaError_t err = collatz_device_delay(dev, r->a.memory, r->a.interleave, first, last, k->floor,
-                                               &k->t, want, &k->ov);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "delay kernel", err);
-    } else if (collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, k->floor, r->cb.cpu_threads,
-                                 &k->t, want, &k->ov) != 0) {
-        cli_bad_input("delay: out of host memory for the overflow and candidate lists");
+    int64_t floor = k->floor;
+    if (want && last - first >= (UINT64_C(1) << FLOOR_PREFIX_BITS)) {
+        const uint64_t prefix_last = first + ((UINT64_C(1) << FLOOR_PREFIX_BITS) - 1);
+        delay_part(r, dev, first, prefix_last, floor, k);
+        if (k->t.numbers && (int64_t)k->t.max > floor)
+            floor = k->t.max;
+        first = prefix_last + 1;
     }
+    delay_part(r, dev, first, last, floor, k);
     const double o0 = time_now_ms();
     uint64_t runaway = 0;
     if (collatz_delay_resolve(&k->ov, k->floor, 0, &k->t, want, &runaway) != 0) {
@@ -215,33 +230,12 @@ static int64_t chunk_take(void *ctx)
     return r->cur.floor;
 }
 
-/* The largest delay of the first 2^FLOOR_SAMPLE_BITS numbers of the unfinished range, on a
- * worker's device (the CPU twin when dev is NULL), with no record candidate wanted. */
-static int64_t sample_floor(struct delay_run *r, struct collatz_device *dev)
-{
-    const uint64_t from = r->cb.first + r->cb.done_before;
-    struct delay_chunk s = {.floor = UINT32_MAX - 1};
-    delay_compute(r, dev, from, from + ((UINT64_C(1) << FLOOR_SAMPLE_BITS) - 1), &s);
-    collatz_pairs_free(&s.cand);
-    collatz_list_free(&s.ov);
-    return s.t.max;
-}
-
 static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t floor, void *slot)
 {
     struct delay_run *r = ctx;
     struct delay_chunk *k = slot;
-    struct collatz_device *dev = r->cb.gpu ? &r->cb.devs[worker] : NULL;
     k->floor = floor;
-    if (r->a.records && first - (r->cb.first + r->cb.done_before) >= (UINT64_C(1) << FLOOR_SAMPLE_BITS)) {
-        if (!r->sample_known[worker]) {
-            r->sample_floor[worker] = sample_floor(r, dev);
-            r->sample_known[worker] = true;
-        }
-        if (r->sample_floor[worker] > k->floor)
-            k->floor = r->sample_floor[worker];
-    }
-    delay_compute(r, dev, first, last, k);
+    delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, k);
 }
 
 /* A segment's result as bytes, between MPI ranks. */
@@ -339,7 +333,6 @@ static int run_setup(void *ctx, struct bench_case *c)
     struct delay_run *r = ctx;
     collatz_case_begin(&r->cb, c);
     memset(&r->base, 0, sizeof r->base);
-    memset(r->sample_known, 0, sizeof r->sample_known);
     if (r->cb.resumed) {
         uint64_t v = 0;
         checkpoint_get(&r->cb.ck, "numbers", &r->base.numbers);
