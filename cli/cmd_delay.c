@@ -39,13 +39,12 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
 #define OVERFLOW_CAP (1u << 20)
 /* Record candidates one launch reports; more make it redo the launch on halves. */
 #define CANDIDATE_CAP (1u << 16)
-/* With --records, a segment is computed in pieces of 2^20, 2^22, 2^24, ... numbers and then the
- * rest, each above the largest delay before it when that is higher than the floor the segment
- * was handed (it bounds the true floor from below), so that a piece holds few candidates. Handed floor -1 (relative records: the first segment, and any handed out before it
- * merged), a whole segment was candidates: the launch overflowed CANDIDATE_CAP and was redone on
- * halves, 2^35 atomic adds on one counter. On an H200 that made 2^37 numbers from the seed's start
- * take 18.8 s against 9.6 s without --records (experiments/delay_records_start.sh); one prefix
- * of 2^20 left 11.1 s. */
+/* With --records, a segment computes its first 2^20 numbers apart, then the rest with their
+ * largest delay as the floor when that is higher than the one it was handed (it bounds the true
+ * floor from below). Handed floor -1 (relative records: the first segment, and any handed out
+ * before it merged), a whole segment is candidates: the launch overflows CANDIDATE_CAP and is
+ * redone on halves, 2^35 atomic adds on one counter: on an H200 the first 2^34 numbers took
+ * 8.5 s more than any later 2^34 (experiments/delay_records_start.sh). */
 #define FLOOR_PREFIX_BITS 20u
 /* --verify sample: the CPU twin redoes the first 2^24 numbers. */
 #define VERIFY_SAMPLE_BITS 24u
@@ -172,17 +171,18 @@ static void delay_part(struct delay_run *r, struct collatz_device *dev, uint64_t
 }
 
 /* One segment, with its overflows resolved by plain iteration and its record candidates above
- * k->floor (with --records in growing pieces, FLOOR_PREFIX_BITS). */
+ * k->floor (and with --records its first 2^FLOOR_PREFIX_BITS numbers apart). */
 static void delay_compute(struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
                           struct delay_chunk *k)
 {
     struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
     int64_t floor = k->floor;
-    for (uint64_t piece = UINT64_C(1) << FLOOR_PREFIX_BITS; want && last - first >= piece; piece <<= 2) {
-        delay_part(r, dev, first, first + (piece - 1), floor, k);
+    if (want && last - first >= (UINT64_C(1) << FLOOR_PREFIX_BITS)) {
+        const uint64_t prefix_last = first + ((UINT64_C(1) << FLOOR_PREFIX_BITS) - 1);
+        delay_part(r, dev, first, prefix_last, floor, k);
         if (k->t.numbers && (int64_t)k->t.max > floor)
             floor = k->t.max;
-        first += piece;
+        first = prefix_last + 1;
     }
     delay_part(r, dev, first, last, floor, k);
     const double o0 = time_now_ms();
