@@ -39,8 +39,8 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
 #define OVERFLOW_CAP (1u << 20)
 /* Record candidates one launch reports; more make it redo the launch on halves (each launch that
  * overflows is wasted). 2^22 (48 MiB on the GPU) holds a 2^20 prefix with floor -1 whole, and
- * the candidates of the rest of a segment above that prefix's largest delay: 2^16 did not, by the
- * time it cost (below). */
+ * the candidates of the rest of a segment above that prefix's largest delay: with 2^16 the
+ * records cost 1.5 s more (below). */
 #define CANDIDATE_CAP (1u << 22)
 /* With --records, a segment computes its first 2^20 numbers apart, then the rest with their
  * largest delay as the floor when that is higher than the one it was handed (it bounds the true
@@ -48,9 +48,9 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
  * before it merged), a whole segment is candidates: the launch overflows CANDIDATE_CAP and is
  * redone on halves, down to CANDIDATE_CAP numbers. On an H200, 2^37 numbers from the seed's
  * start took 18.8 s with --records against 9.6 s without; with this prefix and a cap of 2^16,
- * 11.1 s, and 9.9 s as two workers on the GPU (d10d1cb, results/delay_records_start.csv).
- * Pieces growing from 2^20 by 4x, each above the largest delay before it, measured slower: 12.3
- * and 10.9 s (7f91adf). */
+ * 11.1 s (d10d1cb); with a cap of 2^22, 9.8 s, and 8.7 s as two workers on the GPU
+ * (results/delay_records_start.csv). Pieces growing from 2^20 by 4x, each above the largest delay
+ * before it, measured slower with the 2^16 cap: 12.3 s (7f91adf). */
 #define FLOOR_PREFIX_BITS 20u
 /* --verify sample: the CPU twin redoes the first 2^24 numbers. */
 #define VERIFY_SAMPLE_BITS 24u
