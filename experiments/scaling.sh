@@ -8,7 +8,8 @@
 # Runs one pass of collatz and delay (a pass is minutes long) and mul's default repetitions.
 #   SCALING="collatz delay mul" (default: all three; each fits in one 10-minute device call)
 #   PER_GPU_SHIFT=k: 2^k times less work per GPU, for a smoke test.
-# Each writes RESULTS/scaling_<what>.csv and .log (the tables with each GPU's rate).
+# Each writes RESULTS/scaling_<what>.csv, .log (the tables with each GPU's rate) and .stderr
+# (notes and progress: the rate over time shows a slow start, which the totals cannot).
 source "$(dirname "$0")/common.sh"
 n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ') || true
 if [ "${n:-0}" -lt 2 ]; then
@@ -24,6 +25,9 @@ done
 all=$(seq -s, 0 $((n - 1)))
 shift_bits=${PER_GPU_SHIFT:-0}
 
+# logged CMD...: runs CMD with stdout into the log and stderr into the .stderr file, whose end is
+# shown when CMD fails.
+logged() { "$@" >>"$log" 2>>"$err" || { local rc=$?; tail -5 "$err" >&2; return "$rc"; }; }
 # strip: params less what may differ with the number of GPUs: the devices, mul's batches, and
 # the time spent settling overflows on the host (a time, not a total).
 strip() { sed -E 's/;?(devices|batches|overflow_ms)=[^;]*//g'; }
@@ -51,26 +55,27 @@ compare() {
 
 for what in ${SCALING:-collatz delay mul}; do
     start_experiment "scaling_$what"
-    log="$RESULTS/scaling_$what.log"
+    log="$RESULTS/scaling_$what.log" err="$RESULTS/scaling_$what.stderr"
+    : >"$err"
     echo "scaling: $n GPUs ($all), per-GPU shift $shift_bits" | tee "$log"
     nvidia-smi topo -m >>"$log" 2>&1 || true
     case $what in
     collatz)
         count=$((n << (50 - shift_bits)))
         for d in 0 "$all"; do
-            "$MPGPU" collatz --count "$count" --devices "$d" --reps 1 --warmup 0 --csv "$CSV" >>"$log"
+            logged "$MPGPU" collatz --count "$count" --devices "$d" --reps 1 --warmup 0 --csv "$CSV"
         done
         compare "collatz $count numbers" ;;
     delay)
         count=$((n << (40 - shift_bits)))
         for d in 0 "$all"; do
-            "$MPGPU" delay --records --count "$count" --devices "$d" --reps 1 --warmup 0 --csv "$CSV" >>"$log"
+            logged "$MPGPU" delay --records --count "$count" --devices "$d" --reps 1 --warmup 0 --csv "$CSV"
         done
         compare "delay --records $count numbers" ;;
     mul)
         count=$((1 << (22 - shift_bits)))
         for d in 0 "$all"; do
-            "$MPGPU" mul --method auto --bits 4096 --count "$count" --devices "$d" --csv "$CSV" >>"$log"
+            logged "$MPGPU" mul --method auto --bits 4096 --count "$count" --devices "$d" --csv "$CSV"
         done
         compare "mul 4096 bits x $count" ;;
     esac
