@@ -35,8 +35,7 @@ strip() { sed -E 's/;?(devices|batches|overflow_ms)=[^;]*//g'; }
 field() { sed -n "$(($1 + 1))p" "$CSV" | cut -d, -f"$2"; }
 
 # compare NAME: the last two rows (one GPU, then all of them) must have the same totals (params
-# less the devices and mul's batches), the same count and no mismatch; prints both times and the
-# efficiency.
+# less what strip drops), the same count and no mismatch; prints both times and the efficiency.
 compare() {
     local rows one many t1 tn p1 pn
     rows=$(($(wc -l <"$CSV") - 1))
