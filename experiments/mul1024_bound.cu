@@ -1,0 +1,335 @@
+// What bounds 1024-bit products at 2^20 (issue 13's 6.5e9/s, 0.161 ms): memory, or the
+// arithmetic? A probe outside the build, compiled and run on the GPU machine by
+// experiments/mul1024_bound.sh:
+//   nvcc -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -o mul1024_bound \
+//        experiments/mul1024_bound.cu && ./mul1024_bound COMMIT
+// It times, on the same word-major batch that `mpgpu mul` multiplies (A[i * count + p]):
+// - memcpy: cudaMemcpyDeviceToDevice of the same 512 bytes a product (operands in, product
+//   out): the memory floor as the driver reaches it;
+// - copy: a kernel reading both operands and writing 64 words a product in that layout;
+// - school, kara: one thread a product, operands straight from device memory into registers,
+//   32x32 schoolbook rows and one Karatsuba level over 16x16 rows (the arithmetic of
+//   thread-rowchain-karatsuba's leaf, without its shared-memory staging), every row an
+//   IMAD.WIDE per word product and one carry chain;
+// - school-l2, kara-l2: the same kernels with every thread's addresses folded onto the first
+//   8192 products, so operands and products stay in L2 and device memory is nearly idle.
+// If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
+// by memory. Every product of school and kara is compared with a CPU schoolbook on a sample
+// (the first 64 and every 97th); a mismatch exits 1. Writes CSV to stdout.
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "../kernels/mp_helpers.cuh"
+#include "../kernels/ptx_carry.cuh"
+
+#define CHECK(call)                                                                                \
+    do {                                                                                           \
+        cudaError_t err_ = (call);                                                                 \
+        if (err_ != cudaSuccess) {                                                                 \
+            fprintf(stderr, "mul1024_bound: %s failed: %s\n", #call, cudaGetErrorString(err_));   \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+constexpr int WORDS = 32, REPS = 20, WARMUP = 3;
+constexpr size_t L2_PRODUCTS = 8192; // 4 MiB of operands and products: L2-resident
+
+// Rows of a * b (b streamed by load_b), each an IMAD.WIDE t_j = a_j b + r_j per word product
+// and one carry chain r_j = lo(t_(j+1)) + hi(t_j); out(q, word) in order of q.
+template <int N, class LoadB, class Out>
+__device__ __forceinline__ void carry_rows(const uint32_t (&a)[N], LoadB load_b, Out out)
+{
+    uint32_t r[N];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        r[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const uint32_t b = load_b(i);
+        uint32_t lo[N], hi[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            const uint64_t t = (uint64_t)a[j] * b + r[j];
+            lo[j] = (uint32_t)t;
+            hi[j] = (uint32_t)(t >> 32);
+        }
+        out(i, lo[0]);
+        r[0] = ptx::add_cc(lo[1], hi[0]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            r[j] = ptx::addc_cc(lo[j + 1], hi[j]);
+        r[N - 1] = ptx::addc(hi[N - 1], 0);
+    }
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        out(N + j, r[j]);
+}
+
+__device__ __forceinline__ size_t product_of_thread(bool l2)
+{
+    const size_t p = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    return l2 ? p % L2_PRODUCTS : p;
+}
+
+template <bool L2>
+__global__ void __launch_bounds__(128) school(const uint32_t *__restrict__ A,
+                                              const uint32_t *__restrict__ B,
+                                              uint32_t *__restrict__ C, size_t count)
+{
+    if (blockIdx.x * (size_t)blockDim.x + threadIdx.x >= count)
+        return;
+    const size_t p = product_of_thread(L2);
+    uint32_t a[WORDS];
+#pragma unroll
+    for (int j = 0; j < WORDS; j++)
+        a[j] = __ldg(A + j * count + p);
+    carry_rows<WORDS>(
+        a, [&](int i) { return __ldg(B + i * count + p); },
+        [&](int q, uint32_t v) { C[q * count + p] = v; });
+}
+
+// Z = L + X^N (L + H -+ M) + X^2N H with M = |a0 - a1| |b0 - b1|, L = a0 b0, H = a1 b1 (X =
+// 2^32, N = 16): M first into registers, then L's words go out (low half) or into
+// S = L -+ M, then H's words complete Z column by column.
+template <bool L2>
+__global__ void __launch_bounds__(128, 4) kara(const uint32_t *__restrict__ A,
+                                               const uint32_t *__restrict__ B,
+                                               uint32_t *__restrict__ C, size_t count)
+{
+    constexpr int N = WORDS / 2;
+    if (blockIdx.x * (size_t)blockDim.x + threadIdx.x >= count)
+        return;
+    const size_t p = product_of_thread(L2);
+    auto ga = [&](int j) { return __ldg(A + j * count + p); };
+    auto gb = [&](int j) { return __ldg(B + j * count + p); };
+    auto put = [&](int q, uint32_t v) { C[q * count + p] = v; };
+    uint32_t da[N], db[N], s[2 * N];
+    bool subtract;
+    {
+        uint32_t x[N], y[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            x[j] = ga(j);
+            y[j] = ga(N + j);
+        }
+        const uint32_t a_neg = mp::abs_diff_words<N>(da, x, y);
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            x[j] = gb(j);
+            y[j] = gb(N + j);
+        }
+        subtract = mp::abs_diff_words<N>(db, x, y) == a_neg;
+    }
+    carry_rows<N>(
+        da, [&](int i) { return db[i]; }, [&](int q, uint32_t v) { s[q] = v; });
+    uint32_t keep[N]; // L's high words, then H's low words
+    int64_t s_top = 0;
+    {
+        uint32_t a0[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            a0[j] = ga(j);
+        carry_rows<N>(
+            a0, [&](int i) { return gb(i); },
+            [&](int q, uint32_t v) {
+                if (q < N)
+                    put(q, v);
+                else
+                    keep[q - N] = v;
+                s_top += (int64_t)v + (subtract ? -(int64_t)s[q] : (int64_t)s[q]);
+                s[q] = (uint32_t)s_top;
+                s_top >>= 32;
+            });
+    }
+    int64_t z = 0;
+    {
+        uint32_t a1[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            a1[j] = ga(N + j);
+        carry_rows<N>(
+            a1, [&](int i) { return gb(N + i); },
+            [&](int q, uint32_t v) {
+                z += (int64_t)s[q] + v + keep[q % N];
+                put(N + q, (uint32_t)z);
+                z >>= 32;
+                if (q < N)
+                    keep[q] = v;
+                else
+                    s[q - N] = v; // H's high words, for the top columns
+            });
+    }
+    z += s_top;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        z += s[k];
+        put(3 * N + k, (uint32_t)z);
+        z >>= 32;
+    }
+}
+
+// Reads both operands and writes 64 words a product, 4 products a thread (16-byte accesses).
+__global__ void __launch_bounds__(128) copy(const uint32_t *__restrict__ A,
+                                            const uint32_t *__restrict__ B,
+                                            uint32_t *__restrict__ C, size_t count)
+{
+    const size_t p = 4 * (blockIdx.x * (size_t)blockDim.x + threadIdx.x);
+    if (p >= count)
+        return;
+#pragma unroll 8
+    for (int j = 0; j < WORDS; j++) {
+        const uint4 x = *(const uint4 *)(A + j * count + p), y = *(const uint4 *)(B + j * count + p);
+        *(uint4 *)(C + j * count + p) = make_uint4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+        *(uint4 *)(C + (WORDS + j) * count + p) =
+            make_uint4(x.x ^ y.x, x.y ^ y.y, x.z ^ y.z, x.w ^ y.w);
+    }
+}
+
+static uint64_t rng_state = 0x243F6A8885A308D3ull; // seed, printed in the header
+static uint32_t next_word()
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+typedef void (*probe_kernel)(const uint32_t *, const uint32_t *, uint32_t *, size_t);
+
+struct timing {
+    float median, min, max;
+};
+
+template <class Launch> static timing time_it(Launch launch)
+{
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    std::vector<float> t;
+    for (int r = 0; r < WARMUP + REPS; r++) {
+        CHECK(cudaEventRecord(e0));
+        launch();
+        CHECK(cudaGetLastError());
+        CHECK(cudaEventRecord(e1));
+        CHECK(cudaEventSynchronize(e1));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= WARMUP)
+            t.push_back(ms);
+    }
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
+    std::sort(t.begin(), t.end());
+    return {t[REPS / 2], t.front(), t.back()};
+}
+
+int main(int argc, char **argv)
+{
+    const char *commit = argc > 1 ? argv[1] : "unknown";
+    const size_t count = 1u << 20;
+    const size_t op_words = WORDS * count;
+    std::vector<uint32_t> ha(op_words), hb(op_words), hc(2 * op_words);
+    // Random words, with every 16th product all ones in both operands, every 16th a0 < a1
+    // (a's high half all ones) and every 16th b's high half zero: both signs of both differences.
+    for (size_t p = 0; p < count; p++) {
+        for (int i = 0; i < WORDS; i++) {
+            uint32_t x = next_word(), y = next_word();
+            if (p % 16 == 1)
+                x = y = 0xffffffffu;
+            if (p % 16 == 2 && i >= WORDS / 2)
+                x = 0xffffffffu;
+            if (p % 16 == 3 && i >= WORDS / 2)
+                y = 0;
+            ha[i * count + p] = x;
+            hb[i * count + p] = y;
+        }
+    }
+    uint32_t *da, *db, *dc;
+    CHECK(cudaMalloc(&da, op_words * 4));
+    CHECK(cudaMalloc(&db, op_words * 4));
+    CHECK(cudaMalloc(&dc, 2 * op_words * 4));
+    CHECK(cudaMemcpy(da, ha.data(), op_words * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db, hb.data(), op_words * 4, cudaMemcpyHostToDevice));
+
+    int dev = 0, sm_khz = 0, mem_khz = 0, sms = 0, driver = 0, runtime = 0;
+    cudaDeviceProp prop;
+    CHECK(cudaGetDeviceProperties(&prop, dev));
+    CHECK(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, dev));
+    CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CHECK(cudaDriverGetVersion(&driver));
+    CHECK(cudaRuntimeGetVersion(&runtime));
+    char date[32];
+    const time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    printf("# mul1024_bound %s  %s  %s, %d SMs, SM clock %d MHz, memory clock %d MHz, driver "
+           "%d, runtime %d; 2^20 products of 1024 bits, word-major; median of %d after %d "
+           "warm-up; seed 0x243F6A8885A308D3\n",
+           commit, date, prop.name, sms, sm_khz / 1000, mem_khz / 1000, driver, runtime, REPS,
+           WARMUP);
+    printf("what,registers,median_ms,min_ms,max_ms,products_per_s,bytes_per_s,checked,mismatches\n");
+
+    const size_t bytes = 512 * count;
+    timing t = time_it([&] {
+        CHECK(cudaMemcpyAsync(dc, da, op_words * 4, cudaMemcpyDeviceToDevice));
+        CHECK(cudaMemcpyAsync(dc + op_words, db, op_words * 4, cudaMemcpyDeviceToDevice));
+    });
+    printf("memcpy,0,%.4f,%.4f,%.4f,%.4e,%.4e,0,0\n", t.median, t.min, t.max,
+           count / (t.median * 1e-3), bytes / (t.median * 1e-3));
+
+    struct {
+        const char *name;
+        probe_kernel k;
+        unsigned per_thread;
+        bool check;
+    } runs[] = {
+        {"copy", copy, 4, false},          {"school", school<false>, 1, true},
+        {"kara", kara<false>, 1, true},    {"school-l2", school<true>, 1, false},
+        {"kara-l2", kara<true>, 1, false},
+    };
+    int failed = 0;
+    for (const auto &run : runs) {
+        cudaFuncAttributes fa;
+        CHECK(cudaFuncGetAttributes(&fa, run.k));
+        const unsigned blocks = (unsigned)((count / run.per_thread + 127) / 128);
+        CHECK(cudaMemset(dc, 0, 2 * op_words * 4));
+        t = time_it([&] { run.k<<<blocks, 128>>>(da, db, dc, count); });
+        size_t checked = 0, mismatches = 0;
+        if (run.check) {
+            CHECK(cudaMemcpy(hc.data(), dc, 2 * op_words * 4, cudaMemcpyDeviceToHost));
+            for (size_t p = 0; p < count; p += p < 64 ? 1 : 97) {
+                uint32_t ref[2 * WORDS] = {0};
+                for (int i = 0; i < WORDS; i++) {
+                    uint64_t carry = 0;
+                    for (int j = 0; j < WORDS; j++) {
+                        const uint64_t s = (uint64_t)ha[j * count + p] * hb[i * count + p] +
+                                           ref[i + j] + carry;
+                        ref[i + j] = (uint32_t)s;
+                        carry = s >> 32;
+                    }
+                    ref[i + WORDS] = (uint32_t)carry;
+                }
+                checked++;
+                for (int q = 0; q < 2 * WORDS; q++) {
+                    if (ref[q] != hc[q * count + p]) {
+                        if (!mismatches)
+                            fprintf(stderr, "mul1024_bound: %s: product %zu differs at word %d\n",
+                                    run.name, p, q);
+                        mismatches++;
+                        break;
+                    }
+                }
+            }
+            failed |= mismatches != 0 || checked == 0;
+        }
+        printf("%s,%d,%.4f,%.4f,%.4f,%.4e,%.4e,%zu,%zu\n", run.name, fa.numRegs, t.median, t.min,
+               t.max, count / (t.median * 1e-3), bytes / (t.median * 1e-3), checked, mismatches);
+    }
+    return failed;
+}

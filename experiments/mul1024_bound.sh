@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Issue 13, 1024 bits x 2^20 (target 6.5e9/s): what bounds it. Runs on the GPU machine, which has
+# nvcc, cuobjdump and Nsight Compute (GPU.md), and writes into $RESULTS:
+# - mul1024_bound.txt: the probe experiments/mul1024_bound.cu (built here with nvcc): the memory
+#   floor as memcpy and a copy kernel reach it, and the leaf's arithmetic with operands from
+#   device memory and from L2;
+# - mul1024_bound.csv: `mpgpu mul` at the same size, thread-rowchain-karatsuba, in the same run;
+# - mul1024_pipes_<commit>.txt: Nsight Compute's pipe and issue counters for that kernel, and
+#   the instruction mix of its code (cuobjdump), to say which pipe it waits on.
+source "$(dirname "$0")/common.sh"
+start_experiment mul1024_bound
+NVCC=${NVCC:-nvcc}
+commit=$("$MPGPU" --version | sed -nE 's/.*\(commit ([^)]+)\).*/\1/p')
+probe_dir=$(mktemp -d)
+trap 'rm -rf "$probe_dir"' EXIT
+"$NVCC" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -o "$probe_dir/mul1024_bound" \
+    "$(dirname "$0")/mul1024_bound.cu"
+"$probe_dir/mul1024_bound" "$commit" >"$RESULTS/mul1024_bound.txt"
+"$MPGPU" mul --bits 1024 --count 2^20 --reps 20 --csv "$CSV" --method thread-rowchain-karatsuba
+
+pipes="$RESULTS/mul1024_pipes_$commit.txt"
+{
+    echo "# Nsight Compute, one launch of thread-rowchain-karatsuba, 1024 bits x 2^20 ($commit)"
+    ncu --clock-control none -k regex:karatsuba_block_kernel -c 1 \
+        --section ComputeWorkloadAnalysis --section WarpStateStats \
+        --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,gpu__time_duration.sum \
+        "$MPGPU" mul --bits 1024 --count 2^20 --method thread-rowchain-karatsuba --reps 1 \
+        --warmup 0 2>&1
+    echo
+    echo "# Instruction mix of the 1024-bit kernel (karatsuba_block_kernel<0, VEC=true>),"
+    echo "# opcodes counted in its SASS (cuobjdump -sass), most frequent first"
+    cuobjdump -sass "$MPGPU" |
+        awk '/Function : .*karatsuba_block_kernelILj0ELb1ELb0E/ {on = 1; next}
+             /Function : / {on = 0}
+             on && match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[A-Z0-9]+ +)?[A-Z0-9_.]+/) {
+                 n = split(substr($0, RSTART, RLENGTH), f, / +/); count[f[n]]++; total++ }
+             END { for (op in count) printf "%6d %s\n", count[op], op; printf "%6d total\n", total }' |
+        sort -rn
+} >"$pipes"
+echo "mul1024_bound: wrote $RESULTS/mul1024_bound.txt, $CSV and $pipes" >&2
