@@ -117,6 +117,74 @@ static void leaf_product(struct run *run, uint32_t *z, const uint32_t *a, const 
         run->broken = 1;
 }
 
+/* ---- The direct kernel at 1024 bits (kernels/rowchain_direct.cu) -------------------------- */
+
+/* c[0 .. 2n) = a * b as carry_chain_product: per row, t_j = a_j b_i + r_j for every j, word i
+ * out, then one carry chain r_j = lo(t_(j+1)) + hi(t_j) whose last link must not carry out. */
+static void carry_chain_product(struct run *run, uint32_t *c, const uint32_t *a,
+                                const uint32_t *b, unsigned n)
+{
+    uint32_t r[HALF] = {0}, lo[HALF], hi[HALF];
+    for (unsigned i = 0; i < n; i++) {
+        for (unsigned j = 0; j < n; j++) {
+            const uint64_t t = (uint64_t)a[j] * b[i] + r[j];
+            lo[j] = (uint32_t)t;
+            hi[j] = (uint32_t)(t >> 32);
+        }
+        c[i] = lo[0];
+        uint64_t carry = 0;
+        for (unsigned j = 0; j + 1 < n; j++) {
+            const uint64_t v = (uint64_t)lo[j + 1] + hi[j] + carry;
+            r[j] = (uint32_t)v;
+            carry = v >> 32;
+        }
+        const uint64_t top = (uint64_t)hi[n - 1] + carry;
+        if (top >> 32)
+            run->broken = 1;
+        r[n - 1] = (uint32_t)top;
+    }
+    memcpy(c + n, r, n * sizeof *r);
+}
+
+/* z[0 .. 2 LEAF) = a * b as direct_leaf, in its order: M; then L, whose low words are Z's
+ * and whose every word forms S = L -+ M beside it; then H, each word completing one column
+ * Z_q = S_(q-N) + H_(q-N) + (q < 2N ? L_q : H_(q-2N)); then H's high half and S's signed
+ * top. Checks that S's top is -1, 0 or 1 and that nothing is left past the 2 LEAF words. */
+static void direct_product(struct run *run, uint32_t *z, const uint32_t *a, const uint32_t *b)
+{
+    const unsigned N = HALF;
+    uint32_t da[HALF], db[HALF], s[2 * HALF], l[2 * HALF], h[2 * HALF];
+    const int a_less = leaf_abs_diff(da, a, a + N);
+    const int subtract = leaf_abs_diff(db, b, b + N) == a_less;
+    carry_chain_product(run, s, da, db, N);
+    carry_chain_product(run, l, a, b, N);
+    int64_t s_top = 0;
+    for (unsigned q = 0; q < 2 * N; q++) {
+        if (q < N)
+            z[q] = l[q];
+        s_top += (int64_t)l[q] + (subtract ? -(int64_t)s[q] : (int64_t)s[q]);
+        s[q] = (uint32_t)s_top;
+        s_top = carry_of(s_top);
+    }
+    if (s_top < -1 || s_top > 1)
+        run->broken = 1;
+    carry_chain_product(run, h, a + N, b + N, N);
+    int64_t t = 0;
+    for (unsigned q = 0; q < 2 * N; q++) {
+        t += (int64_t)s[q] + h[q] + (q < N ? l[N + q] : h[q - N]);
+        z[N + q] = (uint32_t)t;
+        t = carry_of(t);
+    }
+    t += s_top;
+    for (unsigned k = 0; k < N; k++) {
+        t += h[N + k];
+        z[3 * N + k] = (uint32_t)t;
+        t = carry_of(t);
+    }
+    if (t != 0)
+        run->broken = 1;
+}
+
 /* ---- The levels inside one thread block (kernels/rowchain_levels.cuh) ------------------- */
 
 /* recombine_segments: as many segments as the block's spare threads allow, each a whole
@@ -412,6 +480,14 @@ int ref_mul_rowchain_karatsuba(uint32_t *c, const uint32_t *a, const uint32_t *b
     run.stats.device_levels = levels;
     run.stats.block_levels = total < FUSED_MAX_LEVELS ? total : FUSED_MAX_LEVELS;
     run.stats.leaves = pow3(total);
+    /* Exactly one leaf's words: the direct kernel, no block. */
+    if (w == LEAF) {
+        run.stats.direct = 1;
+        direct_product(&run, c, a, b);
+        if (stats)
+            *stats = run.stats;
+        return run.broken ? -2 : 0;
+    }
     /* Level j holds 3^j problems of wpad >> j words per operand: x and y, then |low - high| of
      * each parent's operands (the split's output, here beside the halves), then the products. */
     uint32_t *x[MAX_DEVICE_LEVELS + 1] = {0}, *y[MAX_DEVICE_LEVELS + 1] = {0};

@@ -19,7 +19,10 @@
  * - the leaf: |a0 - a1| and |b0 - b1| by one borrow chain and a negation, then three 16x16-word
  *   operand-scanning products (000 Algorithm 1, as the row chains) in the kernel's order,
  *   M = |a0 - a1| |b0 - b1|, L = a0 b0, P = L + X^16 (L -+ M), H = a1 b1,
- *   Z = P + X^16 H + X^32 H.
+ *   Z = P + X^16 H + X^32 H;
+ * - at exactly 32 words, the direct kernel's leaf instead (rowchain_direct.cu): the same three
+ *   products on carry-chain rows, merged in its order, S = L -+ M as L's words come, then each
+ *   word of H completing a column of Z.
  * What it does not share: every intermediate has an array of its own, where the kernels reuse
  * shared and device memory in place (the slot layout of rowchain_block_layout.cuh and the
  * operand views of rowchain_operand_view.cuh are addressing, not arithmetic). Instead it checks
@@ -37,6 +40,7 @@ struct rowchain_ref_stats {
     unsigned leaves;        /* 32-word leaf products: 3^(device_levels + block_levels) */
     unsigned chunk_rounds;  /* most rounds one chunk carry resolution of a split or join took */
     unsigned run_ons;       /* in-block recombinations whose carry ran past a segment's end */
+    unsigned direct;        /* 1: exactly one leaf, the direct kernel's product (no block) */
 };
 
 /* c[0 .. 2w) = a[0 .. w) * b[0 .. w); c must not overlap a or b. stats may be NULL. w may be

@@ -8,9 +8,9 @@
 //   out): the memory floor as the driver reaches it;
 // - copy: a kernel reading both operands and writing 64 words a product in that layout;
 // - school, kara: one thread a product, operands straight from device memory into registers,
-//   32x32 schoolbook rows and one Karatsuba level over 16x16 rows (the arithmetic of
-//   thread-rowchain-karatsuba's leaf, without its shared-memory staging), every row an
-//   IMAD.WIDE per word product and one carry chain;
+//   32x32 schoolbook rows, and the leaf of thread-rowchain-karatsuba's direct kernel (one
+//   Karatsuba level over 16x16 rows), every row an IMAD.WIDE per word product and one carry
+//   chain (kernels/rowchain_leaf.cuh);
 // - school-l2, kara-l2: the same kernels with every thread's addresses folded onto the first
 //   8192 products, so operands and products stay in L2 and device memory is nearly idle.
 // If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
@@ -25,8 +25,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "../kernels/mp_helpers.cuh"
-#include "../kernels/ptx_carry.cuh"
+#include "../kernels/rowchain_leaf.cuh"
 
 #define CHECK(call)                                                                                \
     do {                                                                                           \
@@ -39,37 +38,6 @@
 
 constexpr int WORDS = 32, REPS = 20, WARMUP = 3;
 constexpr size_t L2_PRODUCTS = 8192; // 4 MiB of operands and products: L2-resident
-
-// Rows of a * b (b streamed by load_b), each an IMAD.WIDE t_j = a_j b + r_j per word product
-// and one carry chain r_j = lo(t_(j+1)) + hi(t_j); out(q, word) in order of q.
-template <int N, class LoadB, class Out>
-__device__ __forceinline__ void carry_rows(const uint32_t (&a)[N], LoadB load_b, Out out)
-{
-    uint32_t r[N];
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        r[j] = 0;
-#pragma unroll
-    for (int i = 0; i < N; i++) {
-        const uint32_t b = load_b(i);
-        uint32_t lo[N], hi[N];
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            const uint64_t t = (uint64_t)a[j] * b + r[j];
-            lo[j] = (uint32_t)t;
-            hi[j] = (uint32_t)(t >> 32);
-        }
-        out(i, lo[0]);
-        r[0] = ptx::add_cc(lo[1], hi[0]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            r[j] = ptx::addc_cc(lo[j + 1], hi[j]);
-        r[N - 1] = ptx::addc(hi[N - 1], 0);
-    }
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        out(N + j, r[j]);
-}
 
 __device__ __forceinline__ size_t product_of_thread(bool l2)
 {
@@ -89,89 +57,24 @@ __global__ void __launch_bounds__(128) school(const uint32_t *__restrict__ A,
 #pragma unroll
     for (int j = 0; j < WORDS; j++)
         a[j] = __ldg(A + j * count + p);
-    carry_rows<WORDS>(
+    rowchain::carry_chain_product<WORDS>(
         a, [&](int i) { return __ldg(B + i * count + p); },
         [&](int q, uint32_t v) { C[q * count + p] = v; });
 }
 
-// Z = L + X^N (L + H -+ M) + X^2N H with M = |a0 - a1| |b0 - b1|, L = a0 b0, H = a1 b1 (X =
-// 2^32, N = 16): M first into registers, then L's words go out (low half) or into
-// S = L -+ M, then H's words complete Z column by column.
+// The leaf of thread-rowchain-karatsuba's direct kernel (rowchain_direct.cu), here also with
+// its operands folded into L2.
 template <bool L2>
 __global__ void __launch_bounds__(128, 4) kara(const uint32_t *__restrict__ A,
                                                const uint32_t *__restrict__ B,
                                                uint32_t *__restrict__ C, size_t count)
 {
-    constexpr int N = WORDS / 2;
     if (blockIdx.x * (size_t)blockDim.x + threadIdx.x >= count)
         return;
     const size_t p = product_of_thread(L2);
-    auto ga = [&](int j) { return __ldg(A + j * count + p); };
-    auto gb = [&](int j) { return __ldg(B + j * count + p); };
-    auto put = [&](int q, uint32_t v) { C[q * count + p] = v; };
-    uint32_t da[N], db[N], s[2 * N];
-    bool subtract;
-    {
-        uint32_t x[N], y[N];
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            x[j] = ga(j);
-            y[j] = ga(N + j);
-        }
-        const uint32_t a_neg = mp::abs_diff_words<N>(da, x, y);
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            x[j] = gb(j);
-            y[j] = gb(N + j);
-        }
-        subtract = mp::abs_diff_words<N>(db, x, y) == a_neg;
-    }
-    carry_rows<N>(
-        da, [&](int i) { return db[i]; }, [&](int q, uint32_t v) { s[q] = v; });
-    uint32_t keep[N]; // L's high words, then H's low words
-    int64_t s_top = 0;
-    {
-        uint32_t a0[N];
-#pragma unroll
-        for (int j = 0; j < N; j++)
-            a0[j] = ga(j);
-        carry_rows<N>(
-            a0, [&](int i) { return gb(i); },
-            [&](int q, uint32_t v) {
-                if (q < N)
-                    put(q, v);
-                else
-                    keep[q - N] = v;
-                s_top += (int64_t)v + (subtract ? -(int64_t)s[q] : (int64_t)s[q]);
-                s[q] = (uint32_t)s_top;
-                s_top >>= 32;
-            });
-    }
-    int64_t z = 0;
-    {
-        uint32_t a1[N];
-#pragma unroll
-        for (int j = 0; j < N; j++)
-            a1[j] = ga(N + j);
-        carry_rows<N>(
-            a1, [&](int i) { return gb(N + i); },
-            [&](int q, uint32_t v) {
-                z += (int64_t)s[q] + v + keep[q % N];
-                put(N + q, (uint32_t)z);
-                z >>= 32;
-                if (q < N)
-                    keep[q] = v;
-                else
-                    s[q - N] = v; // H's high words, for the top columns
-            });
-    }
-    z += s_top;
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        z += s[k];
-        put(3 * N + k, (uint32_t)z);
-        z >>= 32;
-    }
+    rowchain::direct_leaf([&](int j) { return __ldg(A + j * count + p); },
+                          [&](int j) { return __ldg(B + j * count + p); },
+                          [&](int q, uint32_t v) { C[q * count + p] = v; });
 }
 
 // Reads both operands and writes 64 words a product, 4 products a thread (16-byte accesses).

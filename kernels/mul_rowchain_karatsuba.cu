@@ -4,6 +4,7 @@
 // This file is the host planner: how many levels run in device memory and in one block, and
 // where their scratch lies. The pieces, one idea a file:
 //   rowchain_leaf.cuh            the leaf: one thread, three row chains (why row chains)
+//   rowchain_direct.cu           1024 bits: one leaf a thread, no block, no shared memory
 //   rowchain_block_layout.cuh    a block's shape and the Karatsuba tree in shared memory
 //   rowchain_levels.cuh          the in-block levels: formation and recombination
 //   rowchain_loader.cuh          operands in, product out
@@ -87,6 +88,8 @@ extern "C" cudaError_t mul_rowchain_karatsuba_launch(const uint32_t *a, const ui
                                                      uint32_t *c, unsigned words, size_t count,
                                                      void *scratch, cudaStream_t stream)
 {
+    if (words == LEAF)
+        return rowchain::direct_launch(a, b, c, count, stream);
     split_plan s = plan_for(words);
     if (s.levels > MAX_DEVICE_LEVELS)
         return cudaErrorInvalidValue;

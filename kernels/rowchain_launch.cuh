@@ -11,9 +11,15 @@
 
 namespace rowchain {
 
+// The whole products of count problems of exactly LEAF words, one thread each, straight from
+// and to device memory (rowchain_direct.cu).
+cudaError_t direct_launch(const uint32_t *a, const uint32_t *b, uint32_t *c, size_t count,
+                          cudaStream_t stream);
+
 // The whole products of the count problems of level `level` (w words per operand, at most
-// LEAF << FUSED_MAX_LEVELS), one thread block per fused_shape<K>::P of them, K the levels
-// their size needs; written word-major to c (rowchain_block.cu).
+// LEAF << FUSED_MAX_LEVELS; not exactly LEAF at level 0, which is direct_launch's), one
+// thread block per fused_shape<K>::P of them, K the levels their size needs; written
+// word-major to c (rowchain_block.cu).
 cudaError_t block_launch(const level_chain &chain, unsigned level, size_t count, unsigned w,
                          uint32_t *c, cudaStream_t stream);
 

@@ -45,6 +45,41 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
         store_c(N + j, r[j]);
 }
 
+// The same operand scanning with the row's products independent: t_j = a_j b_i + r_j (at most
+// 2^64 - 2^32, so no carry leaves it), then one carry chain r_j = lo(t_(j+1)) + hi(t_j). Its
+// last link cannot carry out: the window plus a * b_i is below X^(N+1) and its lowest word has
+// left. Fewer dependent steps than rowchain_product; the direct leaf below runs faster with it
+// (results/mul1024_bound.txt), the shared-memory leaf does not (see karatsuba_leaf).
+template <int N, class LoadB, class StoreC>
+__device__ __forceinline__ void carry_chain_product(const uint32_t (&a)[N], LoadB load_b,
+                                                    StoreC store_c)
+{
+    uint32_t r[N];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        r[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const uint32_t b = load_b(i);
+        uint32_t lo[N], hi[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            const uint64_t t = (uint64_t)a[j] * b + r[j];
+            lo[j] = (uint32_t)t;
+            hi[j] = (uint32_t)(t >> 32);
+        }
+        store_c(i, lo[0]);
+        r[0] = ptx::add_cc(lo[1], hi[0]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            r[j] = ptx::addc_cc(lo[j + 1], hi[j]);
+        r[N - 1] = ptx::addc(hi[N - 1], 0);
+    }
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        store_c(N + j, r[j]);
+}
+
 // A leaf's 32x32-word product, in place, by one more Karatsuba level inside the thread: three
 // 16x16-word row-chain products M = |a0 - a1| |b0 - b1|, L = a0 b0, H = a1 b1 take a quarter
 // fewer IMAD.WIDE than the 32x32 row chain (GPU.md: IMAD issue limit). Measured on an H200,
@@ -111,6 +146,85 @@ __device__ __forceinline__ void karatsuba_leaf(uint32_t *sh, unsigned ra, unsign
         if (q >= 2 * N)
             z += h[q - 2 * N];
         sh[at(q)] = (uint32_t)z;
+        z >>= 32;
+    }
+}
+
+// The same leaf product with every intermediate in registers, for the direct kernel
+// (rowchain_direct.cu), which reads its operands from device memory and writes the product
+// there: load_a(j), load_b(j) give operand word j < 2N; store_c(q, v) takes product word q,
+// each once. With S = L -+ M, Z = L + X^N (S + H) + X^2N H column by column:
+//   Z_q = L_q                                              q < N
+//   Z_q = S_(q-N) + H_(q-N) + (q < 2N ? L_q : H_(q-2N))    N <= q < 3N
+//   Z_q = H_(q-2N), plus S's signed top at 3N              3N <= q < 4N
+// so M comes first, L's low words leave as they come (S forms beside them), and each word of
+// H completes a column. 80 words stay live: M (then S, then H's high half), L's high half (then
+// H's low half), one row's window and one operand half.
+template <class LoadA, class LoadB, class StoreC>
+__device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC store_c)
+{
+    constexpr int N = LEAF / 2;
+    uint32_t da[N], db[N], s[2 * N];
+    bool subtract;
+    {
+        uint32_t x[N], y[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            x[j] = load_a(j);
+            y[j] = load_a(N + j);
+        }
+        const uint32_t a_less = mp::abs_diff_words<N>(da, x, y);
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            x[j] = load_b(j);
+            y[j] = load_b(N + j);
+        }
+        subtract = mp::abs_diff_words<N>(db, x, y) == a_less;
+    }
+    carry_chain_product<N>(
+        da, [&](int i) { return db[i]; }, [&](int q, uint32_t v) { s[q] = v; });
+    uint32_t keep[N]; // L's high half, then H's low half
+    int64_t s_top = 0;
+    {
+        uint32_t a0[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            a0[j] = load_a(j);
+        carry_chain_product<N>(
+            a0, [&](int i) { return load_b(i); },
+            [&](int q, uint32_t v) {
+                if (q < N)
+                    store_c(q, v);
+                else
+                    keep[q - N] = v;
+                s_top += (int64_t)v + (subtract ? -(int64_t)s[q] : (int64_t)s[q]);
+                s[q] = (uint32_t)s_top;
+                s_top >>= 32;
+            });
+    }
+    int64_t z = 0;
+    {
+        uint32_t a1[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            a1[j] = load_a(N + j);
+        carry_chain_product<N>(
+            a1, [&](int i) { return load_b(N + i); },
+            [&](int q, uint32_t v) {
+                z += (int64_t)s[q] + v + keep[q % N];
+                store_c(N + q, (uint32_t)z);
+                z >>= 32;
+                if (q < N)
+                    keep[q] = v;
+                else
+                    s[q - N] = v; // S_(q-N) is used; H's high half waits there
+            });
+    }
+    z += s_top;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        z += s[k];
+        store_c(3 * N + k, (uint32_t)z);
         z >>= 32;
     }
 }

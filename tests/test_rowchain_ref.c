@@ -73,7 +73,7 @@ static unsigned first_half(unsigned words)
 
 static void test_size(unsigned words, const struct rowchain_ref_stats *plan)
 {
-    struct rowchain_ref_stats s = {0, 0, 0, 0, 0};
+    struct rowchain_ref_stats s = {0, 0, 0, 0, 0, 0};
     char what[96];
     for (size_t p = 0; p < RANDOM_PAIRS * N_PATTERNS; p++) {
         operands_fill(a, b, words, p, seed ^ words);
@@ -81,10 +81,11 @@ static void test_size(unsigned words, const struct rowchain_ref_stats *plan)
     }
     if (plan)
         CHECK(s.device_levels == plan->device_levels && s.block_levels == plan->block_levels &&
-                  s.leaves == plan->leaves,
-              "%u bits: plan %u device levels, %u in the block, %u leaves; expected %u, %u, %u",
-              32 * words, s.device_levels, s.block_levels, s.leaves, plan->device_levels,
-              plan->block_levels, plan->leaves);
+                  s.leaves == plan->leaves && s.direct == plan->direct,
+              "%u bits: plan %u device levels, %u in the block, %u leaves, direct %u; expected "
+              "%u, %u, %u, %u",
+              32 * words, s.device_levels, s.block_levels, s.leaves, s.direct,
+              plan->device_levels, plan->block_levels, plan->leaves, plan->direct);
 
     /* Top bit only, against itself and against all ones. */
     memset(a, 0, words * sizeof *a);
@@ -147,16 +148,19 @@ int main(void)
     }
     /* The size classes and one word past each, with the plan the kernels run them with
      * (mul_rowchain_karatsuba.cu: 1024-bit leaves, up to 3 levels in one block, then one
-     * device-memory level per doubling); then one word short of each class, and random sizes. */
+     * device-memory level per doubling; exactly 1024 bits the direct kernel); then one word short of each class, and random sizes. */
     static const struct {
         unsigned bits;
         struct rowchain_ref_stats plan;
     } classes[] = {
-        {64, {0, 0, 1, 0, 0}},       {96, {0, 0, 1, 0, 0}},      {1024, {0, 0, 1, 0, 0}},
-        {1056, {0, 1, 3, 0, 0}},     {2048, {0, 1, 3, 0, 0}},    {2080, {0, 2, 9, 0, 0}},
-        {4096, {0, 2, 9, 0, 0}},     {4128, {0, 3, 27, 0, 0}},   {8192, {0, 3, 27, 0, 0}},
-        {8224, {1, 3, 81, 0, 0}},    {16384, {1, 3, 81, 0, 0}},  {16416, {2, 3, 243, 0, 0}},
-        {32768, {2, 3, 243, 0, 0}},  {32800, {3, 3, 729, 0, 0}}, {65536, {3, 3, 729, 0, 0}},
+        {64, {0, 0, 1, 0, 0, 0}},       {96, {0, 0, 1, 0, 0, 0}},
+        {992, {0, 0, 1, 0, 0, 0}},      {1024, {0, 0, 1, 0, 0, 1}},
+        {1056, {0, 1, 3, 0, 0, 0}},     {2048, {0, 1, 3, 0, 0, 0}},
+        {2080, {0, 2, 9, 0, 0, 0}},     {4096, {0, 2, 9, 0, 0, 0}},
+        {4128, {0, 3, 27, 0, 0, 0}},    {8192, {0, 3, 27, 0, 0, 0}},
+        {8224, {1, 3, 81, 0, 0, 0}},    {16384, {1, 3, 81, 0, 0, 0}},
+        {16416, {2, 3, 243, 0, 0, 0}},  {32768, {2, 3, 243, 0, 0, 0}},
+        {32800, {3, 3, 729, 0, 0, 0}},  {65536, {3, 3, 729, 0, 0, 0}},
     };
     for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
         test_size(classes[i].bits / 32, &classes[i].plan);

@@ -1,0 +1,45 @@
+// thread-rowchain-karatsuba at 1024 bits: one thread a product, operands read from device
+// memory straight into registers and product words written there as they are final, with no
+// thread block staging them in shared memory as the block kernel (rowchain_block.cu) does at
+// every other size. Why (results/mul1024_bound.txt, experiments/mul1024_bound.sh, H200, 2^20
+// products): the block kernel at 1024 bits is bound by its arithmetic, not by memory (its IMAD
+// pipe 70 % busy, device memory 49 %), and the leaf without the shared-memory round trips and
+// barriers, on carry-chain rows, took 0.207 ms against the block kernel's 0.2275 ms; with its
+// operands folded into L2 it took as long, so memory is not what binds it either. Below 1024
+// bits the block kernel stays: padded to 32 words there, it took 220 us at 512 bits where this
+// kernel with rows past w read as zeros took 277 us (H200, 2^20 products; loads under a
+// condition, 359 us).
+#include "rowchain_launch.cuh"
+
+#include "rowchain_block_layout.cuh"
+#include "rowchain_leaf.cuh"
+
+namespace rowchain {
+namespace {
+
+constexpr unsigned DIRECT_THREADS = 128;
+
+__global__ void __launch_bounds__(DIRECT_THREADS, 4)
+    direct_kernel(const uint32_t *__restrict__ a, const uint32_t *__restrict__ b,
+                  uint32_t *__restrict__ c, size_t count)
+{
+    const size_t p = blockIdx.x * (size_t)DIRECT_THREADS + threadIdx.x;
+    if (p >= count)
+        return;
+    // Word-major (A[i * count + p]): a warp's 32 lanes read and write whole 128-byte rows.
+    direct_leaf([&](int j) { return __ldg(a + j * count + p); },
+                [&](int j) { return __ldg(b + j * count + p); },
+                [&](int q, uint32_t v) { c[q * count + p] = v; });
+}
+
+} // namespace
+
+cudaError_t direct_launch(const uint32_t *a, const uint32_t *b, uint32_t *c, size_t count,
+                          cudaStream_t stream)
+{
+    const unsigned blocks = (unsigned)((count + DIRECT_THREADS - 1) / DIRECT_THREADS);
+    direct_kernel<<<blocks, DIRECT_THREADS, 0, stream>>>(a, b, c, count);
+    return cudaGetLastError();
+}
+
+} // namespace rowchain
