@@ -6,7 +6,9 @@
 #   device memory and from L2;
 # - mul1024_bound.csv: `mpgpu mul` at the same size, thread-rowchain-karatsuba, in the same run;
 # - mul1024_pipes_<commit>.txt: Nsight Compute's pipe and issue counters for that kernel, and
-#   the instruction mix of its code (cuobjdump), to say which pipe it waits on.
+#   the instruction mix of its code (cuobjdump), to say which pipe it waits on. At 1024 bits the
+#   method runs the direct kernel (kernels/rowchain_direct.cu) since c397d77, the block
+#   kernel's K = 0 instance before.
 source "$(dirname "$0")/common.sh"
 start_experiment mul1024_bound
 NVCC=${NVCC:-nvcc}
@@ -21,16 +23,17 @@ trap 'rm -rf "$probe_dir"' EXIT
 pipes="$RESULTS/mul1024_pipes_$commit.txt"
 {
     echo "# Nsight Compute, one launch of thread-rowchain-karatsuba, 1024 bits x 2^20 ($commit)"
-    ncu --clock-control none -k regex:karatsuba_block_kernel -c 1 \
+    ncu --clock-control none -k regex:'direct_kernel|karatsuba_block_kernel' -c 1 \
         --section ComputeWorkloadAnalysis --section WarpStateStats \
         --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,gpu__time_duration.sum \
         "$MPGPU" mul --bits 1024 --count 2^20 --method thread-rowchain-karatsuba --reps 1 \
         --warmup 0 2>&1
     echo
-    echo "# Instruction mix of the 1024-bit kernel (karatsuba_block_kernel<0, VEC=true>),"
-    echo "# opcodes counted in its SASS (cuobjdump -sass), most frequent first"
+    echo "# Instruction mix of the 1024-bit kernel (rowchain's direct_kernel, or before c397d77"
+    echo "# karatsuba_block_kernel<0, VEC=true>), opcodes counted in its SASS (cuobjdump -sass),"
+    echo "# most frequent first"
     cuobjdump -sass "$MPGPU" |
-        awk '/Function : .*karatsuba_block_kernelILj0ELb1ELb0E/ {on = 1; next}
+        awk '/Function : .*rowchain.*direct_kernel|Function : .*karatsuba_block_kernelILj0ELb1ELb0E/ {on = 1; next}
              /Function : / {on = 0}
              on && match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[A-Z0-9]+ +)?[A-Z0-9_.]+/) {
                  n = split(substr($0, RSTART, RLENGTH), f, / +/); count[f[n]]++; total++ }
