@@ -29,11 +29,10 @@ pipes="$RESULTS/mul1024_pipes_$commit.txt"
         "$MPGPU" mul --bits 1024 --count 2^20 --method thread-rowchain-karatsuba --reps 1 \
         --warmup 0 2>&1
     echo
-    echo "# Instruction mix of the 1024-bit kernel (rowchain's direct_kernel, or before c397d77"
-    echo "# karatsuba_block_kernel<0, VEC=true>), opcodes counted in its SASS (cuobjdump -sass),"
-    echo "# most frequent first"
+    echo "# Instruction mix of the 1024-bit kernel (rowchain's direct_kernel), opcodes counted in"
+    echo "# its SASS (cuobjdump -sass), most frequent first"
     cuobjdump -sass "$MPGPU" |
-        awk '/Function : .*rowchain.*direct_kernel|Function : .*karatsuba_block_kernelILj0ELb1ELb0E/ {on = 1; next}
+        awk '/Function : .*rowchain.*direct_kernel/ {on = 1; next}
              /Function : / {on = 0}
              on && match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[A-Z0-9]+ +)?[A-Z0-9_.]+/) {
                  n = split(substr($0, RSTART, RLENGTH), f, / +/); count[f[n]]++; total++ }
