@@ -1,11 +1,12 @@
 // thread-rowchain-karatsuba at 1024 bits: one thread a product, operands read from device
 // memory straight into registers and product words written there as they are final, with no
 // thread block staging them in shared memory as the block kernel (rowchain_block.cu) does at
-// every other size. Why (results/mul1024_bound.txt, experiments/mul1024_bound.sh, H200, 2^20
-// products): the block kernel at 1024 bits is bound by its arithmetic, not by memory (its IMAD
-// pipe 70 % busy, device memory 49 %), and the leaf without the shared-memory round trips and
-// barriers, on carry-chain rows, took 0.207 ms against the block kernel's 0.2275 ms; with its
-// operands folded into L2 it took as long, so memory is not what binds it either. Below 1024
+// every other size. Why (experiments/mul1024_bound.sh; H200, 2^20 products): the block kernel
+// at 1024 bits is bound by its arithmetic, not by memory (results/mul1024_pipes_2b70fab30530.txt:
+// its IMAD pipe 70 % busy, device memory 49 %), and without the shared-memory round trips and
+// barriers, on carry-chain rows, the product takes 0.2109-0.2123 ms against the block kernel's
+// 0.2224-0.2275 ms (results/mul_tensor.csv, mul_targets.csv); with its operands folded into L2
+// the same leaf takes as long (results/mul1024_bound.txt), so memory does not bind it. Below 1024
 // bits the block kernel stays: padded to 32 words there, it took 220 us at 512 bits where this
 // kernel with rows past w read as zeros took 277 us (H200, 2^20 products; loads under a
 // condition, 359 us).

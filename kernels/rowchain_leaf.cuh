@@ -49,7 +49,8 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
 // 2^64 - 2^32, so no carry leaves it), then one carry chain r_j = lo(t_(j+1)) + hi(t_j). Its
 // last link cannot carry out: the window plus a * b_i is below X^(N+1) and its lowest word has
 // left. Fewer dependent steps than rowchain_product; the direct leaf below runs faster with it
-// (results/mul1024_bound.txt), the shared-memory leaf does not (see karatsuba_leaf).
+// (rowchain_direct.cu), the shared-memory leaf does not (5-7 % slower at 2048-8192 bits on an
+// H200, README "Performance targets").
 template <int N, class LoadB, class StoreC>
 __device__ __forceinline__ void carry_chain_product(const uint32_t (&a)[N], LoadB load_b,
                                                     StoreC store_c)

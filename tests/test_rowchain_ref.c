@@ -5,7 +5,7 @@
  * class's end, and random sizes, on random operands and the worst cases: all-ones words, zero, one, top bit only,
  * unequal lengths, carry ripples, borrow ripples through every chunk of the first split, and
  * every sign of the first split's two half differences. Each size class's plan (levels in
- * device memory, levels in the block, leaves) is checked against the table in main, and the
+ * device memory, levels in the block, leaves, the direct kernel or not) is checked against the table in main, and the
  * operands as a whole must reach the carry paths the kernels keep for rare cases: several rounds
  * of chunk carry resolution, and an in-block carry running past its segment. */
 #include <stdio.h>
@@ -148,7 +148,8 @@ int main(void)
     }
     /* The size classes and one word past each, with the plan the kernels run them with
      * (mul_rowchain_karatsuba.cu: 1024-bit leaves, up to 3 levels in one block, then one
-     * device-memory level per doubling; exactly 1024 bits the direct kernel); then one word short of each class, and random sizes. */
+     * device-memory level per doubling; exactly 1024 bits the direct kernel); then one word
+     * short of each class, and random sizes. */
     static const struct {
         unsigned bits;
         struct rowchain_ref_stats plan;
