@@ -20,6 +20,9 @@ namespace {
 
 constexpr unsigned DIRECT_THREADS = 128;
 
+// Four blocks an SM: 128 registers a thread, 104 bytes spilled. The leaf in the probe of
+// experiments/mul1024_bound.cu with 2, 3 and 5 blocks an SM (234, 168 and 96 registers) took
+// 0.2882, 0.2436 and 0.3050 ms against 0.2060 ms (H200, 2^20 products).
 __global__ void __launch_bounds__(DIRECT_THREADS, 4)
     direct_kernel(const uint32_t *__restrict__ a, const uint32_t *__restrict__ b,
                   uint32_t *__restrict__ c, size_t count)
