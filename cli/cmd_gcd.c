@@ -66,20 +66,24 @@ struct gcd_cli {
     size_t max_nq;
 };
 
-/* A GPU case: the barrier and the inverse, and its row's method name. */
+/* A GPU case: Fig. 2 with a barrier and an inverse, or the k-ary method; its row's name. */
 struct gcd_variant {
     enum gcd_barrier barrier;
     enum gcd_inverse inverse;
     const char *method;
+    bool kary;
 };
 static const struct gcd_variant variants[GCD_N_BARRIERS][GCD_N_INVERSES] = {
-    {{GCD_BARRIER_COOP, GCD_INVERSE_EUCLID, "gpu-coop-euclid"},
-     {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-coop-fermat"}},
-    {{GCD_BARRIER_CLUSTER, GCD_INVERSE_EUCLID, "gpu-cluster-euclid"},
-     {GCD_BARRIER_CLUSTER, GCD_INVERSE_FERMAT, "gpu-cluster-fermat"}},
-    {{GCD_BARRIER_CUSTOM, GCD_INVERSE_EUCLID, "gpu-custom-euclid"},
-     {GCD_BARRIER_CUSTOM, GCD_INVERSE_FERMAT, "gpu-custom-fermat"}},
+    {{GCD_BARRIER_COOP, GCD_INVERSE_EUCLID, "gpu-coop-euclid", false},
+     {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-coop-fermat", false}},
+    {{GCD_BARRIER_CLUSTER, GCD_INVERSE_EUCLID, "gpu-cluster-euclid", false},
+     {GCD_BARRIER_CLUSTER, GCD_INVERSE_FERMAT, "gpu-cluster-fermat", false}},
+    {{GCD_BARRIER_CUSTOM, GCD_INVERSE_EUCLID, "gpu-custom-euclid", false},
+     {GCD_BARRIER_CUSTOM, GCD_INVERSE_FERMAT, "gpu-custom-fermat", false}},
 };
+
+static const struct gcd_variant kary_variant = {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-kary",
+                                                true};
 
 static int gcd_handle(int id, const char *arg, void *ctx)
 {
@@ -262,7 +266,9 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     const struct gcd_variant *var = c->data;
     const enum gcd_barrier barrier = var->barrier;
     size_t n_q = 0;
-    if (gcd_modular_nq(c->bits, r->M.L, GCD_BLOCK_THREADS, r->M.count, &n_q) != GCD_OK)
+    if ((var->kary ? gcd_kary_nq(c->bits, c->bits, r->M.L, GCD_KARY_ROUND, r->M.count, &n_q)
+                   : gcd_modular_nq(c->bits, r->M.L, GCD_BLOCK_THREADS, r->M.count, &n_q)) !=
+        GCD_OK)
         n_q = (size_t)r->M.count;
     size_t free_b = 0, total_b = 0;
     GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
@@ -270,10 +276,10 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     if (need > free_b / 10 * 9)
         cli_bad_input("--bits %u: %llu moduli need %llu bytes of device memory; %zu are free",
                       c->bits, (unsigned long long)n_q, (unsigned long long)need, free_b);
-    cudaError_t err = gcd_device_open(&r->dev, &r->M, barrier, var->inverse);
+    cudaError_t err = var->kary ? gcd_device_open_kary(&r->dev, &r->M)
+                                : gcd_device_open(&r->dev, &r->M, barrier, var->inverse);
     if (err == cudaErrorNotSupported) {
-        fprintf(stderr, "mpgpu: gcd --barrier %s: %s\n", gcd_barrier_name(barrier),
-                r->dev.failed_call);
+        fprintf(stderr, "mpgpu: gcd %s: %s\n", var->method, r->dev.failed_call);
         gcd_device_close(&r->dev);
         return EXIT_GPU_ERROR;
     }
@@ -301,6 +307,7 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     }
     r->retried = r->fallbacks = r->attempts = r->steps = 0;
     r->dev.kernel_ms = 0;
+    r->dev.kary_stats = (struct gcd_kary_stats){0};
     const double t0 = time_now_ms();
     for (size_t i = 0; i < r->count; i++) {
         if (interrupt_requested())
@@ -317,8 +324,8 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         if (run.status == GCD_TOO_LARGE) {
             /* Never a missing answer (issue 10): the moduli ran out for this pair. */
             if (r->fallbacks++ == 0 && !r->opt.quiet)
-                fprintf(stderr, "mpgpu: gcd %s: pair %zu needs more than the %llu moduli of M; "
-                                "answered with GMP's mpz_gcd\n",
+                fprintf(stderr, "mpgpu: gcd %s: pair %zu needs more moduli than the %llu of M or "
+                                "than the GPU's registers hold; answered with GMP's mpz_gcd\n",
                         c->method, i, (unsigned long long)r->M.count);
             mpz_gcd(r->g[i], r->pairs.a[i], r->pairs.b[i]);
         }
@@ -368,6 +375,23 @@ static void gcd_describe(void *ctx, const struct bench_case *c, char *params, si
     int k = snprintf(params, len, "gcd_bits=%llu", (unsigned long long)r->args.gcd_bits);
     if (!c->data || k < 0 || (size_t)k >= len)
         return;
+    if (((const struct gcd_variant *)c->data)->kary) {
+        const struct gcd_kary_stats *ks = &r->dev.kary_stats;
+        const double pairs = r->count ? (double)r->count : 1.0;
+        snprintf(params + k, len - (size_t)k,
+                 ";algorithm=kary;inverse=fermat;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;"
+                 "per_thread=%u;state=registers;steps_per_pair=%.1f;pivots_per_pair=%.1f;"
+                 "spurious_bits_per_pair=%.1f;zero_checks=%llu;common_factors=%llu;"
+                 "attempts=%llu;retried_pairs=%llu;gmp_fallbacks=%llu;init_ms=%.1f;init=%s",
+                 r->M.L, gcd_filter_name(r->M.filter), r->max_nq, r->dev.last.grid,
+                 r->dev.last.block, gcd_kary_shapes[r->dev.last.shape].per_thread,
+                 (double)r->steps / pairs, (double)ks->consumed / pairs,
+                 (double)ks->spurious_bits / pairs, (unsigned long long)ks->checks,
+                 (unsigned long long)ks->commons, (unsigned long long)r->attempts,
+                 (unsigned long long)r->retried, (unsigned long long)r->fallbacks, r->init_ms,
+                 r->moduli_source);
+        return;
+    }
     snprintf(params + k, len - (size_t)k,
              ";barrier=%s;inverse=%s;remainder=%s;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;per_thread=%u;"
              "state=%s;steps_per_pair=%.1f;"
@@ -460,7 +484,7 @@ int cmd_gcd(int argc, char **argv)
     r.args.L = GCD_L_DEFAULT;
     const struct cli_spec spec = {
         .command = "gcd",
-        .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] [--method gpu,gmp|all] "
+        .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] [--method gpu,kary,gmp|all] "
                  "[--barrier auto|coop|cluster|custom|all] [--inverse fermat|euclid|all] "
                  "[--L 16..32] [--all-primes] [options]",
         .description =
@@ -480,33 +504,41 @@ int cmd_gcd(int argc, char **argv)
         .options = gcd_options,
         .handle = gcd_handle,
         .ctx = &r.args,
-        .methods_help = "  gpu    the modular GCD on the GPU, once per --barrier and --inverse (rows\n"
-                        "         gpu-BARRIER-INVERSE, e.g. gpu-custom-fermat)\n"
+        .methods_help = "  gpu    the modular GCD of 002 Fig. 2 on the GPU, once per --barrier and\n"
+                        "         --inverse (rows gpu-BARRIER-INVERSE, e.g. gpu-custom-fermat)\n"
+                        "  kary   beyond 002: the k-ary reduction in the same residues, a pivot's\n"
+                        "         short vector (x, y) with p | yA - xB instead of Fig. 2's global\n"
+                        "         minimum, no grid barrier a step (row gpu-kary; --barrier,\n"
+                        "         --inverse, --per-thread and --remainder do not apply)\n"
                         "  gmp    GMP mpz_gcd, one pair after another on one host thread (002 "
                         "section 5)\n"
-                        "  all    gpu with every barrier and inverse, then gmp\n",
+                        "  all    gpu with every barrier and inverse, kary, then gmp\n",
         .examples = "  mpgpu gcd --bits 16384,131072 --count 10\n"
                     "  mpgpu gcd --bits 65536 --gcd-bits 1000 --barrier all --csv gcd.csv\n"
                     "  mpgpu gcd --input pairs.txt --output gcds.txt\n",
     };
     cli_parse(argc, argv, &spec, &r.opt);
 
-    bool want_gpu = false, want_gmp = false, barriers[GCD_N_BARRIERS] = {false},
-         inverses[GCD_N_INVERSES] = {false}, auto_barriers = false;
+    bool want_gpu = false, want_kary = false, want_gmp = false,
+         barriers[GCD_N_BARRIERS] = {false}, inverses[GCD_N_INVERSES] = {false},
+         auto_barriers = false;
     const bool explicit_methods = r.opt.n_methods > 0;
     if (!explicit_methods)
-        want_gpu = want_gmp = true;
+        want_gpu = want_kary = want_gmp = true;
     for (size_t i = 0; i < r.opt.n_methods; i++) {
         const char *m = r.opt.methods[i];
         if (!strcmp(m, "gpu"))
             want_gpu = true;
+        else if (!strcmp(m, "kary"))
+            want_kary = true;
         else if (!strcmp(m, "gmp"))
             want_gmp = true;
         else if (!strcmp(m, "all"))
-            want_gpu = want_gmp = true;
+            want_gpu = want_kary = want_gmp = true;
         else
-            cli_bad_input("gcd: unknown method '%s'; accepted: gpu, gmp, all", m);
+            cli_bad_input("gcd: unknown method '%s'; accepted: gpu, kary, gmp, all", m);
     }
+    const bool any_gpu = want_gpu || want_kary;
     bool all_variants = false;
     for (size_t i = 0; i < r.opt.n_methods; i++)
         all_variants |= !strcmp(r.opt.methods[i], "all");
@@ -549,7 +581,7 @@ int cmd_gcd(int argc, char **argv)
     }
 
     /* The moduli, and the sizes they serve, before any GPU work. */
-    if (want_gpu) {
+    if (any_gpu) {
         char *log = NULL;
         size_t log_len = 0;
         FILE *log_f = open_memstream(&log, &log_len);
@@ -563,9 +595,9 @@ int cmd_gcd(int argc, char **argv)
     }
 
     char why[256];
-    bool have_gpu = want_gpu && gpu_open(r.opt.device, why, sizeof why);
+    bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why);
     int gpu_status = 0;
-    if (want_gpu && !have_gpu) {
+    if (any_gpu && !have_gpu) {
         fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
                 want_gmp ? ", running the GMP baseline only" : "");
         if (explicit_methods && !want_gmp)
@@ -573,7 +605,7 @@ int cmd_gcd(int argc, char **argv)
         gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
     }
 
-    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS * GCD_N_INVERSES + 1), sizeof *cases);
+    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS * GCD_N_INVERSES + 2), sizeof *cases);
     size_t n_cases = 0;
     for (size_t s = 0; s < n_sizes; s++) {
         bool run_barrier[GCD_N_BARRIERS];
@@ -582,7 +614,7 @@ int cmd_gcd(int argc, char **argv)
             run_barrier[auto_barrier(&r.M, sizes[s])] = true;
         for (int bi = 0; bi < GCD_N_BARRIERS; bi++)
             for (int ii = 0; ii < GCD_N_INVERSES; ii++)
-                if (have_gpu && run_barrier[bi] && inverses[ii])
+                if (have_gpu && want_gpu && run_barrier[bi] && inverses[ii])
                     cases[n_cases++] = (struct bench_case){
                         .method = variants[bi][ii].method,
                         .bits = sizes[s],
@@ -591,6 +623,15 @@ int cmd_gcd(int argc, char **argv)
                         .timed_region = r.opt.include_transfers ? "kernels+transfers" : "kernels",
                         .data = (void *)&variants[bi][ii],
                     };
+        if (have_gpu && want_kary)
+            cases[n_cases++] = (struct bench_case){
+                .method = kary_variant.method,
+                .bits = sizes[s],
+                .count = r.count,
+                .throughput_unit = "gcds",
+                .timed_region = r.opt.include_transfers ? "kernels+transfers" : "kernels",
+                .data = (void *)&kary_variant,
+            };
         if (want_gmp)
             cases[n_cases++] = (struct bench_case){
                 .method = "gmp",

@@ -140,20 +140,12 @@ static void reduce(struct twin *s, size_t i, uint32_t p, int64_t b)
  * Tie rule: the lowest index, i.e. the largest modulus (on the GPU each block posts its
  * lowest-index nonzero pair and the lowest-numbered such block wins the ballot). Returns n when
  * every u left is 0 (g_k = 0, which ends the loop at line 28), or Q is empty. */
-static size_t choose_any(const struct twin *s)
+static size_t choose_any(const uint32_t *u, const unsigned char *active, size_t n)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->active[i] && s->u[i] != 0)
+    for (size_t i = 0; i < n; i++)
+        if (active[i] && u[i] != 0)
             return i;
-    return s->n;
-}
-
-/* Fig. 2 line 25 for modulus i: u <- (u - g) / p mod q. */
-static void strip_digit(struct twin *s, size_t i, uint32_t p, int32_t g)
-{
-    const uint32_t q = s->q[i];
-    uint32_t diff = submod(s->u[i], symmetric_mod(g, q), q);
-    s->u[i] = mulmod(s, i, diff, gcd_modinv(modulus_mod(p, q), q));
+    return n;
 }
 
 static unsigned bit_length(uint64_t x)
@@ -161,24 +153,30 @@ static unsigned bit_length(uint64_t x)
     return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
 }
 
-/* Fig. 2 lines 21-30 on the `left` moduli still in Q, with the k <- k + 1 that the printed
- * figure lost (lines 22-27 find a new pair (p_k, g_k) each time; line 29 reads them all back
- * from k - 1 down to 1). Sets g = |G| on the host with GMP and returns the digits found. */
-static uint64_t recover(struct twin *s, size_t left, mpz_t g)
+uint64_t gcd_mixed_radix_recover(mpz_t g, const uint32_t *q, uint32_t *u, unsigned char *active,
+                                 size_t n)
 {
+    size_t left = 0;
+    for (size_t i = 0; i < n; i++)
+        left += active[i] != 0;
     uint32_t *digit_p = alloc_or_die(left * sizeof *digit_p);
     int32_t *digit_g = alloc_or_die(left * sizeof *digit_g);
     size_t k = 0;
-    for (size_t i = choose_any(s); i < s->n; i = choose_any(s)) {
-        const uint32_t p = s->q[i], up = s->u[i];
+    for (size_t i = choose_any(u, active, n); i < n; i = choose_any(u, active, n)) {
+        const uint32_t p = q[i], up = u[i];
         const int32_t gk = up > p / 2 ? (int32_t)((int64_t)up - p) : (int32_t)up;
         digit_p[k] = p;
         digit_g[k] = gk;
         k++;
-        s->active[i] = 0; /* line 24 */
-        for (size_t j = 0; j < s->n; j++)
-            if (s->active[j])
-                strip_digit(s, j, p, gk);
+        active[i] = 0; /* line 24 */
+        /* Line 25: u <- (u - g_k) / p_k mod q. */
+        for (size_t j = 0; j < n; j++) {
+            if (!active[j])
+                continue;
+            const uint32_t qj = q[j];
+            const uint32_t diff = submod(u[j], symmetric_mod(gk, qj), qj);
+            u[j] = (uint32_t)((uint64_t)diff * gcd_modinv(modulus_mod(p, qj), qj) % qj);
+        }
     }
     gcd_mixed_radix_to_mpz(g, digit_p, digit_g, k);
     free(digit_p);
@@ -258,7 +256,7 @@ enum gcd_status gcd_modular_attempt(mpz_t g, const mpz_t u, const mpz_t v,
     if (run->shortage == GCD_SHORT_NONE && (b_v > capacity || b_u > capacity - 1))
         run->shortage = GCD_SHORT_BOUND;
     if (run->shortage == GCD_SHORT_NONE)
-        run->digits = recover(&s, (size_t)left, g);
+        run->digits = gcd_mixed_radix_recover(g, s.q, s.u, s.active, s.n);
     free(s.m);
     free(s.key);
     free(s.u);

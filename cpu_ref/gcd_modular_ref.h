@@ -126,4 +126,11 @@ void gcd_modular(mpz_t g, const mpz_t a, const mpz_t b, const struct gcd_moduli 
  * the recovery loop in the order they were found (Fig. 2 line 29). */
 void gcd_mixed_radix_to_mpz(mpz_t g, const uint32_t *p, const int32_t *digit, size_t k);
 
+/* Fig. 2 lines 21-30 on the moduli q[i] with active[i] set, u[i] the residues of G: the
+ * mixed-radix recovery with the k <- k + 1 that the printed figure lost (lines 22-27 find a new
+ * pair (p_k, g_k) each time, the "choose any" taking the lowest index with u != 0; line 29 reads
+ * them all back). Sets g = |G| with GMP, consumes u and active, returns the digits found. */
+uint64_t gcd_mixed_radix_recover(mpz_t g, const uint32_t *q, uint32_t *u, unsigned char *active,
+                                 size_t n);
+
 #endif

@@ -16,6 +16,7 @@ GPU_TESTS=(
     tests/test_fixed_gpu
     tests/test_ctt_gpu
     tests/test_gcd_gpu
+    tests/test_gcd_kary_gpu
     tests/test_cli_gcd_gpu.sh
 )
 

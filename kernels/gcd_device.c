@@ -19,8 +19,9 @@ const char *gcd_inverse_name(enum gcd_inverse i)
     return i == GCD_INVERSE_EUCLID ? "euclid" : "fermat";
 }
 
-/* Per modulus: q, u, v (4 bytes each), m (8), active (1), a digit (8). */
-#define BYTES_PER_MODULUS 29u
+/* Per modulus: q, u, v (4 bytes each), m (8), active (1), a digit (8); and for the k-ary
+ * method two log entries (16 each), two answers (8 each) and a common factor (4). */
+#define BYTES_PER_MODULUS (29u + 2 * 16u + 2 * 8u + 4u)
 
 uint64_t gcd_device_bytes(size_t n, size_t words)
 {
@@ -61,6 +62,13 @@ cudaError_t gcd_device_open(struct gcd_device *d, const struct gcd_moduli *M,
 
 static void free_moduli_buffers(struct gcd_device *d)
 {
+    cudaFree(d->d_log);
+    cudaFree(d->d_acks);
+    cudaFree(d->d_common);
+    cudaFreeHost(d->h_common);
+    d->d_log = NULL;
+    d->d_acks = NULL;
+    d->d_common = d->h_common = NULL;
     cudaFree(d->d_q);
     cudaFree(d->d_u);
     cudaFree(d->d_v);
@@ -94,6 +102,8 @@ void gcd_device_close(struct gcd_device *d)
     cudaFree(d->d_slots);
     cudaFree(d->d_result);
     cudaFreeHost(d->h_result);
+    cudaFree(d->d_kary);
+    cudaFreeHost(d->h_kary);
     if (d->start)
         cudaEventDestroy(d->start);
     if (d->stop)
@@ -126,6 +136,12 @@ static cudaError_t ensure_moduli(struct gcd_device *d, size_t n)
     TRY(d, cudaMalloc((void **)&d->d_digit_g, cap * sizeof *d->d_digit_g));
     TRY(d, cudaMallocHost((void **)&d->h_digit_p, cap * sizeof *d->h_digit_p));
     TRY(d, cudaMallocHost((void **)&d->h_digit_g, cap * sizeof *d->h_digit_g));
+    if (d->algorithm == GCD_ALGORITHM_KARY) {
+        TRY(d, cudaMalloc((void **)&d->d_log, 4 * (2 * cap + 2) * sizeof *d->d_log));
+        TRY(d, cudaMalloc((void **)&d->d_acks, (2 * cap + 2) * sizeof *d->d_acks));
+        TRY(d, cudaMalloc((void **)&d->d_common, cap * sizeof *d->d_common));
+        TRY(d, cudaMallocHost((void **)&d->h_common, cap * sizeof *d->h_common));
+    }
     TRY(d, cudaMemcpyAsync(d->d_q, d->M->q, cap * sizeof *d->d_q, cudaMemcpyHostToDevice,
                            d->stream));
     TRY(d, cudaStreamSynchronize(d->stream));
@@ -279,6 +295,146 @@ cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, con
     return cudaSuccess;
 }
 
+cudaError_t gcd_device_open_kary(struct gcd_device *d, const struct gcd_moduli *M)
+{
+    memset(d, 0, sizeof *d);
+    d->M = M;
+    d->algorithm = GCD_ALGORITHM_KARY;
+    int dev = 0, sms = 0, coop = 0;
+    TRY(d, cudaGetDevice(&dev));
+    TRY(d, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    TRY(d, cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    if (!coop) {
+        d->failed_call = "this GPU cannot launch cooperative kernels";
+        return cudaErrorNotSupported;
+    }
+    d->sm_count = (unsigned)sms;
+    TRY(d, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking));
+    TRY(d, cudaEventCreate(&d->start));
+    TRY(d, cudaEventCreate(&d->stop));
+    TRY(d, cudaMalloc((void **)&d->d_kary, sizeof *d->d_kary));
+    TRY(d, cudaMallocHost((void **)&d->h_kary, sizeof *d->h_kary));
+    return cudaSuccess;
+}
+
+/* The k-ary kernel for n moduli: the fewest moduli a thread, so that the producer's own update
+ * is short, and the warps spread over every SM, one block an SM, so that few warps share the
+ * producer's scheduler. Every block must be resident (the warps wait on each other). */
+static cudaError_t plan_kary(struct gcd_device *d, size_t n, struct gcd_launch *out)
+{
+    for (unsigned s = 0; s < GCD_KARY_SHAPES; s++) {
+        if (gcd_kary_shapes[s].per_thread < d->min_per_thread)
+            continue;
+        const size_t group = 32 * (size_t)gcd_kary_shapes[s].per_thread;
+        const size_t warps = (n + group - 1) / group;
+        size_t per_block = (warps + d->sm_count - 1) / d->sm_count;
+        if (32 * per_block > gcd_kary_shapes[s].max_block)
+            per_block = gcd_kary_shapes[s].max_block / 32;
+        const unsigned block = (unsigned)(32 * per_block);
+        const unsigned grid = (unsigned)((warps + per_block - 1) / per_block);
+        unsigned max_grid = 0;
+        cudaError_t err = gcd_kary_max_grid(s, block, &max_grid);
+        if (err != cudaSuccess) {
+            d->failed_call = "cudaOccupancyMaxActiveBlocksPerMultiprocessor (k-ary kernel)";
+            return err;
+        }
+        if (grid > max_grid)
+            continue;
+        if (grid > d->max_grid) {
+            cudaFree(d->d_slots);
+            d->d_slots = NULL;
+            d->max_grid = 0;
+            TRY(d, cudaMalloc((void **)&d->d_slots, 2 * (size_t)grid * sizeof *d->d_slots));
+            d->max_grid = grid;
+        }
+        *out = (struct gcd_launch){s, block, grid, (uint32_t)(group * per_block)};
+        return cudaSuccess;
+    }
+    d->failed_call = "gcd_device_attempt (no grid of the k-ary kernel holds the moduli)";
+    return cudaErrorInvalidConfiguration;
+}
+
+static cudaError_t kary_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, const mpz_t v,
+                                size_t n_q, struct gcd_run *run)
+{
+    const size_t n_u = mpz_sizeinbase(u, 2), n_v = mpz_sizeinbase(v, 2);
+    cudaError_t err;
+    if ((err = ensure_moduli(d, n_q)) != cudaSuccess || (err = ensure_words(d, (n_u + 31) / 32)) !=
+        cudaSuccess)
+        return err;
+    size_t uw_n = 0, vw_n = 0;
+    mpz_export(d->h_uw, &uw_n, -1, sizeof *d->h_uw, 0, 0, u);
+    mpz_export(d->h_vw, &vw_n, -1, sizeof *d->h_vw, 0, 0, v);
+    TRY(d, cudaMemcpyAsync(d->d_uw, d->h_uw, uw_n * sizeof *d->h_uw, cudaMemcpyHostToDevice, d->stream));
+    TRY(d, cudaMemcpyAsync(d->d_vw, d->h_vw, vw_n * sizeof *d->h_vw, cudaMemcpyHostToDevice, d->stream));
+    struct gcd_launch L;
+    if ((err = plan_kary(d, n_q, &L)) == cudaErrorInvalidConfiguration) {
+        run->status = GCD_TOO_LARGE; /* more moduli than the registers of the GPU hold */
+        return cudaSuccess;
+    }
+    if (err != cudaSuccess)
+        return err;
+    const struct gcd_kary_params p = {
+        .q = d->d_q, .uw = d->d_uw, .vw = d->d_vw, .uw_n = (uint32_t)uw_n, .vw_n = (uint32_t)vw_n,
+        .n = (uint32_t)n_q, .L = d->M->L, .cheap = d->M->filter == GCD_FILTER_CHEAP,
+        .alpha = (int64_t)n_u, .beta = (int64_t)n_v, .log = d->d_log, .acks = d->d_acks,
+        .common = d->d_common, .slots = d->d_slots,
+        .digit_p = d->d_digit_p, .digit_g = d->d_digit_g, .result = d->d_kary,
+    };
+    TRY(d, gcd_kary_clear_log(d->d_log, 2 * n_q + 2, d->stream));
+    TRY(d, cudaMemsetAsync(d->d_acks, 0, (2 * n_q + 2) * sizeof *d->d_acks, d->stream));
+    TRY(d, cudaEventRecord(d->start, d->stream));
+    if ((err = gcd_kary_launch(L.shape, &p, L.grid, L.block, d->stream)) != cudaSuccess) {
+        d->failed_call = "gcd_kary_kernel launch";
+        return err;
+    }
+    TRY(d, cudaEventRecord(d->stop, d->stream));
+    TRY(d, cudaMemcpyAsync(d->h_kary, d->d_kary, sizeof *d->h_kary, cudaMemcpyDeviceToHost,
+                           d->stream));
+    if ((err = cudaStreamSynchronize(d->stream)) != cudaSuccess) {
+        d->failed_call = "gcd_kary_kernel (cudaStreamSynchronize)";
+        return err;
+    }
+    float ms = 0;
+    TRY(d, cudaEventElapsedTime(&ms, d->start, d->stop));
+    d->kernel_ms += ms;
+    d->last = L;
+
+    const struct gcd_kary_result r = *d->h_kary;
+    run->n_q = n_q;
+    run->steps = r.steps;
+    run->digits = 0;
+    d->kary_stats.consumed += r.consumed;
+    d->kary_stats.checks += r.entries - r.steps - 1;
+    d->kary_stats.commons += r.commons;
+    run->shortage = r.kind == GCD_KARY_SHORT ? GCD_SHORT_BOUND : GCD_SHORT_NONE;
+    run->status = run->shortage == GCD_SHORT_NONE ? GCD_OK : GCD_SHORTAGE;
+    if (run->status != GCD_OK)
+        return cudaSuccess;
+    if (r.digits > n_q || r.commons > n_q || (r.kind != GCD_KARY_DONE_A && r.kind != GCD_KARY_DONE_B)) {
+        d->failed_call = "gcd_kary_kernel (reported an impossible result)";
+        return cudaErrorUnknown;
+    }
+    run->digits = r.digits;
+    const size_t k = (size_t)r.digits;
+    TRY(d, cudaMemcpyAsync(d->h_digit_p, d->d_digit_p, k * sizeof *d->h_digit_p,
+                           cudaMemcpyDeviceToHost, d->stream));
+    TRY(d, cudaMemcpyAsync(d->h_digit_g, d->d_digit_g, k * sizeof *d->h_digit_g,
+                           cudaMemcpyDeviceToHost, d->stream));
+    TRY(d, cudaMemcpyAsync(d->h_common, d->d_common, r.commons * sizeof *d->h_common,
+                           cudaMemcpyDeviceToHost, d->stream));
+    TRY(d, cudaStreamSynchronize(d->stream));
+    /* The result on the host with GMP: the digits, the common factors, the spurious ones out. */
+    mpz_t h;
+    mpz_init(h);
+    gcd_mixed_radix_to_mpz(h, d->h_digit_p, d->h_digit_g, k);
+    for (uint32_t i = 0; i < r.commons; i++)
+        mpz_mul_ui(h, h, d->h_common[i]);
+    d->kary_stats.spurious_bits += gcd_kary_clean(g, h, u, v);
+    mpz_clear(h);
+    return cudaSuccess;
+}
+
 cudaError_t gcd_device_gcd(struct gcd_device *d, mpz_t g, const mpz_t a, const mpz_t b,
                            size_t first_nq, struct gcd_run *run)
 {
@@ -288,18 +444,23 @@ cudaError_t gcd_device_gcd(struct gcd_device *d, mpz_t g, const mpz_t a, const m
     cudaError_t err = cudaSuccess;
     if (!gcd_modular_prepare(u, v, g, a, b)) {
         const uint64_t available = d->M->count;
+        const bool kary = d->algorithm == GCD_ALGORITHM_KARY;
+        const size_t round = kary ? GCD_KARY_ROUND : GCD_BLOCK_THREADS;
         size_t n = first_nq < available ? first_nq : (size_t)available;
-        if (first_nq == 0 && gcd_modular_nq(mpz_sizeinbase(u, 2), d->M->L, GCD_BLOCK_THREADS,
-                                            available, &n) != GCD_OK)
+        if (first_nq == 0 &&
+            (kary ? gcd_kary_nq(mpz_sizeinbase(u, 2), mpz_sizeinbase(v, 2), d->M->L, round,
+                                available, &n)
+                  : gcd_modular_nq(mpz_sizeinbase(u, 2), d->M->L, round, available, &n)) != GCD_OK)
             n = 0;
         while (n != 0) {
             run->attempts++;
-            if ((err = gcd_device_attempt(d, g, u, v, n, run)) != cudaSuccess)
+            if ((err = kary ? kary_attempt(d, g, u, v, n, run)
+                            : gcd_device_attempt(d, g, u, v, n, run)) != cudaSuccess)
                 break;
-            if (run->status == GCD_OK)
+            if (run->status == GCD_OK || run->status == GCD_TOO_LARGE)
                 break;
             run->shortages++;
-            n = gcd_modular_retry_nq(n, GCD_BLOCK_THREADS, available);
+            n = gcd_modular_retry_nq(n, round, available);
         }
         if (err == cudaSuccess && n == 0)
             run->status = GCD_TOO_LARGE;

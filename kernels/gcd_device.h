@@ -18,6 +18,8 @@
 #include <cuda_runtime_api.h>
 #include <gmp.h>
 
+#include "gcd_kary_kernel.h"
+#include "gcd_kary_ref.h"
 #include "gcd_kernel.h"
 #include "gcd_modular_ref.h"
 #include "gcd_moduli.h"
@@ -28,8 +30,15 @@ struct gcd_launch {
     uint32_t chunk;
 };
 
+/* Which algorithm the device runs: Fig. 2 of 002, or the k-ary reduction (cpu_ref/gcd_kary.h). */
+enum gcd_algorithm {
+    GCD_ALGORITHM_FIG2 = 0,
+    GCD_ALGORITHM_KARY = 1,
+};
+
 struct gcd_device {
     const struct gcd_moduli *M;
+    enum gcd_algorithm algorithm;
     enum gcd_barrier barrier;
     enum gcd_inverse inverse;
     cudaStream_t stream;
@@ -50,6 +59,12 @@ struct gcd_device {
     uint32_t *d_uw, *d_vw, *h_uw, *h_vw;
     unsigned long long *d_slots;
     struct gcd_kernel_result *d_result, *h_result;
+    /* The k-ary kernel's log (2 cap + 2 entries), answers, common factors and result. */
+    int32_t *d_log;
+    unsigned long long *d_acks;
+    uint32_t *d_common, *h_common;
+    struct gcd_kary_result *d_kary, *h_kary;
+    struct gcd_kary_stats kary_stats; /* of the attempts since the caller last zeroed it */
     double kernel_ms;       /* kernel time of the attempts since the caller last zeroed it */
     struct gcd_launch last; /* of the last attempt */
     const char *failed_call; /* the CUDA call that failed, for the error message */
@@ -66,13 +81,18 @@ cudaError_t gcd_device_open(struct gcd_device *d, const struct gcd_moduli *M,
                             enum gcd_barrier barrier, enum gcd_inverse inverse);
 void gcd_device_close(struct gcd_device *d);
 
+/* Opens the device side of the k-ary method for the moduli M (kept by reference). */
+cudaError_t gcd_device_open_kary(struct gcd_device *d, const struct gcd_moduli *M);
+
+
 /* One attempt of Fig. 2 on U >= V > 0 with the n_q largest moduli (gcd_modular_attempt's
  * contract, on the GPU): g set on GCD_OK, untouched on GCD_SHORTAGE; run's n_q, steps, digits,
  * shortage and status filled. */
 cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, const mpz_t v,
                                size_t n_q, struct gcd_run *run);
 
-/* gcd(a, b) as gcd_modular (cpu_ref/gcd_modular_ref.h) gives it, every attempt on the GPU:
+/* gcd(a, b) as gcd_modular (cpu_ref/gcd_modular_ref.h) or gcd_kary (gcd_kary_ref.h) gives it,
+ * by the device's algorithm, every attempt on the GPU:
  * GMP's conventions for zeros and signs, first_nq moduli (0: the formula rounded to
  * GCD_BLOCK_THREADS), retries with more moduli after a shortage; run->status GCD_TOO_LARGE
  * (g untouched) when M ran out. */

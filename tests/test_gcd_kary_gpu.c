@@ -1,0 +1,182 @@
+/* gpu suite: the k-ary modular GCD kernel (kernels/gcd_kary.cu, beyond 002) against mpz_gcd on
+ * every case of issue 10's list (tests/gcd_cases.h), and against its CPU twin
+ * (cpu_ref/gcd_kary_ref.c) step for step: for the same pair, the same first N_Q and the same
+ * pairing group (the launch's warp of 32 K moduli), the GPU must make the same attempts,
+ * reduction steps and mixed-radix digits. Also: retries from too few moduli, M running out
+ * (GCD_TOO_LARGE, g untouched), L = 16 with the cheap and the exact remainder, every register
+ * shape (K = 1, 2, 4, 8 moduli a thread), planted factors of 1000 and N/2 bits, and the sizes of
+ * 002 Table 2 up to 352 Kibit. Exits 77 (skipped) without a GPU. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcd_cases.h"
+#include "gcd_device.h"
+#include "gcd_kary_ref.h"
+#include "gcd_moduli.h"
+#include "gpu.h"
+#include "test_gpu.h"
+#include "test_seed.h"
+
+static gmp_randstate_t rng;
+static int retried_runs;
+
+static bool cuda_ok(const struct gcd_device *d, cudaError_t err, const char *what)
+{
+    if (err == cudaSuccess)
+        return true;
+    check_outcome(false);
+    printf("FAIL (seed %llu) kary %s: CUDA call %s failed: %s\n", (unsigned long long)seed, what,
+           d->failed_call ? d->failed_call : "?", cudaGetErrorString(err));
+    cudaGetLastError();
+    return false;
+}
+
+/* gcd(a, b) on the GPU from first_nq moduli (0: the formula) against mpz_gcd; with `twin`, also
+ * against the twin's attempts, N_Q, steps and digits with the launch's pairing group. */
+static void check_gcd(struct gcd_device *d, const mpz_t a, const mpz_t b, size_t first_nq,
+                      bool twin, const char *what)
+{
+    mpz_t g, e, t;
+    mpz_inits(g, e, t, NULL);
+    mpz_gcd(e, a, b);
+    struct gcd_run run;
+    if (!cuda_ok(d, gcd_device_gcd(d, g, a, b, first_nq, &run), what)) {
+        mpz_clears(g, e, t, NULL);
+        return;
+    }
+    CHECK(run.status == GCD_OK && mpz_cmp(g, e) == 0,
+          "kary %s (L=%u %s, %zu and %zu bits, first N_Q %zu, K >= %u): status %d, %s GMP's", what,
+          d->M->L, gcd_filter_name(d->M->filter), mpz_sizeinbase(a, 2), mpz_sizeinbase(b, 2),
+          first_nq, d->min_per_thread, (int)run.status, mpz_cmp(g, e) ? "differs from" : "equal to");
+    retried_runs += run.attempts > 1;
+    if (twin && run.attempts > 0) {
+        const size_t group = 32 * (size_t)gcd_kary_shapes[d->last.shape].per_thread;
+        size_t first = first_nq;
+        if (first == 0 && gcd_kary_nq(mpz_sizeinbase(a, 2) > mpz_sizeinbase(b, 2)
+                                          ? mpz_sizeinbase(a, 2) : mpz_sizeinbase(b, 2),
+                                      mpz_sizeinbase(a, 2) > mpz_sizeinbase(b, 2)
+                                          ? mpz_sizeinbase(b, 2) : mpz_sizeinbase(a, 2),
+                                      d->M->L, GCD_KARY_ROUND, d->M->count, &first) != GCD_OK)
+            first = 0;
+        struct gcd_run tr;
+        struct gcd_kary_stats ts = {0};
+        gcd_kary(t, a, b, d->M, group, first, &tr, &ts);
+        CHECK(tr.attempts == run.attempts && tr.n_q == run.n_q && tr.steps == run.steps &&
+                  tr.digits == run.digits && mpz_cmp(t, e) == 0,
+              "kary %s (%zu bits): GPU %u attempts, N_Q %zu, %llu steps, %llu digits; twin %u, "
+              "%zu, %llu, %llu",
+              what, mpz_sizeinbase(a, 2), run.attempts, run.n_q, (unsigned long long)run.steps,
+              (unsigned long long)run.digits, tr.attempts, tr.n_q, (unsigned long long)tr.steps,
+              (unsigned long long)tr.digits);
+    }
+    mpz_clears(g, e, t, NULL);
+}
+
+static void gpu_case(void *d, const mpz_t a, const mpz_t b, const char *what)
+{
+    check_gcd(d, a, b, 0, true, what);
+}
+
+static void check_cases(struct gcd_device *d, unsigned n)
+{
+    const uint32_t q[3] = {d->M->q[0], d->M->q[1], d->M->q[5]};
+    gcd_cases(rng, n, 2, 8, q, gpu_case, d);
+    mpz_t a, b;
+    mpz_inits(a, b, NULL);
+    for (size_t first = 1; first <= 8; first *= 2) {
+        gcd_case_bits(a, rng, 2048);
+        gcd_case_bits(b, rng, 2048);
+        const int before = retried_runs;
+        check_gcd(d, a, b, first, true, "shortage then retry");
+        CHECK(retried_runs == before + 1, "kary: %zu moduli for 2048 bits did not retry", first);
+    }
+    mpz_clears(a, b, NULL);
+}
+
+/* A pair of `bits` with a planted factor of common_bits, against mpz_gcd only. */
+static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bits)
+{
+    mpz_t a, b, f;
+    mpz_inits(a, b, f, NULL);
+    gcd_case_bits(f, rng, common_bits);
+    gcd_case_bits(a, rng, bits - common_bits);
+    gcd_case_bits(b, rng, bits - common_bits - 1);
+    mpz_mul(a, a, f);
+    mpz_mul(b, b, f);
+    check_gcd(d, a, b, 0, false, "large pair");
+    mpz_clears(a, b, f, NULL);
+}
+
+/* M of 8 moduli cannot serve 4096 bits: GCD_TOO_LARGE after the retries, g untouched. */
+static void check_too_large(const struct gcd_moduli *full)
+{
+    struct gcd_moduli few = *full;
+    few.count = 8;
+    struct gcd_device d;
+    if (!cuda_ok(&d, gcd_device_open_kary(&d, &few), "open (8 moduli)"))
+        return;
+    mpz_t a, b, g;
+    mpz_inits(a, b, g, NULL);
+    gcd_case_bits(a, rng, 4096);
+    gcd_case_bits(b, rng, 4000);
+    mpz_set_ui(g, 7);
+    struct gcd_run run;
+    if (cuda_ok(&d, gcd_device_gcd(&d, g, a, b, 1, &run), "too large"))
+        CHECK(run.status == GCD_TOO_LARGE && mpz_cmp_ui(g, 7) == 0,
+              "kary: 4096 bits with 8 moduli: status %d after %u attempts", (int)run.status,
+              run.attempts);
+    mpz_clears(a, b, g, NULL);
+    gcd_device_close(&d);
+}
+
+int main(void)
+{
+    seed = test_seed();
+    if (test_gpu_open() != 0)
+        return 77;
+    gmp_randinit_default(rng);
+    gmp_randseed_ui(rng, (unsigned long)seed);
+    struct gcd_moduli cheap32, all16, cheap16;
+    if (gcd_moduli_build(&cheap32, 32, GCD_FILTER_CHEAP) != 0 ||
+        gcd_moduli_build(&all16, 16, GCD_FILTER_ALL) != 0 ||
+        gcd_moduli_build(&cheap16, 16, GCD_FILTER_CHEAP) != 0) {
+        printf("cannot build the moduli (host memory)\n");
+        return 1;
+    }
+    struct gcd_device d;
+    if (cuda_ok(&d, gcd_device_open_kary(&d, &cheap32), "open")) {
+        check_cases(&d, 8192);
+        for (unsigned k = 1; k <= 8; k *= 2) {
+            d.min_per_thread = k;
+            check_cases(&d, 2048);
+            check_large(&d, 16384, 1000);
+            CHECK(gcd_kary_shapes[d.last.shape].per_thread == k,
+                  "kary: asked for %u moduli a thread, ran with %u", k,
+                  gcd_kary_shapes[d.last.shape].per_thread);
+        }
+        d.min_per_thread = 0;
+        const unsigned kibit[] = {16, 128, 352};
+        for (int i = 0; i < 3; i++) {
+            check_large(&d, kibit[i] * 1024, 1);
+            check_large(&d, kibit[i] * 1024, 1000);
+        }
+        check_large(&d, 65536, 32768);
+        gcd_device_close(&d);
+    }
+    if (cuda_ok(&d, gcd_device_open_kary(&d, &all16), "open (L = 16, all primes)")) {
+        check_cases(&d, 1024);
+        gcd_device_close(&d);
+    }
+    if (cuda_ok(&d, gcd_device_open_kary(&d, &cheap16), "open (L = 16, cheap)")) {
+        check_cases(&d, 512);
+        gcd_device_close(&d);
+    }
+    check_too_large(&cheap32);
+    printf("%d runs needed a retry\n", retried_runs);
+    gcd_moduli_free(&cheap32);
+    gcd_moduli_free(&all16);
+    gcd_moduli_free(&cheap16);
+    gmp_randclear(rng);
+    return test_finish("test_gcd_kary_gpu");
+}
