@@ -10,7 +10,7 @@
  * a consumer: it waits for the posted steps and applies them in order, and becomes the
  * producer when the next pivot is its own and it has caught up. A step's latency is therefore
  * the producer's chain alone (apply, inverse, Euclid, post), not a grid barrier; the consumers'
- * updates (five Montgomery products a modulus, no inverse) overlap it.
+ * updates (twelve Montgomery products a modulus for a two-pivot step, no inverse) overlap it.
  *
  * A zero check (gcd_kary.h) is the one place where the producer waits for every warp: each
  * answers with one atomic add that carries its count and its flags. After the last entry the
