@@ -1,21 +1,26 @@
 /* cpu suite: the CPU twin of the k-ary modular GCD (cpu_ref/gcd_kary.h, cpu_ref/gcd_kary_ref.c;
  * beyond 002).
- * - the lattice step on seeded random cases (L = 32 cheap, L = 16 all): the stop bits in [1, L],
- *   the pivot's vector (x, y) != 0 with p | yA - xB (GMP), its sizes (|x| < 2^tb, |y| 2^tb <= p
- *   past the first remainder, |x| <= p/2 when y = 1, and |x|, |y| < 2 q_min, which the kernel's
- *   reduction of the vectors needs), and the exact quotient W = (yA - xB)/p below
+ * - the lattice step on seeded random cases (L = 32 cheap, L = 16 all and cheap): the stop bits
+ *   in [1, L], the pivot's vector (x, y) != 0 with p | yA - xB (GMP), its sizes (|x| < 2^tb,
+ *   |y| 2^tb <= p past the first remainder, |x| <= p/2 when y = 1, and |x|, |y| < 2 q_min, which
+ *   the kernel's reduction of the vectors needs), and the exact quotient W = (yA - xB)/p below
  *   2^gcd_kary_bound; the decisions of gcd_kary_decide on two pivots (the bounds of the numbers
  *   that replace A and B, gcd(A, B) kept and the spurious factors confined to y, x or
  *   x1 y2 - x2 y1, SHORT when the moduli left cannot hold the bounds, CHECK when both pivots see
- *   b = 0 or a = 0) and of gcd_kary_finish;
+ *   b = 0 or a = 0, gcd_kary_advance recomputing the step's bounds) and of gcd_kary_finish;
  * - the twin against mpz_gcd on issue 10's cases (tests/gcd_cases.h): L = 32 cheap up to 8192
- *   bits with groups of 32, 64 and 256, L = 16 all and cheap up to 1024 bits, and moduli of the
- *   set planted as factors of one or both inputs (b = 0 pivots, zero checks, COMMON steps, also
- *   deep in the pivot order and squared);
+ *   bits with groups of 32, 64 and 256 (and 1: one pivot a step), L = 16 all and cheap up to
+ *   1024 bits; moduli of the set planted as factors of one or both inputs (b = 0 pivots, zero
+ *   checks, COMMON steps, also deep in the pivot order and squared) and random common factors
+ *   (on coprime pairs the cleaning hides a wrong H); per run, the steps by kind against the
+ *   pivots consumed and the spurious bits against the steps' multipliers;
+ * - every N_Q up to gcd_kary_nq's: a shortage (g untouched) or the right answer, never a wrong
+ *   one;
  * - retries from 1, 2 and 8 moduli, inputs too large for a set of 8 moduli (and a set that runs
  *   out while retrying), with g untouched;
  * - gcd_kary_nq (a multiple of the group, enough pivots, clamped to the set, GCD_TOO_LARGE) and
- *   gcd_kary_clean (planted spurious factors removed, their bits returned). */
+ *   gcd_kary_clean (planted spurious factors removed, their bits returned).
+ * Statistics per input size (steps, moduli, pivots consumed, spurious bits) go to stdout. */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,8 +273,15 @@ static void check_lattice(const struct gcd_moduli *M, unsigned n)
         default:
             CHECK(0, "L=%u: decision %d with ample moduli after a zero check", L, (int)st.kind);
         }
-        /* Too few moduli left for the larger bound: SHORT; just enough: the same step. */
+        /* Too few moduli left for the larger bound: SHORT; just enough: the same step. And a
+         * consumer that recomputes the bounds from the entry finds the producer's. */
         if (st.pivots > 0) {
+            int64_t alpha2 = alpha, beta2 = beta;
+            gcd_kary_advance(&st, &alpha2, &beta2, L);
+            CHECK(alpha2 == st.alpha && beta2 == st.beta,
+                  "L=%u step %d: advance gives bounds %lld, %lld, the step %lld, %lld", L,
+                  (int)st.kind, (long long)alpha2, (long long)beta2, (long long)st.alpha,
+                  (long long)st.beta);
             const int64_t top = st.alpha > st.beta ? st.alpha : st.beta;
             const int64_t fit = st.pivots + (top + (int64_t)L - 2) / ((int64_t)L - 1);
             struct gcd_kary_step s2;
