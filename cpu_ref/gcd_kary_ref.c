@@ -115,24 +115,15 @@ enum gcd_status gcd_kary_attempt(mpz_t g, const mpz_t u, const mpz_t v,
     run->shortage = GCD_SHORT_NONE;
 
     const int64_t n_u0 = (int64_t)mpz_sizeinbase(u, 2), n_v0 = (int64_t)mpz_sizeinbase(v, 2);
-    size_t uw_count = 0, vw_count = 0;
-    uint32_t *uw = alloc_or_die(((size_t)n_u0 + 31) / 32 * sizeof *uw);
-    uint32_t *vw = alloc_or_die(((size_t)n_v0 + 31) / 32 * sizeof *vw);
-    mpz_export(uw, &uw_count, -1, sizeof *uw, 0, 0, u);
-    mpz_export(vw, &vw_count, -1, sizeof *vw, 0, 0, v);
     const uint32_t *q = M->q;
     uint32_t *a = alloc_or_die(n_q * sizeof *a), *b = alloc_or_die(n_q * sizeof *b);
     uint32_t *s = alloc_or_die(n_q * sizeof *s);
     unsigned char *live = alloc_or_die(n_q);
+    gcd_residues(u, v, M, n_q, NULL, a, b);
     for (size_t i = 0; i < n_q; i++) {
-        const uint64_t m = gcd_fastrem_multiplier(q[i], L, M->filter);
-        a[i] = gcd_residue_words(uw, uw_count, q[i], m, L, M->filter);
-        b[i] = gcd_residue_words(vw, vw_count, q[i], m, L, M->filter);
         s[i] = 1;
         live[i] = 1;
     }
-    free(uw);
-    free(vw);
 
     mpz_t common, h;
     mpz_inits(common, h, NULL);

@@ -184,6 +184,25 @@ uint64_t gcd_mixed_radix_recover(mpz_t g, const uint32_t *q, uint32_t *u, unsign
     return k;
 }
 
+void gcd_residues(const mpz_t u, const mpz_t v, const struct gcd_moduli *M, size_t n,
+                  uint64_t *m, uint32_t *ru, uint32_t *rv)
+{
+    size_t uw_count = 0, vw_count = 0;
+    uint32_t *uw = alloc_or_die((mpz_sizeinbase(u, 2) + 31) / 32 * sizeof *uw);
+    uint32_t *vw = alloc_or_die((mpz_sizeinbase(v, 2) + 31) / 32 * sizeof *vw);
+    mpz_export(uw, &uw_count, -1, sizeof *uw, 0, 0, u);
+    mpz_export(vw, &vw_count, -1, sizeof *vw, 0, 0, v);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t mi = gcd_fastrem_multiplier(M->q[i], M->L, M->filter);
+        if (m)
+            m[i] = mi;
+        ru[i] = gcd_residue_words(uw, uw_count, M->q[i], mi, M->L, M->filter);
+        rv[i] = gcd_residue_words(vw, vw_count, M->q[i], mi, M->L, M->filter);
+    }
+    free(uw);
+    free(vw);
+}
+
 enum gcd_status gcd_modular_attempt(mpz_t g, const mpz_t u, const mpz_t v,
                                     const struct gcd_moduli *M, size_t n_q, struct gcd_run *run)
 {
@@ -195,11 +214,6 @@ enum gcd_status gcd_modular_attempt(mpz_t g, const mpz_t u, const mpz_t v,
 
     /* Fig. 2 line 1. */
     const int64_t n_u0 = (int64_t)mpz_sizeinbase(u, 2), n_v0 = (int64_t)mpz_sizeinbase(v, 2);
-    size_t uw_count = 0, vw_count = 0;
-    uint32_t *uw = alloc_or_die(((size_t)n_u0 + 31) / 32 * sizeof *uw);
-    uint32_t *vw = alloc_or_die(((size_t)n_v0 + 31) / 32 * sizeof *vw);
-    mpz_export(uw, &uw_count, -1, sizeof *uw, 0, 0, u);
-    mpz_export(vw, &vw_count, -1, sizeof *vw, 0, 0, v);
 
     /* Fig. 2 lines 4-8: Q is the n_q largest moduli. */
     struct twin s = {.L = L, .filter = M->filter, .n = n_q, .q = M->q};
@@ -208,16 +222,12 @@ enum gcd_status gcd_modular_attempt(mpz_t g, const mpz_t u, const mpz_t v,
     s.u = alloc_or_die(n_q * sizeof *s.u);
     s.v = alloc_or_die(n_q * sizeof *s.v);
     s.active = alloc_or_die(n_q);
+    gcd_residues(u, v, M, n_q, s.m, s.u, s.v);
     for (size_t i = 0; i < n_q; i++) {
         const uint32_t q = s.q[i];
-        s.m[i] = gcd_fastrem_multiplier(q, L, s.filter);
-        s.u[i] = gcd_residue_words(uw, uw_count, q, s.m[i], L, s.filter);
-        s.v[i] = gcd_residue_words(vw, vw_count, q, s.m[i], L, s.filter);
         s.key[i] = s.v[i] ? gcd_key(q, mulmod(&s, i, s.u[i], gcd_modinv(s.v[i], q))) : GCD_KEY_INF;
         s.active[i] = 1;
     }
-    free(uw);
-    free(vw);
 
     /* Lines 9-20. The printed loop is repeat-until, which would run its body once with b = inf
      * when every v_q is 0 from the start; that happens only when V is a multiple of the product

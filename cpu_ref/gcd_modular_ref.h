@@ -111,6 +111,11 @@ size_t gcd_modular_retry_nq(size_t n_q, size_t block, uint64_t available);
  * modular algorithm must run); else sets g and returns true. */
 bool gcd_modular_prepare(mpz_t u, mpz_t v, mpz_t g, const mpz_t a, const mpz_t b);
 
+/* Fig. 2 lines 4-7 for the first n moduli of M: the fast-remainder multipliers (into m, unless
+ * NULL) and U mod q, V mod q by gcd_residue_words, from U and V exported as 32-bit words. */
+void gcd_residues(const mpz_t u, const mpz_t v, const struct gcd_moduli *M, size_t n,
+                  uint64_t *m, uint32_t *ru, uint32_t *rv);
+
 /* One attempt of Fig. 2 on U >= V > 0 with the n_q largest moduli of M (n_q <= M->count).
  * Sets g on GCD_OK; leaves it alone on GCD_SHORTAGE. */
 enum gcd_status gcd_modular_attempt(mpz_t g, const mpz_t u, const mpz_t v,

@@ -166,6 +166,51 @@ static cudaError_t ensure_words(struct gcd_device *d, size_t words)
     return cudaSuccess;
 }
 
+/* An attempt's buffers for n_q moduli, and U and V on the device as 32-bit words. */
+static cudaError_t upload_pair(struct gcd_device *d, const mpz_t u, const mpz_t v, size_t n_q,
+                               size_t *uw_n, size_t *vw_n)
+{
+    cudaError_t err;
+    if ((err = ensure_moduli(d, n_q)) != cudaSuccess ||
+        (err = ensure_words(d, (mpz_sizeinbase(u, 2) + 31) / 32)) != cudaSuccess)
+        return err;
+    *uw_n = *vw_n = 0;
+    mpz_export(d->h_uw, uw_n, -1, sizeof *d->h_uw, 0, 0, u);
+    mpz_export(d->h_vw, vw_n, -1, sizeof *d->h_vw, 0, 0, v);
+    TRY(d, cudaMemcpyAsync(d->d_uw, d->h_uw, *uw_n * sizeof *d->h_uw, cudaMemcpyHostToDevice, d->stream));
+    TRY(d, cudaMemcpyAsync(d->d_vw, d->h_vw, *vw_n * sizeof *d->h_vw, cudaMemcpyHostToDevice, d->stream));
+    return cudaSuccess;
+}
+
+/* After a launch between the start event and now: the stop event, the kernel's result struct
+ * (`bytes` from d_result to h_result), its time added to kernel_ms, the launch remembered. */
+static cudaError_t finish_launch(struct gcd_device *d, const char *sync_call, void *h_result,
+                                 const void *d_result, size_t bytes, struct gcd_launch L)
+{
+    cudaError_t err;
+    TRY(d, cudaEventRecord(d->stop, d->stream));
+    TRY(d, cudaMemcpyAsync(h_result, d_result, bytes, cudaMemcpyDeviceToHost, d->stream));
+    if ((err = cudaStreamSynchronize(d->stream)) != cudaSuccess) {
+        d->failed_call = sync_call;
+        return err;
+    }
+    float ms = 0;
+    TRY(d, cudaEventElapsedTime(&ms, d->start, d->stop));
+    d->kernel_ms += ms;
+    d->last = L;
+    return cudaSuccess;
+}
+
+/* The first k mixed-radix digits to the host (the caller synchronises). */
+static cudaError_t fetch_digits(struct gcd_device *d, size_t k)
+{
+    TRY(d, cudaMemcpyAsync(d->h_digit_p, d->d_digit_p, k * sizeof *d->h_digit_p,
+                           cudaMemcpyDeviceToHost, d->stream));
+    TRY(d, cudaMemcpyAsync(d->h_digit_g, d->d_digit_g, k * sizeof *d->h_digit_g,
+                           cudaMemcpyDeviceToHost, d->stream));
+    return cudaSuccess;
+}
+
 /* The kernel for n moduli (002 section 4 sizes the grid to the GPU; here the blocks are sized
  * to the moduli too). A step's cost is one inverse chain per modulus, issued on the SMs that
  * hold moduli: so the moduli are spread over as many SMs as the barrier reaches, one block
@@ -231,15 +276,10 @@ cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, con
                                size_t n_q, struct gcd_run *run)
 {
     const size_t n_u = mpz_sizeinbase(u, 2), n_v = mpz_sizeinbase(v, 2);
-    cudaError_t err;
-    if ((err = ensure_moduli(d, n_q)) != cudaSuccess || (err = ensure_words(d, (n_u + 31) / 32)) !=
-        cudaSuccess)
-        return err;
     size_t uw_n = 0, vw_n = 0;
-    mpz_export(d->h_uw, &uw_n, -1, sizeof *d->h_uw, 0, 0, u);
-    mpz_export(d->h_vw, &vw_n, -1, sizeof *d->h_vw, 0, 0, v);
-    TRY(d, cudaMemcpyAsync(d->d_uw, d->h_uw, uw_n * sizeof *d->h_uw, cudaMemcpyHostToDevice, d->stream));
-    TRY(d, cudaMemcpyAsync(d->d_vw, d->h_vw, vw_n * sizeof *d->h_vw, cudaMemcpyHostToDevice, d->stream));
+    cudaError_t err = upload_pair(d, u, v, n_q, &uw_n, &vw_n);
+    if (err != cudaSuccess)
+        return err;
 
     struct gcd_launch L;
     if ((err = plan(d, n_q, &L)) != cudaSuccess)
@@ -259,17 +299,9 @@ cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, con
         d->failed_call = "gcd_modular_kernel launch";
         return err;
     }
-    TRY(d, cudaEventRecord(d->stop, d->stream));
-    TRY(d, cudaMemcpyAsync(d->h_result, d->d_result, sizeof *d->h_result, cudaMemcpyDeviceToHost,
-                           d->stream));
-    if ((err = cudaStreamSynchronize(d->stream)) != cudaSuccess) {
-        d->failed_call = "gcd_modular_kernel (cudaStreamSynchronize)";
+    if ((err = finish_launch(d, "gcd_modular_kernel (cudaStreamSynchronize)", d->h_result,
+                             d->d_result, sizeof *d->h_result, L)) != cudaSuccess)
         return err;
-    }
-    float ms = 0;
-    TRY(d, cudaEventElapsedTime(&ms, d->start, d->stop));
-    d->kernel_ms += ms;
-    d->last = L;
 
     const struct gcd_kernel_result r = *d->h_result;
     run->n_q = n_q;
@@ -285,10 +317,8 @@ cudaError_t gcd_device_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, con
     }
     run->digits = r.digits;
     const size_t k = (size_t)r.digits;
-    TRY(d, cudaMemcpyAsync(d->h_digit_p, d->d_digit_p, k * sizeof *d->h_digit_p,
-                           cudaMemcpyDeviceToHost, d->stream));
-    TRY(d, cudaMemcpyAsync(d->h_digit_g, d->d_digit_g, k * sizeof *d->h_digit_g,
-                           cudaMemcpyDeviceToHost, d->stream));
+    if ((err = fetch_digits(d, k)) != cudaSuccess)
+        return err;
     TRY(d, cudaStreamSynchronize(d->stream));
     /* Fig. 2 line 29 on the host, with GMP (002 section 3). */
     gcd_mixed_radix_to_mpz(g, d->h_digit_p, d->h_digit_g, k);
@@ -358,15 +388,10 @@ static cudaError_t kary_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, co
                                 size_t n_q, struct gcd_run *run)
 {
     const size_t n_u = mpz_sizeinbase(u, 2), n_v = mpz_sizeinbase(v, 2);
-    cudaError_t err;
-    if ((err = ensure_moduli(d, n_q)) != cudaSuccess || (err = ensure_words(d, (n_u + 31) / 32)) !=
-        cudaSuccess)
-        return err;
     size_t uw_n = 0, vw_n = 0;
-    mpz_export(d->h_uw, &uw_n, -1, sizeof *d->h_uw, 0, 0, u);
-    mpz_export(d->h_vw, &vw_n, -1, sizeof *d->h_vw, 0, 0, v);
-    TRY(d, cudaMemcpyAsync(d->d_uw, d->h_uw, uw_n * sizeof *d->h_uw, cudaMemcpyHostToDevice, d->stream));
-    TRY(d, cudaMemcpyAsync(d->d_vw, d->h_vw, vw_n * sizeof *d->h_vw, cudaMemcpyHostToDevice, d->stream));
+    cudaError_t err = upload_pair(d, u, v, n_q, &uw_n, &vw_n);
+    if (err != cudaSuccess)
+        return err;
     struct gcd_launch L;
     if ((err = plan_kary(d, n_q, &L)) == cudaErrorInvalidConfiguration) {
         run->status = GCD_TOO_LARGE; /* more moduli than the registers of the GPU hold */
@@ -388,17 +413,9 @@ static cudaError_t kary_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, co
         d->failed_call = "gcd_kary_kernel launch";
         return err;
     }
-    TRY(d, cudaEventRecord(d->stop, d->stream));
-    TRY(d, cudaMemcpyAsync(d->h_kary, d->d_kary, sizeof *d->h_kary, cudaMemcpyDeviceToHost,
-                           d->stream));
-    if ((err = cudaStreamSynchronize(d->stream)) != cudaSuccess) {
-        d->failed_call = "gcd_kary_kernel (cudaStreamSynchronize)";
+    if ((err = finish_launch(d, "gcd_kary_kernel (cudaStreamSynchronize)", d->h_kary, d->d_kary,
+                             sizeof *d->h_kary, L)) != cudaSuccess)
         return err;
-    }
-    float ms = 0;
-    TRY(d, cudaEventElapsedTime(&ms, d->start, d->stop));
-    d->kernel_ms += ms;
-    d->last = L;
 
     const struct gcd_kary_result r = *d->h_kary;
     run->n_q = n_q;
@@ -417,10 +434,8 @@ static cudaError_t kary_attempt(struct gcd_device *d, mpz_t g, const mpz_t u, co
     }
     run->digits = r.digits;
     const size_t k = (size_t)r.digits;
-    TRY(d, cudaMemcpyAsync(d->h_digit_p, d->d_digit_p, k * sizeof *d->h_digit_p,
-                           cudaMemcpyDeviceToHost, d->stream));
-    TRY(d, cudaMemcpyAsync(d->h_digit_g, d->d_digit_g, k * sizeof *d->h_digit_g,
-                           cudaMemcpyDeviceToHost, d->stream));
+    if ((err = fetch_digits(d, k)) != cudaSuccess)
+        return err;
     TRY(d, cudaMemcpyAsync(d->h_common, d->d_common, r.commons * sizeof *d->h_common,
                            cudaMemcpyDeviceToHost, d->stream));
     TRY(d, cudaStreamSynchronize(d->stream));
