@@ -60,11 +60,13 @@ struct gcd_kary_step {
     int64_t alpha, beta;
 };
 
-/* A pivot's residues (of S A and S B) and its vector: (x, y) != 0 with p | yA - xB, from
- * gcd_kary_pivot_vector (on the GPU each pivot's lane finds its own, at once). */
+/* A pivot's residues (of S A and S B), its vector (x, y) != 0 with p | yA - xB and the bound of
+ * (yA - xB)/p in bits, from gcd_kary_pivot_vector (on the GPU each pivot's lane finds its own,
+ * at once). */
 struct gcd_kary_pivot {
     uint32_t p, a, b;
     int64_t x, y;
+    int64_t bound;
 };
 
 GCD_HD int64_t gcd_kary_bits(int64_t x)
@@ -88,35 +90,10 @@ GCD_HD int64_t gcd_kary_stop_bits(int64_t alpha, int64_t beta, unsigned L)
     return tb < 1 ? 1 : tb > (int64_t)L ? (int64_t)L : tb;
 }
 
-/* floor(r0 / r1) for r0 >= r1 > 0. The GPU's integer division is a long dependent chain, and
- * the half-Euclid sits on the critical path of every step: there the quotient comes from a
- * float estimate (two conversions and __fdividef, a relative error below 2^-21), within one of
- * the truth while the quotient is below 2^20, then corrected; r1 below 2^12, where it may be
- * larger, takes the division. */
-GCD_HD uint32_t gcd_kary_quotient(uint32_t r0, uint32_t r1)
-{
-#ifdef __CUDA_ARCH__
-    /* Most quotients are 1 to 3 (Gauss-Kuzmin: about 68 %): three subtractions decide them. */
-    if (r0 - r1 < r1)
-        return 1;
-    if (r0 - 2 * (uint64_t)r1 < r1)
-        return 2;
-    if (r0 - 3 * (uint64_t)r1 < r1)
-        return 3;
-    if (r1 < (1u << 12))
-        return r0 / r1;
-    uint32_t k = __float2uint_rz(__fdividef(__uint2float_rn(r0), __uint2float_rn(r1)));
-    const int64_t r = (int64_t)r0 - (int64_t)k * r1;
-    k = r < 0 ? k - 1 : r >= (int64_t)r1 ? k + 1 : k;
-    return k;
-#else
-    return r0 / r1;
-#endif
-}
-
 /* The short vector (x, y) != 0 with x = y t mod p: the half-extended Euclid of (p, t), with
  * remainders r_i = c_i t mod p, stopped at the first r_i below 2^tb (i >= 1). When that is t
- * itself (y = 1), x is taken symmetric, |x| <= p/2. */
+ * itself (y = 1), x is taken symmetric, |x| <= p/2. The quotients are exact: the GPU and the twin
+ * take the same vectors. */
 GCD_HD void gcd_kary_vector(uint32_t p, uint32_t t, int64_t tb, int64_t *x, int64_t *y)
 {
     const uint64_t stop = (uint64_t)1 << tb;
@@ -126,9 +103,43 @@ GCD_HD void gcd_kary_vector(uint32_t p, uint32_t t, int64_t tb, int64_t *x, int6
         return;
     }
     uint32_t r0 = p, r1 = t;
+#ifdef __CUDA_ARCH__
+    /* On the GPU this loop is on the critical path of every step, where an integer division is
+     * a long dependent chain. While tb >= 12 every divisor is at least 2^12, so every quotient
+     * k is below 2^20, and k' = trunc(r0 (1 - 2^-21) / r1) in float is k or k - 1: the
+     * conversions, the reciprocal (rcp.approx, 1 ulp) and the two products err by less than
+     * 0.75 2^-21 together, which the factor outweighs from above, and k 1.75 2^-21 < 1 from
+     * below. So r0 - k' r1 is in [0, r0], exact in 32 bits, and one conditional subtraction
+     * ends the step: seven dependent instructions, no branch to part the two pivots' lanes.
+     * The cofactors are below p / 2^12 in magnitude and fit 32 bits. Smaller tb (a pair
+     * unbalanced by more than about 8 bits, rare) divides. */
+    if (tb >= 12) {
+        const float shrink = 1.0f - 0x1p-21f;
+        const uint32_t last = (uint32_t)(stop - 1); /* a 32-bit test: tb <= 32 */
+        float f0 = __uint2float_rn(r0) * shrink;
+        int32_t c0 = 0, c1 = 1;
+        while (r1 > last) {
+            const float f1 = __uint2float_rn(r1);
+            float inv;
+            asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(inv) : "f"(f1));
+            uint32_t k = __float2uint_rz(f0 * inv), r = r0 - k * r1;
+            k += r >= r1 ? 1 : 0;
+            r -= r >= r1 ? r1 : 0;
+            const int32_t c = c0 - (int32_t)k * c1;
+            r0 = r1;
+            r1 = r;
+            f0 = f1 * shrink;
+            c0 = c1;
+            c1 = c;
+        }
+        *x = (int64_t)r1;
+        *y = c1;
+        return;
+    }
+#endif
     int64_t c0 = 0, c1 = 1;
     while (r1 >= stop) {
-        const uint32_t k = gcd_kary_quotient(r0, r1), r = r0 - k * r1;
+        const uint32_t k = r0 / r1, r = r0 - k * r1;
         const int64_t c = c0 - (int64_t)k * c1;
         r0 = r1;
         r1 = r;
@@ -139,22 +150,26 @@ GCD_HD void gcd_kary_vector(uint32_t p, uint32_t t, int64_t tb, int64_t *x, int6
     *y = c1;
 }
 
-/* The pivot's vector from t = a/b mod p (any value when b = 0): the half-Euclid's when b != 0,
- * else (1, 0), as p | B (a != 0: W = -B/p). tb from gcd_kary_stop_bits. */
-GCD_HD void gcd_kary_pivot_vector(struct gcd_kary_pivot *pv, uint32_t t, int64_t tb)
-{
-    pv->x = 1;
-    pv->y = 0;
-    if (pv->b != 0)
-        gcd_kary_vector(pv->p, t, tb, &pv->x, &pv->y);
-}
-
 /* The bound of (y A - x B) / p in bits, at least 0 (W = 0 when it is 0). */
 GCD_HD int64_t gcd_kary_bound(int64_t x, int64_t y, int64_t alpha, int64_t beta, unsigned L)
 {
     const int64_t ta = y ? alpha + gcd_kary_bits(y) : -1, tb = x ? beta + gcd_kary_bits(x) : -1;
     const int64_t top = (ta > tb ? ta : tb) + (x && y ? 1 : 0) - ((int64_t)L - 1);
     return top > 0 ? top : 0;
+}
+
+/* The pivot's vector from t = a/b mod p (any value when b = 0), found with stop bits from
+ * gcd_kary_stop_bits(alpha, beta, L): the half-Euclid's when b != 0, else (1, 0), as p | B
+ * (a != 0: W = -B/p); and its bound, which the decision reads (on the GPU the pivots' lanes
+ * find both bounds at once, off the decision's chain). */
+GCD_HD void gcd_kary_pivot_vector(struct gcd_kary_pivot *pv, uint32_t t, int64_t alpha,
+                                  int64_t beta, unsigned L)
+{
+    pv->x = 1;
+    pv->y = 0;
+    if (pv->b != 0)
+        gcd_kary_vector(pv->p, t, gcd_kary_stop_bits(alpha, beta, L), &pv->x, &pv->y);
+    pv->bound = gcd_kary_bound(pv->x, pv->y, alpha, beta, L);
 }
 
 /* The bounds after step st (of kind PAIR, REPLACE_A, REPLACE_B or COMMON) from those before:
@@ -185,9 +200,9 @@ GCD_HD void gcd_kary_advance(const struct gcd_kary_step *st, int64_t *alpha, int
 }
 
 /* The step for the next pivot p1, and p2 when `two` (the next modulus is on the same warp), their
- * vectors found with gcd_kary_stop_bits(alpha, beta, L). With checked = false, a pair whose
- * pivots see b = 0 (or a = 0) asks for a zero check first; after one that found both numbers
- * nonzero, checked = true. `left` is the moduli not yet consumed. The caller acts on CHECK;
+ * vectors and bounds found by gcd_kary_pivot_vector for these alpha, beta and L. With checked =
+ * false, a pair whose pivots see b = 0 (or a = 0) asks for a zero check first; after one that
+ * found both numbers nonzero, checked = true. `left` is the moduli not yet consumed. The caller acts on CHECK;
  * everything else is final, SHORT included. */
 GCD_HD void gcd_kary_decide(struct gcd_kary_step *st, const struct gcd_kary_pivot *p1,
                             const struct gcd_kary_pivot *p2, bool two, int64_t alpha, int64_t beta,
@@ -221,7 +236,16 @@ GCD_HD void gcd_kary_decide(struct gcd_kary_step *st, const struct gcd_kary_pivo
             st->pivots = 1;
         }
     }
-    gcd_kary_advance(st, &st->alpha, &st->beta, L);
+    if (st->kind == GCD_KARY_COMMON) {
+        gcd_kary_advance(st, &st->alpha, &st->beta, L);
+    } else if (st->kind == GCD_KARY_PAIR) {
+        st->alpha = p1->bound; /* gcd_kary_advance's, from the pivots */
+        st->beta = p2->bound;
+    } else if (st->kind == GCD_KARY_REPLACE_A) {
+        st->alpha = p1->bound;
+    } else {
+        st->beta = p1->bound;
+    }
     /* The gap between the capacity and the larger bound never grows, so a pair that outgrows
      * the moduli left now cannot be read back later. */
     const int64_t cap = (left - st->pivots) * ((int64_t)L - 1);

@@ -97,10 +97,11 @@ static void apply(const struct gcd_kary_step *st, const uint32_t *pivot, uint32_
     }
 }
 
-static struct gcd_kary_pivot pivot_of(uint32_t q, uint32_t a, uint32_t b, int64_t tb)
+static struct gcd_kary_pivot pivot_of(uint32_t q, uint32_t a, uint32_t b, int64_t alpha,
+                                      int64_t beta, unsigned L)
 {
-    struct gcd_kary_pivot pv = {q, a, b, 0, 0};
-    gcd_kary_pivot_vector(&pv, b ? mulmod(a, gcd_modinv(b, q), q) : 0, tb);
+    struct gcd_kary_pivot pv = {q, a, b, 0, 0, 0};
+    gcd_kary_pivot_vector(&pv, b ? mulmod(a, gcd_modinv(b, q), q) : 0, alpha, beta, L);
     return pv;
 }
 
@@ -133,10 +134,10 @@ enum gcd_status gcd_kary_attempt(mpz_t g, const mpz_t u, const mpz_t v,
     struct gcd_kary_step st = {.kind = GCD_KARY_SHORT};
     while (next < n_q) {
         const bool two = next + 1 < n_q && (next + 1) % group != 0;
-        const int64_t tb = gcd_kary_stop_bits(alpha, beta, L);
-        const struct gcd_kary_pivot p1 = pivot_of(q[next], a[next], b[next], tb);
-        const struct gcd_kary_pivot p2 =
-            two ? pivot_of(q[next + 1], a[next + 1], b[next + 1], tb) : (struct gcd_kary_pivot){0};
+        const struct gcd_kary_pivot p1 = pivot_of(q[next], a[next], b[next], alpha, beta, L);
+        const struct gcd_kary_pivot p2 = two ? pivot_of(q[next + 1], a[next + 1], b[next + 1],
+                                                        alpha, beta, L)
+                                             : (struct gcd_kary_pivot){0};
         const int64_t left = (int64_t)(n_q - next);
         gcd_kary_decide(&st, &p1, &p2, two, alpha, beta, L, left, false);
         if (st.kind == GCD_KARY_CHECK) {

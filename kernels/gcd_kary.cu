@@ -122,13 +122,15 @@ __device__ __forceinline__ bool final_kind(int32_t k)
     return k == GCD_KARY_DONE_A || k == GCD_KARY_DONE_B || k == GCD_KARY_SHORT;
 }
 
-/* The pivot of `lane` (p is the caller's to know; x and y fit 32 bits). */
+/* The pivot of `lane` (x, y and the bound fit 32 bits). */
 __device__ __forceinline__ gcd_kary_pivot shfl_pivot(const gcd_kary_pivot &pv, unsigned lane)
 {
-    return gcd_kary_pivot{0, __shfl_sync(FULL_WARP, pv.a, (int)lane),
+    return gcd_kary_pivot{__shfl_sync(FULL_WARP, pv.p, (int)lane),
+                          __shfl_sync(FULL_WARP, pv.a, (int)lane),
                           __shfl_sync(FULL_WARP, pv.b, (int)lane),
                           __shfl_sync(FULL_WARP, (int32_t)pv.x, (int)lane),
-                          __shfl_sync(FULL_WARP, (int32_t)pv.y, (int)lane)};
+                          __shfl_sync(FULL_WARP, (int32_t)pv.y, (int)lane),
+                          __shfl_sync(FULL_WARP, (int32_t)pv.bound, (int)lane)};
 }
 
 /* A log entry in 16 bytes, (x1, y1, x2, w): w is y2 for PAIR, else INT32_MIN + kind. Every
@@ -261,25 +263,28 @@ __global__ void __launch_bounds__(max_block(K)) kary_kernel(const gcd_kary_param
     int64_t alpha = p.alpha, beta = p.beta;
     gcd_kary_step st;
     for (;;) {
+        uint32_t p1, p2; /* the step's pivots (p2 read only by a PAIR) */
         if (next >= base && next < base + G && next < p.n) {
             const uint32_t i1 = next, i2 = next + 1;
             const bool two = i2 < p.n && i2 % G != 0;
             const uint32_t lane1 = i1 % 32, lane2 = i2 % 32;
             const uint32_t j = (lane == lane2 && two ? i2 - base : i1 - base) / 32;
-            /* Both pivots' lanes at once: t = a/b by Fermat's power, then the vector (x and y
-             * fit 32 bits, see post). */
+            /* t = a/b by Fermat's power (in every lane: no divergent branch around the chain),
+             * then in both pivots' lanes at once the vector and its bound (x and y fit 32 bits,
+             * see post). */
             slot v = s[0];
 #pragma unroll
             for (unsigned k = 1; k < K; k++)
                 if (k == j)
                     v = s[k];
-            gcd_kary_pivot pv{v.q, v.a, v.b, 0, 0};
-            if (lane == lane1 || (two && lane == lane2)) {
-                const uint32_t h = fermat(v.b ? v.b : 1, v.q, v.qinv, v.rq);
-                const uint32_t t = mont(mont(v.a, 1, v.q, v.qinv), h, v.q, v.qinv);
-                gcd_kary_pivot_vector(&pv, t, gcd_kary_stop_bits(alpha, beta, p.L));
-            }
+            gcd_kary_pivot pv{v.q, v.a, v.b, 0, 0, 0};
+            const uint32_t h = fermat(v.b ? v.b : 1, v.q, v.qinv, v.rq);
+            const uint32_t t = mont(mont(v.a, 1, v.q, v.qinv), h, v.q, v.qinv);
+            if (lane == lane1 || (two && lane == lane2))
+                gcd_kary_pivot_vector(&pv, t, alpha, beta, p.L);
             const gcd_kary_pivot pv1 = shfl_pivot(pv, lane1), pv2 = shfl_pivot(pv, lane2);
+            p1 = pv1.p;
+            p2 = pv2.p;
             const int64_t left = (int64_t)(p.n - next);
             gcd_kary_decide(&st, &pv1, &pv2, two, alpha, beta, p.L, left, false);
             if (st.kind == GCD_KARY_CHECK) {
@@ -308,6 +313,9 @@ __global__ void __launch_bounds__(max_block(K)) kary_kernel(const gcd_kary_param
                 break;
             }
         } else {
+            /* issued before the wait, which hides their latency */
+            p1 = __ldg(p.q + next);
+            p2 = __ldg(p.q + (next + 1 < p.n ? next + 1 : next));
             st = read_entry(p.log, e);
             if (st.kind == GCD_KARY_CHECK) {
                 answer_check(p, e, s, first, next);
@@ -320,7 +328,6 @@ __global__ void __launch_bounds__(max_block(K)) kary_kernel(const gcd_kary_param
             st.beta = beta;
             gcd_kary_advance(&st, &st.alpha, &st.beta, p.L);
         }
-        const uint32_t p1 = __ldg(p.q + next), p2 = st.pivots == 2 ? __ldg(p.q + next + 1) : 0;
 #pragma unroll
         for (unsigned j = 0; j < K; j++)
             apply(st, p1, p2, s[j]);
@@ -424,6 +431,23 @@ __global__ void clear_log(int32_t *log, size_t words)
 extern "C" cudaError_t gcd_kary_clear_log(int32_t *log, size_t entries, cudaStream_t stream)
 {
     clear_log<<<64, 256, 0, stream>>>(log, 4 * entries);
+    return cudaGetLastError();
+}
+
+__global__ void vectors(const uint32_t *p, const uint32_t *t, const int32_t *tb, int64_t *x,
+                        int64_t *y, size_t n)
+{
+    const size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n)
+        gcd_kary_vector(p[i], t[i], tb[i], x + i, y + i);
+}
+
+extern "C" cudaError_t gcd_kary_vectors(const uint32_t *p, const uint32_t *t, const int32_t *tb,
+                                        int64_t *x, int64_t *y, size_t n, cudaStream_t stream)
+{
+    if (n == 0)
+        return cudaSuccess;
+    vectors<<<(unsigned)((n + 255) / 256), 256, 0, stream>>>(p, t, tb, x, y, n);
     return cudaGetLastError();
 }
 

@@ -53,6 +53,11 @@ cudaError_t gcd_kary_max_grid(unsigned shape, unsigned block, unsigned *max_grid
 /* Empties the first `entries` entries of a log (before each launch). */
 cudaError_t gcd_kary_clear_log(int32_t *log, size_t entries, cudaStream_t stream);
 
+/* gcd_kary_vector as the producer runs it (its float quotients) on n inputs in device memory,
+ * one a thread: the gpu suite checks it against the twin's divisions. */
+cudaError_t gcd_kary_vectors(const uint32_t *p, const uint32_t *t, const int32_t *tb, int64_t *x,
+                             int64_t *y, size_t n, cudaStream_t stream);
+
 /* One attempt, launched cooperatively (every warp waits on others). */
 cudaError_t gcd_kary_launch(unsigned shape, const struct gcd_kary_params *p, unsigned grid,
                             unsigned block, cudaStream_t stream);

@@ -80,10 +80,13 @@ static void quotient(mpz_t w, const mpz_t A, const mpz_t B, int64_t x, int64_t y
     mpz_clear(t);
 }
 
-/* The pivot of modulus p for the pair (A, B), its vector found with stop bits tb; t from GMP. */
-static struct gcd_kary_pivot pivot_for(uint32_t p, const mpz_t A, const mpz_t B, int64_t tb)
+/* The pivot of modulus p for the pair (A, B) of bounds alpha, beta: its vector and bound; t from
+ * GMP. */
+static struct gcd_kary_pivot pivot_for(uint32_t p, const mpz_t A, const mpz_t B, int64_t alpha,
+                                       int64_t beta, unsigned L)
 {
-    struct gcd_kary_pivot pv = {p, (uint32_t)mpz_fdiv_ui(A, p), (uint32_t)mpz_fdiv_ui(B, p), 0, 0};
+    struct gcd_kary_pivot pv = {p, (uint32_t)mpz_fdiv_ui(A, p), (uint32_t)mpz_fdiv_ui(B, p), 0, 0,
+                                0};
     uint32_t t = (uint32_t)(rand64() % p); /* any value when b = 0 */
     if (pv.b != 0) {
         mpz_t r, m;
@@ -95,7 +98,7 @@ static struct gcd_kary_pivot pivot_for(uint32_t p, const mpz_t A, const mpz_t B,
         t = (uint32_t)mpz_fdiv_ui(r, p);
         mpz_clears(r, m, NULL);
     }
-    gcd_kary_pivot_vector(&pv, t, tb);
+    gcd_kary_pivot_vector(&pv, t, alpha, beta, L);
     return pv;
 }
 
@@ -171,7 +174,7 @@ static void check_lattice(const struct gcd_moduli *M, unsigned n)
         const int64_t tb = gcd_kary_stop_bits(alpha, beta, L);
         CHECK(tb >= 1 && tb <= (int64_t)L, "L=%u alpha %lld beta %lld: stop bits %lld", L,
               (long long)alpha, (long long)beta, (long long)tb);
-        const struct gcd_kary_pivot pv = pivot_for(p, A, B, tb);
+        const struct gcd_kary_pivot pv = pivot_for(p, A, B, alpha, beta, L);
         const int64_t x = pv.x, y = pv.y;
         char cs[160];
         snprintf(cs, sizeof cs, "L=%u p=%u a=%u b=%u alpha %lld beta %lld tb %lld: (x, y) = "
@@ -203,16 +206,16 @@ static void check_lattice(const struct gcd_moduli *M, unsigned n)
         CHECK(sizes, "%s: sizes of the vector (q_min %llu)", cs, (unsigned long long)q_min);
         if (divides) {
             mpz_divexact_ui(W, W, p);
-            const int64_t bound = gcd_kary_bound(x, y, alpha, beta, L);
-            CHECK(bits_of(W) <= bound, "%s: W has %lld bits, bound %lld", cs,
-                  (long long)bits_of(W), (long long)bound);
+            CHECK(pv.bound == gcd_kary_bound(x, y, alpha, beta, L) && bits_of(W) <= pv.bound,
+                  "%s: W has %lld bits, the pivot's bound %lld", cs, (long long)bits_of(W),
+                  (long long)pv.bound);
         }
 
         /* The decision on the pivots p, p2 (a pair inside the group), after a zero check that
          * found both numbers nonzero, with ample moduli left. */
         if (mpz_sgn(A) == 0 || mpz_sgn(B) == 0)
             continue;
-        const struct gcd_kary_pivot pv2 = pivot_for(p2, A, B, tb);
+        const struct gcd_kary_pivot pv2 = pivot_for(p2, A, B, alpha, beta, L);
         const int64_t ample = 1000000;
         struct gcd_kary_step st, unchecked;
         gcd_kary_decide(&unchecked, &pv, &pv2, true, alpha, beta, L, ample, false);

@@ -5,7 +5,9 @@
  * reduction steps and mixed-radix digits. Also: retries from too few moduli, M running out
  * (GCD_TOO_LARGE, g untouched), L = 16 with the cheap and the exact remainder, every register
  * shape (K = 1, 2, 4, 8 moduli a thread), planted factors of 1000 and N/2 bits, and the sizes of
- * 002 Table 2 up to 352 Kibit. Exits 77 (skipped) without a GPU. */
+ * 002 Table 2 up to 352 Kibit; and the producer's half-Euclid, whose quotients come from float
+ * estimates, against the host's divisions on 4 million inputs. Exits 77 (skipped) without a
+ * GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +110,65 @@ static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bit
     mpz_clears(a, b, f, NULL);
 }
 
+/* The producer's half-Euclid (gcd_kary_vector's float quotients, on the GPU) against the same
+ * function on the host, which divides: n inputs, p a modulus of M or any odd number of L bits,
+ * t random, near p, small or near p/k (large first quotients), tb over [1, L] and mostly in
+ * the float path's range (tb >= 12). */
+static void check_vectors(const struct gcd_moduli *M, size_t n)
+{
+    const unsigned L = M->L;
+    uint32_t *p = malloc(n * sizeof *p), *t = malloc(n * sizeof *t);
+    int32_t *tb = malloc(n * sizeof *tb);
+    int64_t *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    void *dev[5] = {NULL};
+    const size_t size[5] = {n * sizeof *p, n * sizeof *t, n * sizeof *tb, n * sizeof *x,
+                            n * sizeof *y};
+    bool ok = p && t && tb && x && y;
+    for (int i = 0; i < 5 && ok; i++)
+        ok = cudaMalloc(&dev[i], size[i]) == cudaSuccess;
+    CHECK(ok, "kary vectors: cannot allocate %zu inputs", n);
+    if (ok) {
+        for (size_t i = 0; i < n; i++) {
+            p[i] = i % 2 ? M->q[gmp_urandomm_ui(rng, M->count)]
+                         : (uint32_t)(1ul << (L - 1) | gmp_urandomb_ui(rng, L - 1) | 1);
+            const uint32_t r = (uint32_t)gmp_urandomb_ui(rng, 32);
+            switch (i % 4) {
+            case 0: t[i] = r % p[i]; break;
+            case 1: t[i] = p[i] - 1 - r % 1000; break;
+            case 2: t[i] = r % 100000; break;
+            default: t[i] = p[i] / (1 + r % 5000) + r % 3; break;
+            }
+            t[i] = t[i] < p[i] ? t[i] : p[i] - 1;
+            tb[i] = i % 8 ? 12 + (int32_t)gmp_urandomm_ui(rng, L - 11)
+                          : 1 + (int32_t)gmp_urandomm_ui(rng, L);
+        }
+        ok = cudaMemcpy(dev[0], p, size[0], cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaMemcpy(dev[1], t, size[1], cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaMemcpy(dev[2], tb, size[2], cudaMemcpyHostToDevice) == cudaSuccess &&
+             gcd_kary_vectors(dev[0], dev[1], dev[2], dev[3], dev[4], n, 0) == cudaSuccess &&
+             cudaMemcpy(x, dev[3], size[3], cudaMemcpyDeviceToHost) == cudaSuccess &&
+             cudaMemcpy(y, dev[4], size[4], cudaMemcpyDeviceToHost) == cudaSuccess;
+        CHECK(ok, "kary vectors: CUDA call failed: %s", cudaGetErrorString(cudaGetLastError()));
+        size_t wrong = 0; /* every input a check; the first wrong one printed */
+        for (size_t i = 0; ok && i < n; i++) {
+            int64_t hx, hy;
+            gcd_kary_vector(p[i], t[i], tb[i], &hx, &hy);
+            if (!check_outcome(hx == x[i] && hy == y[i]) && wrong++ == 0)
+                printf("FAIL (seed %llu) kary vector (L=%u) p=%u t=%u tb=%d: GPU (%lld, %lld), "
+                       "host (%lld, %lld)\n", (unsigned long long)seed, L, p[i], t[i], tb[i],
+                       (long long)x[i], (long long)y[i], (long long)hx, (long long)hy);
+        }
+        printf("kary vectors (L=%u): %zu inputs, %zu differ from the host's\n", L, n, wrong);
+    }
+    for (int i = 0; i < 5; i++)
+        cudaFree(dev[i]);
+    free(p);
+    free(t);
+    free(tb);
+    free(x);
+    free(y);
+}
+
 /* M of 8 moduli cannot serve 4096 bits: GCD_TOO_LARGE after the retries, g untouched. */
 static void check_too_large(const struct gcd_moduli *full)
 {
@@ -144,6 +205,8 @@ int main(void)
         printf("cannot build the moduli (host memory)\n");
         return 1;
     }
+    check_vectors(&cheap32, (size_t)1 << 22);
+    check_vectors(&all16, (size_t)1 << 16);
     struct gcd_device d;
     if (cuda_ok(&d, gcd_device_open_kary(&d, &cheap32), "open")) {
         check_cases(&d, 8192);
