@@ -110,7 +110,7 @@ GCD_HD void gcd_kary_vector(uint32_t p, uint32_t t, int64_t tb, int64_t *x, int6
      * conversions, the reciprocal (rcp.approx, 1 ulp) and the two products err by less than
      * 0.75 2^-21 together, which the factor outweighs from above, and k 1.75 2^-21 < 1 from
      * below. So r0 - k' r1 is in [0, r0], exact in 32 bits, and one conditional subtraction
-     * ends the step: seven dependent instructions, no branch to part the two pivots' lanes.
+     * ends the step: seven dependent instructions, and no branch to part the pivots' lanes.
      * The cofactors are below p / 2^12 in magnitude and fit 32 bits. Smaller tb (a pair
      * unbalanced by more than about 8 bits, rare) divides. */
     if (tb >= 12) {
@@ -122,12 +122,15 @@ GCD_HD void gcd_kary_vector(uint32_t p, uint32_t t, int64_t tb, int64_t *x, int6
             const float f1 = __uint2float_rn(r1);
             float inv;
             asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(inv) : "f"(f1));
-            uint32_t k = __float2uint_rz(f0 * inv), r = r0 - k * r1;
-            k += r >= r1 ? 1 : 0;
-            r -= r >= r1 ? r1 : 0;
-            const int32_t c = c0 - (int32_t)k * c1;
+            /* -k' straight from the float, so that r0 - k' r1 is one multiply-add; the
+             * corrected remainder is formed beside the comparison */
+            const int32_t minus_k = __float2int_rz(-(f0 * inv));
+            const uint32_t r = r0 + (uint32_t)minus_k * r1, r_less = r - r1;
+            const bool over = r >= r1;
+            const int32_t k = over ? 1 - minus_k : -minus_k;
+            const int32_t c = c0 - k * c1;
             r0 = r1;
-            r1 = r;
+            r1 = over ? r_less : r;
             f0 = f1 * shrink;
             c0 = c1;
             c1 = c;

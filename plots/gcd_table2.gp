@@ -2,7 +2,8 @@
 # Left: ours solid with min-max bars, from results/gcd_table2.csv (one row per size and method is
 # a pass over ten random pairs: the time per GCD is median_ms / count, as the paper averages ten
 # pairs), one colour per grid barrier with the Fermat inverse, one for coop with the paper's
-# Euclid inverse, and GMP's mpz_gcd on one host core; the paper's Tesla V100
+# Euclid inverse, the k-ary method (beyond 002) from results/gcd_kary.csv beside it, and GMP's
+# mpz_gcd on one host core; the paper's Tesla V100
 # (custom barrier, so in the colour of ours) and GMP on its Xeon E5-2620 dashed, from
 # plots/paper_gcd_table2.dat. Right: the paper's V100 time over ours, against issue 10's target
 # of 5x.
@@ -10,14 +11,17 @@ fig_w = 1320
 fig_h = 600
 if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/style.gp'
-methods = "gpu-coop-fermat gpu-custom-fermat gpu-cluster-fermat gpu-coop-euclid"
-method_title = "'coop, Fermat inverse' 'custom (slot array, as 002 4.1), Fermat' 'cluster (one thread-block cluster), Fermat' 'coop, Euclid inverse (002 3.2)'"
-colors = "#1f77b4 #ff7f0e #2ca02c #9467bd"
+methods = "gpu-coop-fermat gpu-custom-fermat gpu-cluster-fermat gpu-coop-euclid gpu-kary"
+method_title = "'coop, Fermat inverse' 'custom (slot array, as 002 4.1), Fermat' 'cluster (one thread-block cluster), Fermat' 'coop, Euclid inverse (002 3.2)' 'k-ary (beyond 002, no grid barrier)'"
+colors = "#1f77b4 #ff7f0e #2ca02c #9467bd #8c564b"
+# The k-ary rows are in gcd_kary.csv beside csv (experiments/gcd_kary.sh).
+kary_csv = csv[1:strstrt(csv, 'gcd_table2.csv') - 1].'gcd_kary.csv'
+tsv_of(m) = m eq 'gpu-kary' ? sprintf("awk -f %s %s", q(plotdir.'/csv2tsv.awk'), q(kary_csv)) : tsv
 col_gmp = '#555555'
 # per_gcd(m): "Kibit, ms per GCD, min, max" of method m.
-per_gcd(m) = sprintf("< %s | awk -F'\t' -v OFS='\t' 'NR > 1 && $13 == \"%s\" && $16 > 0 { print $14 / 1024, $22 / $16, $23 / $16, $24 / $16 }' | sort -n", tsv, m)
+per_gcd(m) = sprintf("< %s | awk -F'\t' -v OFS='\t' 'NR > 1 && $13 == \"%s\" && $16 > 0 { print $14 / 1024, $22 / $16, $23 / $16, $24 / $16 }' | sort -n", tsv_of(m), m)
 # vs_v100(m): "Kibit, paper V100 ms / our ms" of method m, at the sizes the paper has.
-vs_v100(m) = sprintf("< %s | awk -F'\t' -v OFS='\t' 'FNR == NR { sub(/#.*/, \"\"); if (split($0, f, /[ \t]+/) >= 5) v100[f[1]] = f[5]; next } FNR > 1 && $13 == \"%s\" && $16 > 0 && (($14 / 1024) in v100) { print $14 / 1024, v100[$14 / 1024] / ($22 / $16) }' %s - | sort -n", tsv, m, q(plotdir.'/paper_gcd_table2.dat'))
+vs_v100(m) = sprintf("< %s | awk -F'\t' -v OFS='\t' 'FNR == NR { sub(/#.*/, \"\"); if (split($0, f, /[ \t]+/) >= 5) v100[f[1]] = f[5]; next } FNR > 1 && $13 == \"%s\" && $16 > 0 && (($14 / 1024) in v100) { print $14 / 1024, v100[$14 / 1024] / ($22 / $16) }' %s - | sort -n", tsv_of(m), m, q(plotdir.'/paper_gcd_table2.dat'))
 n = int(system(tsv." | awk -F'\t' 'NR > 1 && $13 ~ /^gpu-|^gmp$/ { n++ } END { print n + 0 }'"))
 if (n == 0) {
     print sprintf("gcd_table2: %s has no gpu-* or gmp rows", csv)
@@ -33,7 +37,7 @@ set ylabel 'time per GCD (ms)'
 set logscale y 10
 set format y '10^{%T}'
 set key inside bottom right Left reverse samplen 3 font ',10'
-plot for [i=1:4] per_gcd(word(methods, i)) using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title sprintf('%s, %s', word(method_title, i), our_gpu), \
+plot for [i=1:5] per_gcd(word(methods, i)) using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title sprintf('%s, %s', word(method_title, i), our_gpu), \
      per_gcd('gmp') using 1:2:3:4 with yerrorlines lw 2 pt 5 ps 0.6 lc rgb col_gmp title sprintf('GMP mpz_gcd, 1 core, %s', our_cpu), \
      paper('gcd_table2') using 1:5 with linespoints lw 2 dt 2 pt 6 ps 0.7 lc rgb word(colors, 2) title 'paper, Tesla V100, custom barrier', \
      paper('gcd_table2') using 1:6 with linespoints lw 2 dt 2 pt 4 ps 0.7 lc rgb col_gmp title 'paper, GMP, Xeon E5-2620'
@@ -46,5 +50,5 @@ set ytics 1
 set key inside top left Left reverse samplen 3 font ',10'
 plot 5 with lines lw 2 dt 3 lc rgb '#d62728' title "issue 10's target: 5x the V100", \
      1 with lines lw 1 lc rgb '#000000' notitle, \
-     for [i=1:4] vs_v100(word(methods, i)) using 1:2 with linespoints lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title word(method_title, i)
+     for [i=1:5] vs_v100(word(methods, i)) using 1:2 with linespoints lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title word(method_title, i)
 unset multiplot
