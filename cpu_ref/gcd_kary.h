@@ -205,8 +205,8 @@ GCD_HD void gcd_kary_advance(const struct gcd_kary_step *st, int64_t *alpha, int
 /* The step for the next pivot p1, and p2 when `two` (the next modulus is on the same warp), their
  * vectors and bounds found by gcd_kary_pivot_vector for these alpha, beta and L. With checked =
  * false, a pair whose pivots see b = 0 (or a = 0) asks for a zero check first; after one that
- * found both numbers nonzero, checked = true. `left` is the moduli not yet consumed. The caller acts on CHECK;
- * everything else is final, SHORT included. */
+ * found both numbers nonzero, checked = true. `left` is the moduli not yet consumed. The caller
+ * acts on CHECK; everything else is final, SHORT included. */
 GCD_HD void gcd_kary_decide(struct gcd_kary_step *st, const struct gcd_kary_pivot *p1,
                             const struct gcd_kary_pivot *p2, bool two, int64_t alpha, int64_t beta,
                             unsigned L, int64_t left, bool checked)

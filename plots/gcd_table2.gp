@@ -14,8 +14,10 @@ load plotdir.'/style.gp'
 methods = "gpu-coop-fermat gpu-custom-fermat gpu-cluster-fermat gpu-coop-euclid gpu-kary"
 method_title = "'coop, Fermat inverse' 'custom (slot array, as 002 4.1), Fermat' 'cluster (one thread-block cluster), Fermat' 'coop, Euclid inverse (002 3.2)' 'k-ary (beyond 002, no grid barrier)'"
 colors = "#1f77b4 #ff7f0e #2ca02c #9467bd #8c564b"
-# The k-ary rows are in gcd_kary.csv beside csv (experiments/gcd_kary.sh).
+# The k-ary rows are in gcd_kary.csv beside csv (experiments/gcd_kary.sh); without it, the
+# figure has the other four.
 kary_csv = csv[1:strstrt(csv, 'gcd_table2.csv') - 1].'gcd_kary.csv'
+n_methods = int(system(sprintf("test -r %s && echo 5 || echo 4", q(kary_csv))))
 tsv_of(m) = m eq 'gpu-kary' ? sprintf("awk -f %s %s", q(plotdir.'/csv2tsv.awk'), q(kary_csv)) : tsv
 col_gmp = '#555555'
 # per_gcd(m): "Kibit, ms per GCD, min, max" of method m.
@@ -37,7 +39,7 @@ set ylabel 'time per GCD (ms)'
 set logscale y 10
 set format y '10^{%T}'
 set key inside bottom right Left reverse samplen 3 font ',10'
-plot for [i=1:5] per_gcd(word(methods, i)) using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title sprintf('%s, %s', word(method_title, i), our_gpu), \
+plot for [i=1:n_methods] per_gcd(word(methods, i)) using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title sprintf('%s, %s', word(method_title, i), our_gpu), \
      per_gcd('gmp') using 1:2:3:4 with yerrorlines lw 2 pt 5 ps 0.6 lc rgb col_gmp title sprintf('GMP mpz_gcd, 1 core, %s', our_cpu), \
      paper('gcd_table2') using 1:5 with linespoints lw 2 dt 2 pt 6 ps 0.7 lc rgb word(colors, 2) title 'paper, Tesla V100, custom barrier', \
      paper('gcd_table2') using 1:6 with linespoints lw 2 dt 2 pt 4 ps 0.7 lc rgb col_gmp title 'paper, GMP, Xeon E5-2620'
@@ -50,5 +52,5 @@ set ytics 1
 set key inside top left Left reverse samplen 3 font ',10'
 plot 5 with lines lw 2 dt 3 lc rgb '#d62728' title "issue 10's target: 5x the V100", \
      1 with lines lw 1 lc rgb '#000000' notitle, \
-     for [i=1:5] vs_v100(word(methods, i)) using 1:2 with linespoints lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title word(method_title, i)
+     for [i=1:n_methods] vs_v100(word(methods, i)) using 1:2 with linespoints lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title word(method_title, i)
 unset multiplot
