@@ -19,6 +19,21 @@ static inline void gcd_case_bits(mpz_t x, gmp_randstate_t rng, unsigned bits)
         mpz_setbit(x, bits - 1);
 }
 
+/* a = f x and b = f y, f of `common` bits and x, y of `bits` and `bits - shorter` bits: a pair
+ * whose GCD has at least the planted factor f. */
+static inline void gcd_case_planted(mpz_t a, mpz_t b, gmp_randstate_t rng, unsigned bits,
+                                    unsigned shorter, unsigned common)
+{
+    mpz_t f;
+    mpz_init(f);
+    gcd_case_bits(f, rng, common);
+    gcd_case_bits(a, rng, bits);
+    gcd_case_bits(b, rng, bits - shorter);
+    mpz_mul(a, a, f);
+    mpz_mul(b, b, f);
+    mpz_clear(f);
+}
+
 /* The cases up to n bits: `pairs` random pairs at each power-of-two size from 32 bits,
  * `few_words` random pairs of each length of one to three words; q holds three moduli. */
 static inline void gcd_cases(gmp_randstate_t rng, unsigned n, unsigned pairs, unsigned few_words,
@@ -36,11 +51,7 @@ static inline void gcd_cases(gmp_randstate_t rng, unsigned n, unsigned pairs, un
     for (int i = 0; i < 4; i++) {
         if (planted[i] >= n)
             continue;
-        gcd_case_bits(f, rng, planted[i]);
-        gcd_case_bits(a, rng, n - planted[i]);
-        gcd_case_bits(b, rng, n - planted[i] - 3);
-        mpz_mul(a, a, f);
-        mpz_mul(b, b, f);
+        gcd_case_planted(a, b, rng, n - planted[i], 3, planted[i]);
         check(ctx, a, b, "planted factor");
     }
     gcd_case_bits(a, rng, n);

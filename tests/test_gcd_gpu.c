@@ -105,13 +105,9 @@ static void check_cases(struct gcd_device *d, unsigned n)
  * shortage test, or the same steps, digits and GMP's answer). */
 static void check_sweep(struct gcd_device *d, unsigned bits, unsigned common_bits)
 {
-    mpz_t a, b, f, u, v, g, e, t;
-    mpz_inits(a, b, f, u, v, g, e, t, NULL);
-    random_bits(f, common_bits);
-    random_bits(a, bits);
-    random_bits(b, bits - 3);
-    mpz_mul(u, a, f);
-    mpz_mul(v, b, f);
+    mpz_t u, v, g, e, t;
+    mpz_inits(u, v, g, e, t, NULL);
+    gcd_case_planted(u, v, rng, bits, 3, common_bits);
     mpz_gcd(e, u, v);
     const size_t top = gcd_modular_nq_formula(mpz_sizeinbase(u, 2), d->M->L);
     unsigned ok = 0;
@@ -132,7 +128,7 @@ static void check_sweep(struct gcd_device *d, unsigned bits, unsigned common_bit
         ok += run.status == GCD_OK;
     }
     CHECK(ok > 0, "%s sweep, %u bits: no N_Q gave an answer", gcd_barrier_name(d->barrier), bits);
-    mpz_clears(a, b, f, u, v, g, e, t, NULL);
+    mpz_clears(u, v, g, e, t, NULL);
 }
 
 /* M runs out: GCD_TOO_LARGE after the same attempts as the twin, g untouched. */
@@ -163,15 +159,11 @@ static void check_too_large(struct gcd_device *d)
 /* Large pairs against mpz_gcd only (the twin would take minutes). */
 static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bits)
 {
-    mpz_t a, b, f;
-    mpz_inits(a, b, f, NULL);
-    random_bits(f, common_bits);
-    random_bits(a, bits - common_bits);
-    random_bits(b, bits - common_bits - 1);
-    mpz_mul(a, a, f);
-    mpz_mul(b, b, f);
+    mpz_t a, b;
+    mpz_inits(a, b, NULL);
+    gcd_case_planted(a, b, rng, bits - common_bits, 1, common_bits);
     check_gcd(d, a, b, 0, false, "large pair");
-    mpz_clears(a, b, f, NULL);
+    mpz_clears(a, b, NULL);
 }
 
 static bool open_device(struct gcd_device *d, const struct gcd_moduli *M, enum gcd_barrier b,

@@ -99,15 +99,11 @@ static void check_cases(struct gcd_device *d, unsigned n)
 /* A pair of `bits` with a planted factor of common_bits, against mpz_gcd only. */
 static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bits)
 {
-    mpz_t a, b, f;
-    mpz_inits(a, b, f, NULL);
-    gcd_case_bits(f, rng, common_bits);
-    gcd_case_bits(a, rng, bits - common_bits);
-    gcd_case_bits(b, rng, bits - common_bits - 1);
-    mpz_mul(a, a, f);
-    mpz_mul(b, b, f);
+    mpz_t a, b;
+    mpz_inits(a, b, NULL);
+    gcd_case_planted(a, b, rng, bits - common_bits, 1, common_bits);
     check_gcd(d, a, b, 0, false, "large pair");
-    mpz_clears(a, b, f, NULL);
+    mpz_clears(a, b, NULL);
 }
 
 /* The producer's half-Euclid (gcd_kary_vector's float quotients, on the GPU) against the same
