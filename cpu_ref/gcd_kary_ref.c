@@ -1,6 +1,5 @@
 #include "gcd_kary_ref.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "gcd_modinv.h"
@@ -34,16 +33,6 @@ uint64_t gcd_kary_clean(mpz_t g, const mpz_t h, const mpz_t u, const mpz_t v)
     const uint64_t spurious = mpz_sizeinbase(h, 2) - (mpz_sgn(g) ? mpz_sizeinbase(g, 2) : 0);
     mpz_clear(r);
     return spurious;
-}
-
-static void *alloc_or_die(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "gcd_kary_ref: out of memory for %zu bytes\n", bytes);
-        abort();
-    }
-    return p;
 }
 
 static uint32_t mulmod(uint32_t a, uint32_t b, uint32_t q)
@@ -117,9 +106,9 @@ enum gcd_status gcd_kary_attempt(mpz_t g, const mpz_t u, const mpz_t v,
 
     const int64_t n_u0 = (int64_t)mpz_sizeinbase(u, 2), n_v0 = (int64_t)mpz_sizeinbase(v, 2);
     const uint32_t *q = M->q;
-    uint32_t *a = alloc_or_die(n_q * sizeof *a), *b = alloc_or_die(n_q * sizeof *b);
-    uint32_t *s = alloc_or_die(n_q * sizeof *s);
-    unsigned char *live = alloc_or_die(n_q);
+    uint32_t *a = gcd_ref_alloc(n_q * sizeof *a), *b = gcd_ref_alloc(n_q * sizeof *b);
+    uint32_t *s = gcd_ref_alloc(n_q * sizeof *s);
+    unsigned char *live = gcd_ref_alloc(n_q);
     gcd_residues(u, v, M, n_q, NULL, a, b);
     for (size_t i = 0; i < n_q; i++) {
         s[i] = 1;

@@ -72,12 +72,12 @@ struct twin {
     unsigned char *active;
 };
 
-/* Memory is short only for inputs far past one GPU's reach; like GMP, give up loudly. */
-static void *alloc_or_die(size_t bytes)
+/* gcd_modular_ref.h says why it aborts. */
+void *gcd_ref_alloc(size_t bytes)
 {
     void *p = malloc(bytes ? bytes : 1);
     if (!p) {
-        fprintf(stderr, "gcd_modular_ref: out of memory for %zu bytes\n", bytes);
+        fprintf(stderr, "gcd twin: out of memory for %zu bytes\n", bytes);
         abort();
     }
     return p;
@@ -159,8 +159,8 @@ uint64_t gcd_mixed_radix_recover(mpz_t g, const uint32_t *q, uint32_t *u, unsign
     size_t left = 0;
     for (size_t i = 0; i < n; i++)
         left += active[i] != 0;
-    uint32_t *digit_p = alloc_or_die(left * sizeof *digit_p);
-    int32_t *digit_g = alloc_or_die(left * sizeof *digit_g);
+    uint32_t *digit_p = gcd_ref_alloc(left * sizeof *digit_p);
+    int32_t *digit_g = gcd_ref_alloc(left * sizeof *digit_g);
     size_t k = 0;
     for (size_t i = choose_any(u, active, n); i < n; i = choose_any(u, active, n)) {
         const uint32_t p = q[i], up = u[i];
@@ -188,8 +188,8 @@ void gcd_residues(const mpz_t u, const mpz_t v, const struct gcd_moduli *M, size
                   uint64_t *m, uint32_t *ru, uint32_t *rv)
 {
     size_t uw_count = 0, vw_count = 0;
-    uint32_t *uw = alloc_or_die((mpz_sizeinbase(u, 2) + 31) / 32 * sizeof *uw);
-    uint32_t *vw = alloc_or_die((mpz_sizeinbase(v, 2) + 31) / 32 * sizeof *vw);
+    uint32_t *uw = gcd_ref_alloc((mpz_sizeinbase(u, 2) + 31) / 32 * sizeof *uw);
+    uint32_t *vw = gcd_ref_alloc((mpz_sizeinbase(v, 2) + 31) / 32 * sizeof *vw);
     mpz_export(uw, &uw_count, -1, sizeof *uw, 0, 0, u);
     mpz_export(vw, &vw_count, -1, sizeof *vw, 0, 0, v);
     for (size_t i = 0; i < n; i++) {
@@ -217,11 +217,11 @@ enum gcd_status gcd_modular_attempt(mpz_t g, const mpz_t u, const mpz_t v,
 
     /* Fig. 2 lines 4-8: Q is the n_q largest moduli. */
     struct twin s = {.L = L, .filter = M->filter, .n = n_q, .q = M->q};
-    s.m = alloc_or_die(n_q * sizeof *s.m);
-    s.key = alloc_or_die(n_q * sizeof *s.key);
-    s.u = alloc_or_die(n_q * sizeof *s.u);
-    s.v = alloc_or_die(n_q * sizeof *s.v);
-    s.active = alloc_or_die(n_q);
+    s.m = gcd_ref_alloc(n_q * sizeof *s.m);
+    s.key = gcd_ref_alloc(n_q * sizeof *s.key);
+    s.u = gcd_ref_alloc(n_q * sizeof *s.u);
+    s.v = gcd_ref_alloc(n_q * sizeof *s.v);
+    s.active = gcd_ref_alloc(n_q);
     gcd_residues(u, v, M, n_q, s.m, s.u, s.v);
     for (size_t i = 0; i < n_q; i++) {
         const uint32_t q = s.q[i];

@@ -111,6 +111,10 @@ size_t gcd_modular_retry_nq(size_t n_q, size_t block, uint64_t available);
  * modular algorithm must run); else sets g and returns true. */
 bool gcd_modular_prepare(mpz_t u, mpz_t v, mpz_t g, const mpz_t a, const mpz_t b);
 
+/* malloc for the twins (this one and cpu_ref/gcd_kary_ref.c): memory is short only for inputs
+ * far past one GPU's reach, and then it says so and aborts, as GMP does. */
+void *gcd_ref_alloc(size_t bytes);
+
 /* Fig. 2 lines 4-7 for the first n moduli of M: the fast-remainder multipliers (into m, unless
  * NULL) and U mod q, V mod q by gcd_residue_words, from U and V exported as 32-bit words. */
 void gcd_residues(const mpz_t u, const mpz_t v, const struct gcd_moduli *M, size_t n,

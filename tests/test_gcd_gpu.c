@@ -14,33 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcd_cases.h"
 #include "gcd_device.h"
+#include "gcd_gpu_cases.h"
 #include "gcd_modular_ref.h"
 #include "gcd_moduli.h"
 #include "gpu.h"
 #include "test_gpu.h"
 #include "test_seed.h"
 
-static gmp_randstate_t rng;
-static int retried_runs;
-
-static void random_bits(mpz_t x, unsigned bits)
+static const char *method_label(const struct gcd_device *d)
 {
-    gcd_case_bits(x, rng, bits);
-}
-
-/* The CUDA call that failed, once, and the case counts as failed. */
-static bool cuda_ok(const struct gcd_device *d, cudaError_t err, const char *what)
-{
-    if (err == cudaSuccess)
-        return true;
-    check_outcome(false);
-    printf("FAIL (seed %llu) %s %s: CUDA call %s failed: %s\n", (unsigned long long)seed,
-           gcd_barrier_name(d->barrier), what, d->failed_call ? d->failed_call : "?",
-           cudaGetErrorString(err));
-    cudaGetLastError();
-    return false;
+    return gcd_barrier_name(d->barrier);
 }
 
 /* gcd(a, b) on the GPU from first_nq moduli (0: the formula) against mpz_gcd; with `twin`, also
@@ -75,30 +59,6 @@ static void check_gcd(struct gcd_device *d, const mpz_t a, const mpz_t b, size_t
               (unsigned long long)tr.steps, (unsigned long long)tr.digits);
     }
     mpz_clears(g, e, t, NULL);
-}
-
-static void gpu_case(void *d, const mpz_t a, const mpz_t b, const char *what)
-{
-    check_gcd(d, a, b, 0, true, what);
-}
-
-/* Every case of issue 10's list at size n (bits, gcd_cases.h), each also against the twin. */
-static void check_cases(struct gcd_device *d, unsigned n)
-{
-    const uint32_t q[3] = {d->M->q[0], d->M->q[1], d->M->q[5]};
-    gcd_cases(rng, n, 2, 8, q, gpu_case, d);
-    mpz_t a, b;
-    mpz_inits(a, b, NULL);
-    /* Too few moduli: the retries must reach the answer, as the twin's do. */
-    for (size_t first = 1; first <= 8; first *= 2) {
-        random_bits(a, 2048);
-        random_bits(b, 2048);
-        const int before = retried_runs;
-        check_gcd(d, a, b, first, true, "shortage then retry");
-        CHECK(retried_runs == before + 1, "%s: %zu moduli for 2048 bits did not retry",
-              gcd_barrier_name(d->barrier), first);
-    }
-    mpz_clears(a, b, NULL);
 }
 
 /* Every N_Q from 1 to the formula's: the GPU attempt and the twin's end the same way (the same
@@ -139,8 +99,8 @@ static void check_too_large(struct gcd_device *d)
     const unsigned sizes[] = {30000, 30000};
     const size_t first[] = {0, 1000};
     for (int i = 0; i < 2; i++) {
-        random_bits(a, sizes[i]);
-        random_bits(b, sizes[i] - 1000);
+        gcd_case_bits(a, rng, sizes[i]);
+        gcd_case_bits(b, rng, sizes[i] - 1000);
         mpz_set_ui(g, 7);
         struct gcd_run run, tr;
         if (!cuda_ok(d, gcd_device_gcd(d, g, a, b, first[i], &run), "too large"))
@@ -154,16 +114,6 @@ static void check_too_large(struct gcd_device *d)
               (int)run.status, run.attempts, (int)tr.status, tr.attempts);
     }
     mpz_clears(a, b, g, NULL);
-}
-
-/* Large pairs against mpz_gcd only (the twin would take minutes). */
-static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bits)
-{
-    mpz_t a, b;
-    mpz_inits(a, b, NULL);
-    gcd_case_planted(a, b, rng, bits - common_bits, 1, common_bits);
-    check_gcd(d, a, b, 0, false, "large pair");
-    mpz_clears(a, b, NULL);
 }
 
 static bool open_device(struct gcd_device *d, const struct gcd_moduli *M, enum gcd_barrier b,

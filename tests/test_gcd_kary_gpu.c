@@ -12,26 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gcd_cases.h"
 #include "gcd_device.h"
+#include "gcd_gpu_cases.h"
 #include "gcd_kary_ref.h"
 #include "gcd_moduli.h"
 #include "gpu.h"
 #include "test_gpu.h"
 #include "test_seed.h"
 
-static gmp_randstate_t rng;
-static int retried_runs;
-
-static bool cuda_ok(const struct gcd_device *d, cudaError_t err, const char *what)
+static const char *method_label(const struct gcd_device *d)
 {
-    if (err == cudaSuccess)
-        return true;
-    check_outcome(false);
-    printf("FAIL (seed %llu) kary %s: CUDA call %s failed: %s\n", (unsigned long long)seed, what,
-           d->failed_call ? d->failed_call : "?", cudaGetErrorString(err));
-    cudaGetLastError();
-    return false;
+    (void)d;
+    return "kary";
 }
 
 /* gcd(a, b) on the GPU from first_nq moduli (0: the formula) against mpz_gcd; with `twin`, also
@@ -73,37 +65,6 @@ static void check_gcd(struct gcd_device *d, const mpz_t a, const mpz_t b, size_t
               (unsigned long long)tr.digits);
     }
     mpz_clears(g, e, t, NULL);
-}
-
-static void gpu_case(void *d, const mpz_t a, const mpz_t b, const char *what)
-{
-    check_gcd(d, a, b, 0, true, what);
-}
-
-static void check_cases(struct gcd_device *d, unsigned n)
-{
-    const uint32_t q[3] = {d->M->q[0], d->M->q[1], d->M->q[5]};
-    gcd_cases(rng, n, 2, 8, q, gpu_case, d);
-    mpz_t a, b;
-    mpz_inits(a, b, NULL);
-    for (size_t first = 1; first <= 8; first *= 2) {
-        gcd_case_bits(a, rng, 2048);
-        gcd_case_bits(b, rng, 2048);
-        const int before = retried_runs;
-        check_gcd(d, a, b, first, true, "shortage then retry");
-        CHECK(retried_runs == before + 1, "kary: %zu moduli for 2048 bits did not retry", first);
-    }
-    mpz_clears(a, b, NULL);
-}
-
-/* A pair of `bits` with a planted factor of common_bits, against mpz_gcd only. */
-static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bits)
-{
-    mpz_t a, b;
-    mpz_inits(a, b, NULL);
-    gcd_case_planted(a, b, rng, bits - common_bits, 1, common_bits);
-    check_gcd(d, a, b, 0, false, "large pair");
-    mpz_clears(a, b, NULL);
 }
 
 /* The producer's half-Euclid (gcd_kary_vector's float quotients, on the GPU) against the same
