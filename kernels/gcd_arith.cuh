@@ -123,18 +123,48 @@ __device__ __forceinline__ uint32_t montmul(uint32_t a, uint32_t b, uint32_t q, 
     return (uint32_t)(r >= q ? r - q : r);
 }
 
-__device__ __forceinline__ uint32_t fermat_handle(uint32_t a, uint32_t q, uint32_t qinv,
-                                                  uint32_t r_mod_q)
+/* cpu_ref/gcd_fermat.h's chain, a^(q-2) from acc = R mod q, with the Montgomery product `mul`
+ * (montmul here, a shorter one in kernels/gcd_kary.cu): the inverse handle a^-1 R^2 mod q. */
+template <class Product>
+__device__ __forceinline__ uint32_t fermat_power(uint32_t a, uint32_t q, uint32_t r_mod_q,
+                                                 Product mul)
 {
     uint32_t e = q - 2, base = a, acc = r_mod_q;
 #pragma unroll
     for (int i = 0; i < 32; i++) {
-        const uint32_t with = montmul(acc, base, q, qinv);
+        const uint32_t with = mul(acc, base);
         acc = e & 1 ? with : acc;
-        base = montmul(base, base, q, qinv);
+        base = mul(base, base);
         e >>= 1;
     }
     return acc;
+}
+
+__device__ __forceinline__ uint32_t fermat_handle(uint32_t a, uint32_t q, uint32_t qinv,
+                                                  uint32_t r_mod_q)
+{
+    return fermat_power(a, q, r_mod_q,
+                        [=](uint32_t x, uint32_t y) { return montmul(x, y, q, qinv); });
+}
+
+/* Fig. 2's mixed-radix recovery (lines 21-28, 002 section 4.3): the chosen word (~p << 32 | u)
+ * of the "choose any" as the digit (p_k, g_k), g_k the symmetric residue, recorded as digit k by
+ * block 0's thread 0. */
+struct gcd_digit {
+    uint32_t p;
+    int32_t g;
+};
+
+__device__ __forceinline__ gcd_digit record_digit(unsigned long long chosen, uint32_t *digit_p,
+                                                  int32_t *digit_g, uint64_t k)
+{
+    const uint32_t p = ~(uint32_t)(chosen >> 32), u = (uint32_t)chosen;
+    const int32_t g = u > p / 2 ? (int32_t)((int64_t)u - p) : (int32_t)u;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        digit_p[k] = p;
+        digit_g[k] = g;
+    }
+    return gcd_digit{p, g};
 }
 
 /* gcd_key: ((|t| << 32 | q) << 1) | (t < 0), the global minimum's key (002 section 4.2) with

@@ -45,15 +45,7 @@ __device__ __forceinline__ uint32_t mont(uint32_t a, uint32_t b, uint32_t q, uin
 /* a^-1 R^2 mod q for a in [1, q - 1] by a^(q-2) (cpu_ref/gcd_fermat.h's chain, with mont). */
 __device__ __forceinline__ uint32_t fermat(uint32_t a, uint32_t q, uint32_t qinv, uint32_t rq)
 {
-    uint32_t e = q - 2, base = a, acc = rq;
-#pragma unroll
-    for (int i = 0; i < 32; i++) {
-        const uint32_t with = mont(acc, base, q, qinv);
-        acc = e & 1 ? with : acc;
-        base = mont(base, base, q, qinv);
-        e >>= 1;
-    }
-    return acc;
+    return fermat_power(a, q, rq, [=](uint32_t x, uint32_t y) { return mont(x, y, q, qinv); });
 }
 
 /* One modulus: q, q^-1 mod R, R, R^2 and R^3 mod q, and the residues of S A, S B and S, all in
@@ -364,12 +356,9 @@ __global__ void __launch_bounds__(max_block(K)) kary_kernel(const gcd_kary_param
         const unsigned long long chosen = x.gather(block_min_thread0(local, warp_buf));
         if (chosen == KEY_INF)
             break;
-        const uint32_t pk = ~(uint32_t)(chosen >> 32), up = (uint32_t)chosen;
-        const int32_t gk = up > pk / 2 ? (int32_t)((int64_t)up - pk) : (int32_t)up;
-        if (blockIdx.x == 0 && threadIdx.x == 0) {
-            p.digit_p[digits] = pk;
-            p.digit_g[digits] = gk;
-        }
+        const gcd_digit dk = record_digit(chosen, p.digit_p, p.digit_g, digits);
+        const uint32_t pk = dk.p;
+        const int32_t gk = dk.g;
         digits++;
 #pragma unroll
         for (unsigned j = 0; j < K; j++) {

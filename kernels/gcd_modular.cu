@@ -304,12 +304,9 @@ __global__ void __launch_bounds__(max_block(K))
         const unsigned long long chosen = grid_min(local, x, warp_buf);
         if (chosen == KEY_INF) /* line 28: g_k = 0 */
             break;
-        const uint32_t pk = ~(uint32_t)(chosen >> 32), up = (uint32_t)chosen;
-        const int32_t gk = up > pk / 2 ? (int32_t)((int64_t)up - pk) : (int32_t)up;
-        if (blockIdx.x == 0 && threadIdx.x == 0) {
-            p.digit_p[digits] = pk;
-            p.digit_g[digits] = gk;
-        }
+        const gcd_digit dk = record_digit(chosen, p.digit_p, p.digit_g, digits);
+        const uint32_t pk = dk.p;
+        const int32_t gk = dk.g;
         digits++;
         if (RESIDENT) {
             if (has_slots) {
