@@ -13,8 +13,12 @@
 //   chain (kernels/rowchain_leaf.cuh);
 // - school-l2, kara-l2: the same kernels with every thread's addresses folded onto the first
 //   8192 products, so operands and products stay in L2 and device memory is nearly idle.
+// - kara-fp64m, kara-fp64ml: the same leaf with M (|a0 - a1| |b0 - b1|), or M and L (a0 b0),
+//   multiplied on the FP64 pipe (fp64col below), at 4 blocks an SM (128 registers) and, with
+//   the suffix -3, at 3 (168 registers); fp64-x3: the FP64 path alone, three 16x16-word
+//   products a thread, for its own rate. Does the idle FP64 pipe take work off the IMAD pipe?
 // If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
-// by memory. school's and kara's products are compared with a CPU schoolbook on a sample (the
+// by memory. The products of school, kara and the kara-fp64 runs are compared with a CPU schoolbook on a sample (the
 // first 64 and every 97th, 10874 of them); a mismatch exits 1. Writes CSV to stdout.
 #include <stdint.h>
 #include <stdio.h>
@@ -75,6 +79,201 @@ __global__ void __launch_bounds__(128, 4) kara(const uint32_t *__restrict__ A,
     rowchain::direct_leaf([&](int j) { return __ldg(A + j * count + p); },
                           [&](int j) { return __ldg(B + j * count + p); },
                           [&](int q, uint32_t v) { C[q * count + p] = v; });
+}
+
+// The FP64 pipe (issue 13's second option beside the tensor cores): an N x N-word product with
+// the operands cut into 24-bit limbs held as doubles, each product column a sum of limb
+// products by DFMA, and a carry pass back to 32-bit words. Why try it: the IMAD pipe bounds the
+// integer leaf, and on Hopper the FP64 pipe is as wide (64 DFMA a clock an SM) and idle there.
+// Exactness: a limb is below 2^24, a limb product below 2^48. Each column is split over two
+// accumulators (limbs of even and odd index of x), at most ceil(L/2) products each, so a sum
+// stays below 2^52 for L <= 32 limbs (N <= 24). An accumulator starts at 2^52: it then stays in
+// [2^52, 2^53), where doubles are the integers, every DFMA is exact, and the sum is the low 52
+// bits of the double's encoding, with no conversion instruction.
+namespace fp64col {
+
+__host__ __device__ constexpr int limbs_of(int words) { return (32 * words + 23) / 24; }
+
+// Limb k of x: bits 24k .. 24k + 23.
+template <int N>
+__device__ __forceinline__ uint32_t limb24(const uint32_t (&x)[N], int k)
+{
+    const int w = 24 * k / 32, s = 24 * k % 32;
+    const uint32_t lo = x[w], hi = w + 1 < N ? x[w + 1] : 0u;
+    return s <= 8 ? (lo >> s) & 0xffffffu : __funnelshift_r(lo, hi, s) & 0xffffffu;
+}
+
+// A value below 2^32 as a double: 2^52 + v has v as the low word of its encoding.
+__device__ __forceinline__ double small_to_double(uint32_t v)
+{
+    return __hiloint2double(0x43300000, (int)v) - 0x1p52;
+}
+
+// The low 52 bits of an accumulator's encoding: its sum, once 2^52 is taken away.
+__device__ __forceinline__ uint64_t column_sum(double acc)
+{
+    return (uint64_t)__double_as_longlong(acc) & ((1ull << 52) - 1);
+}
+
+// c[0 .. 2N) = x * y; store_c(q, v) takes product word q, each once, in increasing order.
+template <int N, class StoreC>
+__device__ __forceinline__ void product(const uint32_t (&x)[N], const uint32_t (&y)[N],
+                                        StoreC store_c)
+{
+    constexpr int L = limbs_of(N), COLUMNS = 2 * L - 1, DIGITS = (64 * N + 23) / 24;
+    static_assert(L <= 32, "a column of more than 32 limb products could reach 2^52");
+    double xd[L], yd[L];
+#pragma unroll
+    for (int k = 0; k < L; k++) {
+        xd[k] = small_to_double(limb24<N>(x, k));
+        yd[k] = small_to_double(limb24<N>(y, k));
+    }
+    uint32_t digit[DIGITS > COLUMNS ? DIGITS : COLUMNS];
+    uint64_t carry = 0;
+    int stored = 0;
+#pragma unroll
+    for (int k = 0; k < (DIGITS > COLUMNS ? DIGITS : COLUMNS); k++) {
+        if (k < COLUMNS) {
+            double even = 0x1p52, odd = 0x1p52;
+#pragma unroll
+            for (int j = 0; j < L; j++) {
+                if (k - j < 0 || k - j >= L)
+                    continue;
+                if (j % 2)
+                    odd = __fma_rn(xd[j], yd[k - j], odd);
+                else
+                    even = __fma_rn(xd[j], yd[k - j], even);
+            }
+            carry += column_sum(even) + column_sum(odd);
+        }
+        digit[k] = (uint32_t)carry & 0xffffffu;
+        carry >>= 24;
+        // Word q is complete with digit (32q + 31) / 24, and a digit completes one word at most.
+        if (stored < 2 * N && (32 * stored + 31) / 24 == k) {
+            const int d = 32 * stored / 24, o = 32 * stored % 24;
+            store_c(stored, digit[d] >> o | digit[d + 1] << (24 - o));
+            stored++;
+        }
+    }
+}
+
+} // namespace fp64col
+
+// The direct kernel's leaf (rowchain_leaf.cuh) with M, or M and L, on the FP64 pipe.
+template <bool L_FP64, class LoadA, class LoadB, class StoreC>
+__device__ __forceinline__ void fp64_leaf(LoadA load_a, LoadB load_b, StoreC store_c)
+{
+    constexpr int N = 16;
+    uint32_t s[2 * N];
+    bool subtract;
+    {
+        uint32_t da[N], db[N], x[N], y[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            x[j] = load_a(j);
+            y[j] = load_a(N + j);
+        }
+        const uint32_t a_less = mp::abs_diff_words<N>(da, x, y);
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            x[j] = load_b(j);
+            y[j] = load_b(N + j);
+        }
+        subtract = mp::abs_diff_words<N>(db, x, y) == a_less;
+        fp64col::product<N>(da, db, [&](int q, uint32_t v) { s[q] = v; });
+    }
+    uint32_t keep[N];
+    int64_t s_top = 0;
+    auto take_l = [&](int q, uint32_t v) {
+        if (q < N)
+            store_c(q, v);
+        else
+            keep[q - N] = v;
+        s_top += (int64_t)v + (subtract ? -(int64_t)s[q] : (int64_t)s[q]);
+        s[q] = (uint32_t)s_top;
+        s_top >>= 32;
+    };
+    {
+        uint32_t a0[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            a0[j] = load_a(j);
+        if (L_FP64) {
+            uint32_t b0[N];
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                b0[j] = load_b(j);
+            fp64col::product<N>(a0, b0, take_l);
+        } else {
+            rowchain::carry_chain_product<N>(a0, [&](int i) { return load_b(i); }, take_l);
+        }
+    }
+    int64_t z = 0;
+    {
+        uint32_t a1[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            a1[j] = load_a(N + j);
+        rowchain::carry_chain_product<N>(
+            a1, [&](int i) { return load_b(N + i); },
+            [&](int q, uint32_t v) {
+                z += (int64_t)s[q] + v + keep[q % N];
+                store_c(N + q, (uint32_t)z);
+                z >>= 32;
+                if (q < N)
+                    keep[q] = v;
+                else
+                    s[q - N] = v;
+            });
+    }
+    z += s_top;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        z += s[k];
+        store_c(3 * N + k, (uint32_t)z);
+        z >>= 32;
+    }
+}
+
+template <bool L_FP64, int BLOCKS_PER_SM>
+__global__ void __launch_bounds__(128, BLOCKS_PER_SM) kara_fp64(const uint32_t *__restrict__ A,
+                                                                const uint32_t *__restrict__ B,
+                                                                uint32_t *__restrict__ C,
+                                                                size_t count)
+{
+    if (blockIdx.x * (size_t)blockDim.x + threadIdx.x >= count)
+        return;
+    const size_t p = product_of_thread(false);
+    fp64_leaf<L_FP64>([&](int j) { return __ldg(A + j * count + p); },
+                      [&](int j) { return __ldg(B + j * count + p); },
+                      [&](int q, uint32_t v) { C[q * count + p] = v; });
+}
+
+// The FP64 path's own rate: three 16x16-word products a thread on the FP64 pipe (words 0-15,
+// 8-23 and 16-31 of both operands), folded into one 32-word output, with no Karatsuba sums.
+template <int BLOCKS_PER_SM>
+__global__ void __launch_bounds__(128, BLOCKS_PER_SM) fp64_x3(const uint32_t *__restrict__ A,
+                                                              const uint32_t *__restrict__ B,
+                                                              uint32_t *__restrict__ C,
+                                                              size_t count)
+{
+    const size_t p = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (p >= count)
+        return;
+    uint32_t out[2 * 16] = {0};
+#pragma unroll 1
+    for (int h = 0; h < 3; h++) {
+        uint32_t x[16], y[16];
+#pragma unroll
+        for (int j = 0; j < 16; j++) {
+            x[j] = __ldg(A + (j + 8 * h) * count + p);
+            y[j] = __ldg(B + (j + 8 * h) * count + p);
+        }
+        fp64col::product<16>(x, y, [&](int q, uint32_t v) { out[q] ^= v; });
+    }
+#pragma unroll
+    for (int q = 0; q < 2 * 16; q++)
+        C[q * count + p] = out[q];
 }
 
 // Reads both operands and writes 64 words a product, 4 products a thread (16-byte accesses).
@@ -195,6 +394,12 @@ int main(int argc, char **argv)
         {"copy", copy, 4, false},          {"school", school<false>, 1, true},
         {"kara", kara<false>, 1, true},    {"school-l2", school<true>, 1, false},
         {"kara-l2", kara<true>, 1, false},
+        {"kara-fp64m", kara_fp64<false, 4>, 1, true},
+        {"kara-fp64m-3", kara_fp64<false, 3>, 1, true},
+        {"kara-fp64ml", kara_fp64<true, 4>, 1, true},
+        {"kara-fp64ml-3", kara_fp64<true, 3>, 1, true},
+        {"fp64-x3", fp64_x3<4>, 1, false},
+        {"fp64-x3-3", fp64_x3<3>, 1, false},
     };
     int failed = 0;
     for (const auto &run : runs) {

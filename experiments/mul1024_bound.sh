@@ -8,7 +8,7 @@
 # - mul1024_pipes_<commit>.txt: Nsight Compute's pipe and issue counters for that kernel, and
 #   the instruction mix of its code (cuobjdump), to say which pipe it waits on. At 1024 bits the
 #   method runs the direct kernel (kernels/rowchain_direct.cu) since c397d77, the block
-#   kernel's K = 0 instance before.
+#   kernel's K = 0 instance before; and the instruction mix of the probe's FP64 path.
 source "$(dirname "$0")/common.sh"
 start_experiment mul1024_bound
 NVCC=${NVCC:-nvcc}
@@ -19,6 +19,17 @@ trap 'rm -rf "$probe_dir"' EXIT
     "$(dirname "$0")/mul1024_bound.cu"
 "$probe_dir/mul1024_bound" "$commit" >"$RESULTS/mul1024_bound.txt"
 "$MPGPU" mul --bits 1024 --count 2^20 --reps 20 --csv "$CSV" --method thread-rowchain-karatsuba
+
+# The opcodes of one kernel's SASS in BINARY (functions matching REGEX), most frequent first.
+opcode_mix() {
+    cuobjdump -sass "$1" |
+        awk -v fn="$2" '$0 ~ "Function : .*" fn {on = 1; next}
+             /Function : / {on = 0}
+             on && match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[A-Z0-9]+ +)?[A-Z0-9_.]+/) {
+                 n = split(substr($0, RSTART, RLENGTH), f, / +/); count[f[n]]++; total++ }
+             END { for (op in count) printf "%6d %s\n", count[op], op; printf "%6d total\n", total }' |
+        sort -rn
+}
 
 pipes="$RESULTS/mul1024_pipes_$commit.txt"
 {
@@ -31,12 +42,10 @@ pipes="$RESULTS/mul1024_pipes_$commit.txt"
     echo
     echo "# Instruction mix of the 1024-bit kernel (rowchain's direct_kernel), opcodes counted in"
     echo "# its SASS (cuobjdump -sass), most frequent first"
-    cuobjdump -sass "$MPGPU" |
-        awk '/Function : .*rowchain.*direct_kernel/ {on = 1; next}
-             /Function : / {on = 0}
-             on && match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[A-Z0-9]+ +)?[A-Z0-9_.]+/) {
-                 n = split(substr($0, RSTART, RLENGTH), f, / +/); count[f[n]]++; total++ }
-             END { for (op in count) printf "%6d %s\n", count[op], op; printf "%6d total\n", total }' |
-        sort -rn
+    opcode_mix "$MPGPU" 'rowchain.*direct_kernel'
+    echo
+    echo "# Instruction mix of the probe's FP64 path alone (fp64_x3 at 3 blocks an SM: three"
+    echo "# 16x16-word products a thread, experiments/mul1024_bound.cu)"
+    opcode_mix "$probe_dir/mul1024_bound" 'fp64_x3ILi3E'
 } >"$pipes"
 echo "mul1024_bound: wrote $RESULTS/mul1024_bound.txt, $CSV and $pipes" >&2
