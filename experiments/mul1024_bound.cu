@@ -13,13 +13,17 @@
 //   chain (kernels/rowchain_leaf.cuh);
 // - school-l2, kara-l2: the same kernels with every thread's addresses folded onto the first
 //   8192 products, so operands and products stay in L2 and device memory is nearly idle.
-// - kara-fp64m, kara-fp64ml: the same leaf with M (|a0 - a1| |b0 - b1|), or M and L (a0 b0),
-//   multiplied on the FP64 pipe (fp64col below), at 4 blocks an SM (128 registers) and, with
-//   the suffix -3, at 3 (168 registers); fp64-x3: the FP64 path alone, three 16x16-word
-//   products a thread, for its own rate. Does the idle FP64 pipe take work off the IMAD pipe?
+// - kara-probe, kara-folded*, kara-fp64*: the same leaf (probe_leaf) with each of its three
+//   products M = |a0 - a1| |b0 - b1|, L = a0 b0 and H = a1 b1 in a form of its own: carry-chain
+//   rows as kara (kara-probe, the control), rows with folded carries (folded_carry_product:
+//   all three, M, M and L, or H), or on the FP64 pipe (fp64col: M, or M and L), at 4 blocks an
+//   SM (128 registers) and, with the suffix -3, at 3 (168 registers); fp64-x3: the FP64 path
+//   alone, three 16x16-word products a thread, for its own rate. Do fewer IMAD.MOV, or the
+//   idle FP64 pipe, take work off the IMAD pipe?
 // If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
-// by memory. The products of school, kara and the kara-fp64 runs are compared with a CPU schoolbook on a sample (the
-// first 64 and every 97th, 10874 of them); a mismatch exits 1. Writes CSV to stdout.
+// by memory. The products of school, kara and the kara-* runs are compared with a CPU schoolbook
+// on a sample (the first 64 and every 97th, 10874 of them); a mismatch exits 1. Writes CSV to
+// stdout.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,9 +163,64 @@ __device__ __forceinline__ void product(const uint32_t (&x)[N], const uint32_t (
 
 } // namespace fp64col
 
-// The direct kernel's leaf (rowchain_leaf.cuh) with M, or M and L, on the FP64 pipe.
-template <bool L_FP64, class LoadA, class LoadB, class StoreC>
-__device__ __forceinline__ void fp64_leaf(LoadA load_a, LoadB load_b, StoreC store_c)
+// Row products without the zero high word that carry_chain_product's addend r_j needs (the
+// 644 IMAD.MOV a product of README "Performance targets"): each row's addend is the 64-bit
+// x_j = hi(t_j) + lo(t_(j+1)) of the row before, made by one 64-bit add on the ALU pipe, and
+// t_j = a_j b_i + x_j. No carry chain runs along a row: x_j < 2^33 - 1, and (2^32 - 1)^2 +
+// 2^33 - 2 = 2^64 - 1, so t_j cannot overflow, and the x_j of the last row are summed once.
+template <int N, class LoadB, class StoreC>
+__device__ __forceinline__ void folded_carry_product(const uint32_t (&a)[N], LoadB load_b,
+                                                     StoreC store_c)
+{
+    uint64_t x[N];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        x[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const uint32_t b = load_b(i);
+        uint32_t lo[N], hi[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            const uint64_t t = (uint64_t)a[j] * b + x[j];
+            lo[j] = (uint32_t)t;
+            hi[j] = (uint32_t)(t >> 32);
+        }
+        store_c(i, lo[0]);
+#pragma unroll
+        for (int j = 0; j + 1 < N; j++)
+            x[j] = (uint64_t)hi[j] + lo[j + 1];
+        x[N - 1] = hi[N - 1];
+    }
+    uint64_t c = 0;
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        c += x[j];
+        store_c(N + j, (uint32_t)c);
+        c >>= 32;
+    }
+}
+
+// How the probe's leaf multiplies one of its three 16x16-word products.
+enum form { CHAIN, FOLDED, FP64 };
+
+template <form F, int N, class StoreC>
+__device__ __forceinline__ void sub_product(const uint32_t (&x)[N], const uint32_t (&y)[N],
+                                            StoreC store_c)
+{
+    auto row = [&](int i) { return y[i]; };
+    if (F == CHAIN)
+        rowchain::carry_chain_product<N>(x, row, store_c);
+    else if (F == FOLDED)
+        folded_carry_product<N>(x, row, store_c);
+    else
+        fp64col::product<N>(x, y, store_c);
+}
+
+// The direct kernel's leaf (rowchain_leaf.cuh: M, then L, then H) with each product in the
+// form given.
+template <form FM, form FL, form FH, class LoadA, class LoadB, class StoreC>
+__device__ __forceinline__ void probe_leaf(LoadA load_a, LoadB load_b, StoreC store_c)
 {
     constexpr int N = 16;
     uint32_t s[2 * N];
@@ -180,51 +239,44 @@ __device__ __forceinline__ void fp64_leaf(LoadA load_a, LoadB load_b, StoreC sto
             y[j] = load_b(N + j);
         }
         subtract = mp::abs_diff_words<N>(db, x, y) == a_less;
-        fp64col::product<N>(da, db, [&](int q, uint32_t v) { s[q] = v; });
+        sub_product<FM>(da, db, [&](int q, uint32_t v) { s[q] = v; });
     }
     uint32_t keep[N];
     int64_t s_top = 0;
-    auto take_l = [&](int q, uint32_t v) {
-        if (q < N)
-            store_c(q, v);
-        else
-            keep[q - N] = v;
-        s_top += (int64_t)v + (subtract ? -(int64_t)s[q] : (int64_t)s[q]);
-        s[q] = (uint32_t)s_top;
-        s_top >>= 32;
-    };
     {
-        uint32_t a0[N];
+        uint32_t a0[N], b0[N];
 #pragma unroll
-        for (int j = 0; j < N; j++)
+        for (int j = 0; j < N; j++) {
             a0[j] = load_a(j);
-        if (L_FP64) {
-            uint32_t b0[N];
-#pragma unroll
-            for (int j = 0; j < N; j++)
-                b0[j] = load_b(j);
-            fp64col::product<N>(a0, b0, take_l);
-        } else {
-            rowchain::carry_chain_product<N>(a0, [&](int i) { return load_b(i); }, take_l);
+            b0[j] = load_b(j);
         }
+        sub_product<FL>(a0, b0, [&](int q, uint32_t v) {
+            if (q < N)
+                store_c(q, v);
+            else
+                keep[q - N] = v;
+            s_top += (int64_t)v + (subtract ? -(int64_t)s[q] : (int64_t)s[q]);
+            s[q] = (uint32_t)s_top;
+            s_top >>= 32;
+        });
     }
     int64_t z = 0;
     {
-        uint32_t a1[N];
+        uint32_t a1[N], b1[N];
 #pragma unroll
-        for (int j = 0; j < N; j++)
+        for (int j = 0; j < N; j++) {
             a1[j] = load_a(N + j);
-        rowchain::carry_chain_product<N>(
-            a1, [&](int i) { return load_b(N + i); },
-            [&](int q, uint32_t v) {
-                z += (int64_t)s[q] + v + keep[q % N];
-                store_c(N + q, (uint32_t)z);
-                z >>= 32;
-                if (q < N)
-                    keep[q] = v;
-                else
-                    s[q - N] = v;
-            });
+            b1[j] = load_b(N + j);
+        }
+        sub_product<FH>(a1, b1, [&](int q, uint32_t v) {
+            z += (int64_t)s[q] + v + keep[q % N];
+            store_c(N + q, (uint32_t)z);
+            z >>= 32;
+            if (q < N)
+                keep[q] = v;
+            else
+                s[q - N] = v;
+        });
     }
     z += s_top;
 #pragma unroll
@@ -235,18 +287,18 @@ __device__ __forceinline__ void fp64_leaf(LoadA load_a, LoadB load_b, StoreC sto
     }
 }
 
-template <bool L_FP64, int BLOCKS_PER_SM>
-__global__ void __launch_bounds__(128, BLOCKS_PER_SM) kara_fp64(const uint32_t *__restrict__ A,
-                                                                const uint32_t *__restrict__ B,
-                                                                uint32_t *__restrict__ C,
-                                                                size_t count)
+template <form FM, form FL, form FH, int BLOCKS_PER_SM>
+__global__ void __launch_bounds__(128, BLOCKS_PER_SM) kara_forms(const uint32_t *__restrict__ A,
+                                                                 const uint32_t *__restrict__ B,
+                                                                 uint32_t *__restrict__ C,
+                                                                 size_t count)
 {
     if (blockIdx.x * (size_t)blockDim.x + threadIdx.x >= count)
         return;
     const size_t p = product_of_thread(false);
-    fp64_leaf<L_FP64>([&](int j) { return __ldg(A + j * count + p); },
-                      [&](int j) { return __ldg(B + j * count + p); },
-                      [&](int q, uint32_t v) { C[q * count + p] = v; });
+    probe_leaf<FM, FL, FH>([&](int j) { return __ldg(A + j * count + p); },
+                           [&](int j) { return __ldg(B + j * count + p); },
+                           [&](int q, uint32_t v) { C[q * count + p] = v; });
 }
 
 // The FP64 path's own rate: three 16x16-word products a thread on the FP64 pipe (words 0-15,
@@ -394,10 +446,15 @@ int main(int argc, char **argv)
         {"copy", copy, 4, false},          {"school", school<false>, 1, true},
         {"kara", kara<false>, 1, true},    {"school-l2", school<true>, 1, false},
         {"kara-l2", kara<true>, 1, false},
-        {"kara-fp64m", kara_fp64<false, 4>, 1, true},
-        {"kara-fp64m-3", kara_fp64<false, 3>, 1, true},
-        {"kara-fp64ml", kara_fp64<true, 4>, 1, true},
-        {"kara-fp64ml-3", kara_fp64<true, 3>, 1, true},
+        {"kara-probe", kara_forms<CHAIN, CHAIN, CHAIN, 4>, 1, true},
+        {"kara-folded", kara_forms<FOLDED, FOLDED, FOLDED, 4>, 1, true},
+        {"kara-folded-m", kara_forms<FOLDED, CHAIN, CHAIN, 4>, 1, true},
+        {"kara-folded-ml", kara_forms<FOLDED, FOLDED, CHAIN, 4>, 1, true},
+        {"kara-folded-h", kara_forms<CHAIN, CHAIN, FOLDED, 4>, 1, true},
+        {"kara-fp64m", kara_forms<FP64, CHAIN, CHAIN, 4>, 1, true},
+        {"kara-fp64m-3", kara_forms<FP64, CHAIN, CHAIN, 3>, 1, true},
+        {"kara-fp64ml", kara_forms<FP64, FP64, CHAIN, 4>, 1, true},
+        {"kara-fp64ml-3", kara_forms<FP64, FP64, CHAIN, 3>, 1, true},
         {"fp64-x3", fp64_x3<4>, 1, false},
         {"fp64-x3-3", fp64_x3<3>, 1, false},
     };

@@ -8,7 +8,7 @@
 # - mul1024_pipes_<commit>.txt: Nsight Compute's pipe and issue counters for that kernel, and
 #   the instruction mix of its code (cuobjdump), to say which pipe it waits on. At 1024 bits the
 #   method runs the direct kernel (kernels/rowchain_direct.cu) since c397d77, the block
-#   kernel's K = 0 instance before; and the instruction mix of the probe's FP64 path.
+#   kernel's K = 0 instance before; and the instruction mixes of two of the probe's leaves.
 source "$(dirname "$0")/common.sh"
 start_experiment mul1024_bound
 NVCC=${NVCC:-nvcc}
@@ -47,5 +47,9 @@ pipes="$RESULTS/mul1024_pipes_$commit.txt"
     echo "# Instruction mix of the probe's FP64 path alone (fp64_x3 at 3 blocks an SM: three"
     echo "# 16x16-word products a thread, experiments/mul1024_bound.cu)"
     opcode_mix "$probe_dir/mul1024_bound" 'fp64_x3ILi3E'
+    echo
+    echo "# Instruction mix of the probe's leaf with folded carries in all three products"
+    echo "# (kara-folded: kara_forms<FOLDED, FOLDED, FOLDED, 4>)"
+    opcode_mix "$probe_dir/mul1024_bound" 'kara_formsIL4form1ELS0_1ELS0_1ELi4E'
 } >"$pipes"
 echo "mul1024_bound: wrote $RESULTS/mul1024_bound.txt, $CSV and $pipes" >&2
