@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gcd_cases.h"
@@ -44,13 +43,6 @@ static uint64_t rand64(void)
 }
 
 static gmp_randstate_t gmp_rng;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The cheap-category criterion evaluated independently with GMP: m = ceil(2^(63+L) / q) fits 64
  * bits, and floor(x m / 2^(63+L)) = floor(x / q) at x = the largest x < 2^64 with x mod q =
@@ -524,18 +516,18 @@ int main(void)
     char path32[512];
     snprintf(path32, sizeof path32, "%s", tmp_path(name));
     struct gcd_moduli cheap32, cheap32_read, all32;
-    double t0 = now();
+    double t0 = test_seconds();
     CHECK(gcd_moduli_load(path32, 32, GCD_FILTER_CHEAP, &cheap32, NULL) == 1, "L=32 build");
-    double t_build = now() - t0;
-    t0 = now();
+    double t_build = test_seconds() - t0;
+    t0 = test_seconds();
     CHECK(gcd_moduli_load(path32, 32, GCD_FILTER_CHEAP, &cheap32_read, stdout) == 0 &&
               same_moduli(&cheap32, &cheap32_read),
           "L=32 cache read back");
-    double t_read = now() - t0;
+    double t_read = test_seconds() - t0;
     gcd_moduli_free(&cheap32_read);
-    t0 = now();
+    t0 = test_seconds();
     CHECK(gcd_moduli_build(&all32, 32, GCD_FILTER_ALL) == 0, "L=32 all build");
-    double t_all = now() - t0;
+    double t_all = test_seconds() - t0;
     CHECK(all32.count == PRIMES_32 && cheap32.count == CHEAP_32, "L=32: %llu primes, %llu cheap",
           (unsigned long long)all32.count, (unsigned long long)cheap32.count);
     printf("L=32: %llu primes, %llu cheap (%.2f %%); cheap set sieved, filtered and cached in "
@@ -562,7 +554,7 @@ int main(void)
     check_cache(&cheap16, &cheap20);
 
     /* The twin: L = 32 (the paper's), and the other paths at small sizes. */
-    t0 = now();
+    t0 = test_seconds();
     check_twin(&cheap32, 8192, 3);
     check_twin(&all32, 1024, 2);
     check_twin(&cheap20, 1024, 2);
@@ -581,7 +573,7 @@ int main(void)
     check_too_large(&cheap16);
     printf("twin: %d runs equal to mpz_gcd, %d after a retry; sweeps: %d shortages by Fig. 2 "
            "line 16, %d by the bound only (%.1f s)\n",
-           runs_ok, retried, shortage_paper, shortage_bound, now() - t0);
+           runs_ok, retried, shortage_paper, shortage_bound, test_seconds() - t0);
 
     for (int i = 0; i < 6; i++)
         gcd_moduli_free((struct gcd_moduli *)sets[i]);

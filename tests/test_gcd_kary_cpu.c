@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gcd_cases.h"
 #include "gcd_kary.h"
@@ -42,13 +41,6 @@ static uint64_t rand64(void)
 }
 
 static gmp_randstate_t gmp_rng;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void random_bits(mpz_t x, unsigned bits)
 {
@@ -523,13 +515,13 @@ static void check_twin(const struct gcd_moduli *M, size_t group, const unsigned 
     c->M = M;
     c->group = group;
     const uint32_t q[3] = {M->q[0], M->q[1], M->q[5]};
-    const double t0 = now();
+    const double t0 = test_seconds();
     for (unsigned i = 0; i < count; i++) {
         gcd_cases(gmp_rng, sizes[i], pairs, 20, q, twin_case, c);
         planted_moduli(c, sizes[i]);
     }
     char title[64];
-    snprintf(title, sizeof title, "twin (%.1f s)", now() - t0);
+    snprintf(title, sizeof title, "twin (%.1f s)", test_seconds() - t0);
     print_tally(c, title);
     free(c);
 }
@@ -719,10 +711,10 @@ int main(void)
     rng = seed;
     gmp_randinit_default(gmp_rng);
     gmp_randseed_ui(gmp_rng, (unsigned long)seed);
-    const double t_start = now();
+    const double t_start = test_seconds();
 
     struct gcd_moduli cheap32_whole, all16, cheap16;
-    double t0 = now();
+    double t0 = test_seconds();
     CHECK(gcd_moduli_build(&cheap32_whole, 32, GCD_FILTER_CHEAP) == 0, "build L=32 cheap");
     CHECK(gcd_moduli_build(&all16, 16, GCD_FILTER_ALL) == 0, "build L=16");
     CHECK(gcd_moduli_build(&cheap16, 16, GCD_FILTER_CHEAP) == 0, "build L=16 cheap");
@@ -732,7 +724,7 @@ int main(void)
     const struct gcd_moduli cheap32 = {32, GCD_FILTER_CHEAP, 8192, cheap32_whole.q};
     printf("moduli: L=32 cheap %llu (the first %llu used), L=16 %llu, L=16 cheap %llu (%.1f s)\n",
            (unsigned long long)cheap32_whole.count, (unsigned long long)cheap32.count,
-           (unsigned long long)all16.count, (unsigned long long)cheap16.count, now() - t0);
+           (unsigned long long)all16.count, (unsigned long long)cheap16.count, test_seconds() - t0);
 
     /* 1. the lattice step */
     check_lattice(&cheap32_whole, 3000);
@@ -774,7 +766,7 @@ int main(void)
     check_nq();
     check_clean();
 
-    printf("%u twin runs; %.1f s in all\n", twin_runs, now() - t_start);
+    printf("%u twin runs; %.1f s in all\n", twin_runs, test_seconds() - t_start);
     gcd_moduli_free(&cheap32_whole);
     gcd_moduli_free(&all16);
     gcd_moduli_free(&cheap16);

@@ -13,11 +13,20 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static inline uint64_t test_seed(void)
 {
     const char *s = getenv("MPGPU_TEST_SEED");
     return s ? strtoull(s, NULL, 0) : UINT64_C(20261122);
+}
+
+/* Seconds on the monotonic clock, for the programs that say how long a part of them took. */
+static inline double test_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* The state of one test program (each is a single translation unit). */
