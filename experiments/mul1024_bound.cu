@@ -13,13 +13,13 @@
 //   chain (kernels/rowchain_leaf.cuh);
 // - school-l2, kara-l2: the same kernels with every thread's addresses folded onto the first
 //   8192 products, so operands and products stay in L2 and device memory is nearly idle.
-// - kara-probe, kara-folded*, kara-fp64*: the same leaf (probe_leaf) with each of its three
-//   products M = |a0 - a1| |b0 - b1|, L = a0 b0 and H = a1 b1 in a form of its own: carry-chain
-//   rows as kara (kara-probe, the control), rows with folded carries (folded_carry_product:
-//   all three, M, M and L, or H), or on the FP64 pipe (fp64col: M, or M and L), at 4 blocks an
-//   SM (128 registers) and, with the suffix -3, at 3 (168 registers); fp64-x3: the FP64 path
-//   alone, three 16x16-word products a thread, for its own rate. Do fewer IMAD.MOV, or the
-//   idle FP64 pipe, take work off the IMAD pipe?
+// - kara-folded*, kara-fp64*: the same leaf (direct_leaf, with the rows policy `forms`) with
+//   some of its three products M = |a0 - a1| |b0 - b1|, L = a0 b0 and H = a1 b1 in another form
+//   than kara's carry-chain rows: rows with folded carries (folded_carry_product: all three, M,
+//   M and L, or H), or on the FP64 pipe (fp64col: M, or M and L), at 4 blocks an SM (128
+//   registers) and, with the suffix -3, at 3 (168 registers); fp64-x3: the FP64 path alone,
+//   three 16x16-word products a thread, for its own rate. Do fewer IMAD.MOV, or the idle FP64
+//   pipe, take work off the IMAD pipe?
 // If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
 // by memory. The products of school, kara and the kara-* runs are compared with a CPU schoolbook
 // on a sample (the first 64 and every 97th, 10874 of them); a mismatch exits 1. Writes CSV to
@@ -201,91 +201,30 @@ __device__ __forceinline__ void folded_carry_product(const uint32_t (&a)[N], Loa
     }
 }
 
-// How the probe's leaf multiplies one of its three 16x16-word products.
+// How the probe's leaf multiplies each of its three 16x16-word products: the rows policy of
+// rowchain::direct_leaf, so that the probe times the kernel's own leaf with one product
+// changed at a time.
 enum form { CHAIN, FOLDED, FP64 };
 
-template <form F, int N, class StoreC>
-__device__ __forceinline__ void sub_product(const uint32_t (&x)[N], const uint32_t (&y)[N],
-                                            StoreC store_c)
-{
-    auto row = [&](int i) { return y[i]; };
-    if (F == CHAIN)
-        rowchain::carry_chain_product<N>(x, row, store_c);
-    else if (F == FOLDED)
-        folded_carry_product<N>(x, row, store_c);
-    else
-        fp64col::product<N>(x, y, store_c);
-}
-
-// The direct kernel's leaf (rowchain_leaf.cuh: M, then L, then H) with each product in the
-// form given.
-template <form FM, form FL, form FH, class LoadA, class LoadB, class StoreC>
-__device__ __forceinline__ void probe_leaf(LoadA load_a, LoadB load_b, StoreC store_c)
-{
-    constexpr int N = 16;
-    uint32_t s[2 * N];
-    bool subtract;
+template <form FM, form FL, form FH> struct forms {
+    template <rowchain::leaf_part W, int N, class LoadB, class StoreC>
+    static __device__ __forceinline__ void product(const uint32_t (&a)[N], LoadB load_b,
+                                                   StoreC store_c)
     {
-        uint32_t da[N], db[N], x[N], y[N];
+        constexpr form F = W == rowchain::PART_M ? FM : W == rowchain::PART_L ? FL : FH;
+        if (F == CHAIN) {
+            rowchain::carry_chain_product<N>(a, load_b, store_c);
+        } else if (F == FOLDED) {
+            folded_carry_product<N>(a, load_b, store_c);
+        } else {
+            uint32_t b[N];
 #pragma unroll
-        for (int j = 0; j < N; j++) {
-            x[j] = load_a(j);
-            y[j] = load_a(N + j);
+            for (int i = 0; i < N; i++)
+                b[i] = load_b(i);
+            fp64col::product<N>(a, b, store_c);
         }
-        const uint32_t a_less = mp::abs_diff_words<N>(da, x, y);
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            x[j] = load_b(j);
-            y[j] = load_b(N + j);
-        }
-        subtract = mp::abs_diff_words<N>(db, x, y) == a_less;
-        sub_product<FM>(da, db, [&](int q, uint32_t v) { s[q] = v; });
     }
-    uint32_t keep[N];
-    int64_t s_top = 0;
-    {
-        uint32_t a0[N], b0[N];
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            a0[j] = load_a(j);
-            b0[j] = load_b(j);
-        }
-        sub_product<FL>(a0, b0, [&](int q, uint32_t v) {
-            if (q < N)
-                store_c(q, v);
-            else
-                keep[q - N] = v;
-            s_top += (int64_t)v + (subtract ? -(int64_t)s[q] : (int64_t)s[q]);
-            s[q] = (uint32_t)s_top;
-            s_top >>= 32;
-        });
-    }
-    int64_t z = 0;
-    {
-        uint32_t a1[N], b1[N];
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            a1[j] = load_a(N + j);
-            b1[j] = load_b(N + j);
-        }
-        sub_product<FH>(a1, b1, [&](int q, uint32_t v) {
-            z += (int64_t)s[q] + v + keep[q % N];
-            store_c(N + q, (uint32_t)z);
-            z >>= 32;
-            if (q < N)
-                keep[q] = v;
-            else
-                s[q - N] = v;
-        });
-    }
-    z += s_top;
-#pragma unroll
-    for (int k = 0; k < N; k++) {
-        z += s[k];
-        store_c(3 * N + k, (uint32_t)z);
-        z >>= 32;
-    }
-}
+};
 
 template <form FM, form FL, form FH, int BLOCKS_PER_SM>
 __global__ void __launch_bounds__(128, BLOCKS_PER_SM) kara_forms(const uint32_t *__restrict__ A,
@@ -296,9 +235,9 @@ __global__ void __launch_bounds__(128, BLOCKS_PER_SM) kara_forms(const uint32_t 
     if (blockIdx.x * (size_t)blockDim.x + threadIdx.x >= count)
         return;
     const size_t p = product_of_thread(false);
-    probe_leaf<FM, FL, FH>([&](int j) { return __ldg(A + j * count + p); },
-                           [&](int j) { return __ldg(B + j * count + p); },
-                           [&](int q, uint32_t v) { C[q * count + p] = v; });
+    rowchain::direct_leaf<forms<FM, FL, FH>>([&](int j) { return __ldg(A + j * count + p); },
+                                             [&](int j) { return __ldg(B + j * count + p); },
+                                             [&](int q, uint32_t v) { C[q * count + p] = v; });
 }
 
 // The FP64 path's own rate: three 16x16-word products a thread on the FP64 pipe (words 0-15,
@@ -446,7 +385,6 @@ int main(int argc, char **argv)
         {"copy", copy, 4, false},          {"school", school<false>, 1, true},
         {"kara", kara<false>, 1, true},    {"school-l2", school<true>, 1, false},
         {"kara-l2", kara<true>, 1, false},
-        {"kara-probe", kara_forms<CHAIN, CHAIN, CHAIN, 4>, 1, true},
         {"kara-folded", kara_forms<FOLDED, FOLDED, FOLDED, 4>, 1, true},
         {"kara-folded-m", kara_forms<FOLDED, CHAIN, CHAIN, 4>, 1, true},
         {"kara-folded-ml", kara_forms<FOLDED, FOLDED, CHAIN, 4>, 1, true},

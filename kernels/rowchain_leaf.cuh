@@ -151,6 +151,21 @@ __device__ __forceinline__ void karatsuba_leaf(uint32_t *sh, unsigned ra, unsign
     }
 }
 
+// The three products of the direct leaf below, in the order it forms them.
+enum leaf_part { PART_M, PART_L, PART_H };
+
+// How the direct leaf multiplies each of its three 16x16-word products: carry-chain rows. The
+// probe experiments/mul1024_bound.cu passes other forms (folded carries, the FP64 pipe) to time
+// them inside the same leaf.
+struct carry_chain_rows {
+    template <leaf_part W, int N, class LoadB, class StoreC>
+    static __device__ __forceinline__ void product(const uint32_t (&a)[N], LoadB load_b,
+                                                   StoreC store_c)
+    {
+        carry_chain_product<N>(a, load_b, store_c);
+    }
+};
+
 // The same leaf product with every intermediate in registers, for the direct kernel
 // (rowchain_direct.cu), which reads its operands from device memory and writes the product
 // there: load_a(j), load_b(j) give operand word j < 2N; store_c(q, v) takes product word q,
@@ -161,7 +176,7 @@ __device__ __forceinline__ void karatsuba_leaf(uint32_t *sh, unsigned ra, unsign
 // so M comes first, L's low words leave as they come (S forms beside them), and each word of
 // H completes a column. 80 words stay live: M (then S, then H's high half), L's high half (then
 // H's low half), one row's window and one operand half.
-template <class LoadA, class LoadB, class StoreC>
+template <class Rows = carry_chain_rows, class LoadA, class LoadB, class StoreC>
 __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC store_c)
 {
     constexpr int N = LEAF / 2;
@@ -182,7 +197,7 @@ __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC s
         }
         subtract = mp::abs_diff_words<N>(db, x, y) == a_less;
     }
-    carry_chain_product<N>(
+    Rows::template product<PART_M, N>(
         da, [&](int i) { return db[i]; }, [&](int q, uint32_t v) { s[q] = v; });
     uint32_t keep[N]; // L's high half, then H's low half
     int64_t s_top = 0;
@@ -191,7 +206,7 @@ __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC s
 #pragma unroll
         for (int j = 0; j < N; j++)
             a0[j] = load_a(j);
-        carry_chain_product<N>(
+        Rows::template product<PART_L, N>(
             a0, [&](int i) { return load_b(i); },
             [&](int q, uint32_t v) {
                 if (q < N)
@@ -209,7 +224,7 @@ __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC s
 #pragma unroll
         for (int j = 0; j < N; j++)
             a1[j] = load_a(N + j);
-        carry_chain_product<N>(
+        Rows::template product<PART_H, N>(
             a1, [&](int i) { return load_b(N + i); },
             [&](int q, uint32_t v) {
                 z += (int64_t)s[q] + v + keep[q % N];
