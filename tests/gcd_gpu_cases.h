@@ -1,7 +1,8 @@
 /* What the gpu suite's two GCD programs share (test_gcd_gpu.c, Fig. 2's kernel, and
  * test_gcd_kary_gpu.c, the k-ary kernel): the random state, the count of runs that retried, the
  * report of a failed CUDA call, and issue 10's cases (gcd_cases.h) with the retries from too few
- * moduli and large pairs with a planted factor. Each program defines the two functions declared
+ * moduli and large pairs with a planted factor, and the three sets of moduli both run on, built
+ * at the start and freed at the end. Each program defines the two functions declared
  * below before it calls these. */
 #ifndef MPGPU_TESTS_GCD_GPU_CASES_H
 #define MPGPU_TESTS_GCD_GPU_CASES_H
@@ -11,6 +12,8 @@
 
 #include "gcd_cases.h"
 #include "gcd_device.h"
+#include "gcd_moduli.h"
+#include "test_gpu.h"
 #include "test_seed.h"
 
 static gmp_randstate_t rng;
@@ -69,6 +72,41 @@ static void check_large(struct gcd_device *d, unsigned bits, unsigned common_bit
     gcd_case_planted(a, b, rng, bits - common_bits, 1, common_bits);
     check_gcd(d, a, b, 0, false, "large pair");
     mpz_clears(a, b, NULL);
+}
+
+/* The moduli both programs run on: L = 32 of the cheap remainder (the default), L = 16 through
+ * the exact path (every prime), and L = 16 of the cheap remainder. */
+struct gcd_test_moduli {
+    struct gcd_moduli cheap32, all16, cheap16;
+};
+
+/* The seed, the GPU and the random state, then the moduli: returns 0, 77 without a GPU (the
+ * program returns it, as the gpu suite's programs do), or 1 when host memory runs out. */
+static int gcd_gpu_start(struct gcd_test_moduli *m)
+{
+    seed = test_seed();
+    if (test_gpu_open() != 0)
+        return 77;
+    gmp_randinit_default(rng);
+    gmp_randseed_ui(rng, (unsigned long)seed);
+    if (gcd_moduli_build(&m->cheap32, 32, GCD_FILTER_CHEAP) != 0 ||
+        gcd_moduli_build(&m->all16, 16, GCD_FILTER_ALL) != 0 ||
+        gcd_moduli_build(&m->cheap16, 16, GCD_FILTER_CHEAP) != 0) {
+        printf("cannot build the moduli (host memory)\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* The retry count, everything gcd_gpu_start made freed, and the program's verdict. */
+static int gcd_gpu_finish(struct gcd_test_moduli *m, const char *program)
+{
+    printf("%d runs needed a retry\n", retried_runs);
+    gcd_moduli_free(&m->cheap32);
+    gcd_moduli_free(&m->all16);
+    gcd_moduli_free(&m->cheap16);
+    gmp_randclear(rng);
+    return test_finish(program);
 }
 
 #endif

@@ -411,13 +411,9 @@ static void check_retry(const struct gcd_moduli *M, unsigned bits)
  * tests must fire somewhere in the sweep. */
 static void check_sweep(const struct gcd_moduli *M, unsigned bits, unsigned common_bits)
 {
-    mpz_t a, b, f, u, v, g, e;
-    mpz_inits(a, b, f, u, v, g, e, NULL);
-    random_bits(f, common_bits);
-    random_bits(a, bits);
-    random_bits(b, bits - 3);
-    mpz_mul(a, a, f);
-    mpz_mul(b, b, f);
+    mpz_t a, b, u, v, g, e;
+    mpz_inits(a, b, u, v, g, e, NULL);
+    gcd_case_planted(a, b, gmp_rng, bits, 3, common_bits);
     mpz_gcd(e, a, b);
     CHECK(!gcd_modular_prepare(u, v, g, a, b), "sweep inputs are not trivial");
     unsigned ok = 0, wrong = 0;
@@ -435,7 +431,7 @@ static void check_sweep(const struct gcd_moduli *M, unsigned bits, unsigned comm
         }
     }
     CHECK(ok > 0 && wrong == 0, "sweep, %u bits: %u answers, %u wrong", bits, ok, wrong);
-    mpz_clears(a, b, f, u, v, g, e, NULL);
+    mpz_clears(a, b, u, v, g, e, NULL);
 }
 
 /* An attempt whose V is a multiple of the product of Q never enters the reduction loop; only

@@ -134,25 +134,17 @@ static bool open_device(struct gcd_device *d, const struct gcd_moduli *M, enum g
 
 int main(void)
 {
-    seed = test_seed();
-    if (test_gpu_open() != 0)
-        return 77;
-    gmp_randinit_default(rng);
-    gmp_randseed_ui(rng, (unsigned long)seed);
-    struct gcd_moduli cheap32, all16, cheap16;
-    if (gcd_moduli_build(&cheap32, 32, GCD_FILTER_CHEAP) != 0 ||
-        gcd_moduli_build(&all16, 16, GCD_FILTER_ALL) != 0 ||
-        gcd_moduli_build(&cheap16, 16, GCD_FILTER_CHEAP) != 0) {
-        printf("cannot build the moduli (host memory)\n");
-        return 1;
-    }
+    struct gcd_test_moduli m;
+    const int start = gcd_gpu_start(&m);
+    if (start != 0)
+        return start;
 
     for (int v = 0; v < GCD_N_BARRIERS * GCD_N_INVERSES; v++) {
         const enum gcd_barrier barrier = (enum gcd_barrier)(v / GCD_N_INVERSES);
         const enum gcd_inverse inv = (enum gcd_inverse)(v % GCD_N_INVERSES);
         struct gcd_device d;
         const int before = checks, failed_before = failures;
-        if (!open_device(&d, &cheap32, barrier, inv))
+        if (!open_device(&d, &m.cheap32, barrier, inv))
             continue;
         printf("%s %s: up to %u blocks on %u SMs\n", gcd_barrier_name(barrier),
                gcd_inverse_name(inv), d.max_grid, d.sm_count);
@@ -186,23 +178,18 @@ int main(void)
         gcd_device_close(&d);
 
         /* The exact remainder path, and M running out. */
-        if (open_device(&d, &all16, barrier, inv)) {
+        if (open_device(&d, &m.all16, barrier, inv)) {
             check_cases(&d, 1024);
             check_sweep(&d, 256, 20);
             check_too_large(&d);
             gcd_device_close(&d);
         }
-        if (open_device(&d, &cheap16, barrier, inv)) {
+        if (open_device(&d, &m.cheap16, barrier, inv)) {
             check_cases(&d, 512);
             gcd_device_close(&d);
         }
         printf("%s %s: %d checks, %d failures\n", gcd_barrier_name(barrier), gcd_inverse_name(inv),
                checks - before, failures - failed_before);
     }
-    printf("%d runs needed a retry\n", retried_runs);
-    gcd_moduli_free(&cheap32);
-    gcd_moduli_free(&all16);
-    gcd_moduli_free(&cheap16);
-    gmp_randclear(rng);
-    return test_finish("test_gcd_gpu");
+    return gcd_gpu_finish(&m, "test_gcd_gpu");
 }

@@ -531,13 +531,9 @@ static void check_twin(const struct gcd_moduli *M, size_t group, const unsigned 
 static void check_sweep(const struct gcd_moduli *M, size_t group, unsigned bits,
                         unsigned common_bits)
 {
-    mpz_t a, b, f, u, v, g, e;
-    mpz_inits(a, b, f, u, v, g, e, NULL);
-    random_bits(f, common_bits);
-    random_bits(a, bits);
-    random_bits(b, bits - 3);
-    mpz_mul(a, a, f);
-    mpz_mul(b, b, f);
+    mpz_t a, b, u, v, g, e;
+    mpz_inits(a, b, u, v, g, e, NULL);
+    gcd_case_planted(a, b, gmp_rng, bits, 3, common_bits);
     mpz_gcd(e, a, b);
     CHECK(!gcd_modular_prepare(u, v, g, a, b), "sweep inputs are not trivial");
     size_t top = 0;
@@ -569,7 +565,7 @@ static void check_sweep(const struct gcd_moduli *M, size_t group, unsigned bits,
     printf("sweep L=%u %s group %zu, %u bits with %u common: N_Q 1..%zu, %u answers, %u "
            "shortages\n",
            M->L, gcd_filter_name(M->filter), group, bits, common_bits, top, ok, short_);
-    mpz_clears(a, b, f, u, v, g, e, NULL);
+    mpz_clears(a, b, u, v, g, e, NULL);
 }
 
 /* ---- retries, too large ---- */

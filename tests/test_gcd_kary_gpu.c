@@ -150,22 +150,14 @@ static void check_too_large(const struct gcd_moduli *full)
 
 int main(void)
 {
-    seed = test_seed();
-    if (test_gpu_open() != 0)
-        return 77;
-    gmp_randinit_default(rng);
-    gmp_randseed_ui(rng, (unsigned long)seed);
-    struct gcd_moduli cheap32, all16, cheap16;
-    if (gcd_moduli_build(&cheap32, 32, GCD_FILTER_CHEAP) != 0 ||
-        gcd_moduli_build(&all16, 16, GCD_FILTER_ALL) != 0 ||
-        gcd_moduli_build(&cheap16, 16, GCD_FILTER_CHEAP) != 0) {
-        printf("cannot build the moduli (host memory)\n");
-        return 1;
-    }
-    check_vectors(&cheap32, (size_t)1 << 22);
-    check_vectors(&all16, (size_t)1 << 16);
+    struct gcd_test_moduli m;
+    const int start = gcd_gpu_start(&m);
+    if (start != 0)
+        return start;
+    check_vectors(&m.cheap32, (size_t)1 << 22);
+    check_vectors(&m.all16, (size_t)1 << 16);
     struct gcd_device d;
-    if (cuda_ok(&d, gcd_device_open_kary(&d, &cheap32), "open")) {
+    if (cuda_ok(&d, gcd_device_open_kary(&d, &m.cheap32), "open")) {
         check_cases(&d, 8192);
         for (unsigned k = 1; k <= 8; k *= 2) {
             d.min_per_thread = k;
@@ -184,19 +176,14 @@ int main(void)
         check_large(&d, 65536, 32768);
         gcd_device_close(&d);
     }
-    if (cuda_ok(&d, gcd_device_open_kary(&d, &all16), "open (L = 16, all primes)")) {
+    if (cuda_ok(&d, gcd_device_open_kary(&d, &m.all16), "open (L = 16, all primes)")) {
         check_cases(&d, 1024);
         gcd_device_close(&d);
     }
-    if (cuda_ok(&d, gcd_device_open_kary(&d, &cheap16), "open (L = 16, cheap)")) {
+    if (cuda_ok(&d, gcd_device_open_kary(&d, &m.cheap16), "open (L = 16, cheap)")) {
         check_cases(&d, 512);
         gcd_device_close(&d);
     }
-    check_too_large(&cheap32);
-    printf("%d runs needed a retry\n", retried_runs);
-    gcd_moduli_free(&cheap32);
-    gcd_moduli_free(&all16);
-    gcd_moduli_free(&cheap16);
-    gmp_randclear(rng);
-    return test_finish("test_gcd_kary_gpu");
+    check_too_large(&m.cheap32);
+    return gcd_gpu_finish(&m, "test_gcd_kary_gpu");
 }
