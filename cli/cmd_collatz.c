@@ -481,8 +481,9 @@ static const struct bench_ops collatz_ops = {
     .teardown = run_teardown,
 };
 
-static void build_tables(struct collatz_run *r, bool gpu)
+static void build_tables(void *ctx, bool gpu)
 {
+    struct collatz_run *r = ctx;
     const int threads = 0;
     /* Building S walks its 2^K residues: those of 2^24 predict it, so a long build says so
      * before it starts. (Counting S first, to check memory, takes seconds even at 40 bits.) */
@@ -621,27 +622,5 @@ int cmd_collatz(int argc, char **argv)
     if (m.gpu) {
         collatz_devices_open(&r.cb, OVERFLOW_CAP, 1, r.a.memory, r.a.bc_bits, false);
     }
-    if (!ranks_lead()) {
-        build_tables(&r, m.gpu);
-        collatz_follow(&r.cb, &conv_chunk_ops, &r);
-        return free_run(&r, m.gpu, 0);
-    }
-    struct bench b;
-    bench_open(&b, "collatz", &r.cb.opt, r.cb.have_dev, r.cb.have_dev ? r.cb.devices.ids[0] : r.cb.opt.device);
-    /* A checkpointed run is one pass: the checkpoint follows it. */
-    if (r.a.checkpoint) {
-        b.warmup = 0;
-        b.reps = 1;
-    }
-    r.cb.warmup_passes = b.warmup;
-    build_tables(&r, m.gpu);
-    struct bench_case cases[2];
-    const size_t n_cases = collatz_bench_cases(&r.cb, &m, cases);
-    int status = 0;
-    if (r.cb.done_before == r.cb.count)
-        printf("# --checkpoint %s has finished the whole range [%" PRIu64 ", %" PRIu64 "]\n", r.a.checkpoint,
-               r.cb.first, r.cb.first + (r.cb.count - 1));
-    else
-        status = bench_run(&b, &collatz_ops, &r, cases, n_cases);
-    return free_run(&r, m.gpu, status);
+    return free_run(&r, m.gpu, collatz_run(&r.cb, &m, build_tables, &collatz_ops, &conv_chunk_ops, &r));
 }

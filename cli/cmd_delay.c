@@ -470,8 +470,9 @@ static const struct bench_ops delay_ops = {
     .teardown = run_teardown,
 };
 
-static void build_tables(struct delay_run *r, bool gpu)
+static void build_tables(void *ctx, bool gpu)
 {
+    struct delay_run *r = ctx;
     char what[128];
     snprintf(what, sizeof what, "--a-bits %u: table A (2^%u delays)", r->a.a_bits, r->a.a_bits);
     uint64_t need = collatz_a_bytes(r->a.a_bits) + collatz_bcj_bytes(r->a.bc_bits);
@@ -611,27 +612,5 @@ int cmd_delay(int argc, char **argv)
     if (m.gpu) {
         collatz_devices_open(&r.cb, OVERFLOW_CAP, CANDIDATE_CAP, r.a.memory, r.a.bc_bits, true);
     }
-    if (!ranks_lead()) {
-        build_tables(&r, m.gpu);
-        collatz_follow(&r.cb, &delay_chunk_ops, &r);
-        return free_run(&r, m.gpu, 0);
-    }
-    struct bench b;
-    bench_open(&b, "delay", &r.cb.opt, r.cb.have_dev, r.cb.have_dev ? r.cb.devices.ids[0] : r.cb.opt.device);
-    /* A checkpointed run is one pass: the checkpoint follows it. */
-    if (r.a.checkpoint) {
-        b.warmup = 0;
-        b.reps = 1;
-    }
-    r.cb.warmup_passes = b.warmup;
-    build_tables(&r, m.gpu);
-    struct bench_case cases[2];
-    const size_t n_cases = collatz_bench_cases(&r.cb, &m, cases);
-    int status = 0;
-    if (r.cb.done_before == r.cb.count)
-        printf("# --checkpoint %s has finished the whole range [%" PRIu64 ", %" PRIu64 "]\n", r.a.checkpoint,
-               r.cb.first, r.cb.first + (r.cb.count - 1));
-    else
-        status = bench_run(&b, &delay_ops, &r, cases, n_cases);
-    return free_run(&r, m.gpu, status);
+    return free_run(&r, m.gpu, collatz_run(&r.cb, &m, build_tables, &delay_ops, &delay_chunk_ops, &r));
 }

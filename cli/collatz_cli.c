@@ -271,6 +271,33 @@ void collatz_follow(struct collatz_bench *cb, const struct md_chunk_ops *ops, vo
     md_follow(&cb->team, ops, ctx);
 }
 
+int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
+                void (*build_tables)(void *ctx, bool gpu), const struct bench_ops *ops,
+                const struct md_chunk_ops *chunk_ops, void *ctx)
+{
+    if (!ranks_lead()) {
+        build_tables(ctx, m->gpu);
+        collatz_follow(cb, chunk_ops, ctx);
+        return 0;
+    }
+    struct bench b;
+    bench_open(&b, cb->command, &cb->opt, cb->have_dev, cb->have_dev ? cb->devices.ids[0] : cb->opt.device);
+    if (cb->checkpoint) {
+        b.warmup = 0;
+        b.reps = 1;
+    }
+    cb->warmup_passes = b.warmup;
+    build_tables(ctx, m->gpu);
+    if (cb->done_before == cb->count) {
+        printf("# --checkpoint %s has finished the whole range [%" PRIu64 ", %" PRIu64 "]\n", cb->checkpoint,
+               cb->first, cb->first + (cb->count - 1));
+        return 0;
+    }
+    struct bench_case cases[2];
+    const size_t n_cases = collatz_bench_cases(cb, m, cases);
+    return bench_run(&b, ops, ctx, cases, n_cases);
+}
+
 void collatz_bench_free(struct collatz_bench *cb)
 {
     md_team_free(&cb->team);

@@ -131,6 +131,15 @@ void collatz_devices_format(const struct collatz_bench *cb, char *out, size_t le
 void collatz_report_devices(const struct collatz_bench *cb, FILE *out);
 /* A rank other than 0 runs the chunks rank 0 hands it (ops, on ctx) until the run ends. */
 void collatz_follow(struct collatz_bench *cb, const struct md_chunk_ops *ops, void *ctx);
+/* What follows the checkpoint and the devices in both subcommands: a rank other than 0 builds
+ * the tables (build_tables(ctx, gpu)) and follows rank 0 (collatz_follow); rank 0 opens the run
+ * loop (one pass when checkpointed: the checkpoint follows it), builds the tables, and runs the
+ * cases of --method through `ops`, unless the resumed checkpoint has finished the whole range,
+ * which it says. Returns the run loop's status (0 on the other ranks). */
+int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
+                void (*build_tables)(void *ctx, bool gpu), const struct bench_ops *ops,
+                const struct md_chunk_ops *chunk_ops, void *ctx);
+
 /* Frees what collatz_setup allocated. */
 void collatz_bench_free(struct collatz_bench *cb);
 
