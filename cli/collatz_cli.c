@@ -282,6 +282,7 @@ int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
     }
     struct bench b;
     bench_open(&b, cb->command, &cb->opt, cb->have_dev, cb->have_dev ? cb->devices.ids[0] : cb->opt.device);
+    /* A checkpointed run is one pass: the checkpoint follows it. */
     if (cb->checkpoint) {
         b.warmup = 0;
         b.reps = 1;

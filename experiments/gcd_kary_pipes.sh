@@ -3,8 +3,8 @@
 # chain (latency), or the consumers' updates of every modulus (throughput)? Nsight Compute's pipe
 # and issue counters on one launch of the k-ary kernel, one random pair a size, beside the run's
 # own row (steps and moduli in its params). Runs on the GPU machine (GPU.md: Nsight Compute is
-# there) and writes RESULTS/gcd_kary_pipes_<commit>.txt. The instructions a modulus takes a step
-# are smsp__inst_executed.sum * 32 / (steps * moduli), every thread counted.
+# there) and writes RESULTS/gcd_kary_pipes_<commit>.txt. The instructions a warp issues a step
+# are smsp__inst_executed.sum / (steps * grid * block / 32).
 source "$(dirname "$0")/common.sh"
 commit=$("$MPGPU" --version | sed -nE 's/.*\(commit ([^)]+)\).*/\1/p')
 out="$RESULTS/gcd_kary_pipes_$commit.txt"

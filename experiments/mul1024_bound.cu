@@ -202,8 +202,8 @@ __device__ __forceinline__ void folded_carry_product(const uint32_t (&a)[N], Loa
 }
 
 // How the probe's leaf multiplies each of its three 16x16-word products: the rows policy of
-// rowchain::direct_leaf, so that the probe times the kernel's own leaf with one product
-// changed at a time.
+// rowchain::direct_leaf, so that the probe times the kernel's own leaf with some of its products
+// in another form.
 enum form { CHAIN, FOLDED, FP64 };
 
 template <form FM, form FL, form FH> struct forms {
