@@ -1,5 +1,7 @@
-/* mpgpu gcd: the modular integer GCD of Weber and Brew (002, Fig. 2) on one GPU, each result
- * checked against GMP's mpz_gcd, and mpz_gcd on one host thread as the paper's baseline. */
+/* mpgpu gcd: the modular integer GCD of Weber and Brew (002, Fig. 2) on one GPU, two methods
+ * beyond it (the k-ary reduction in the same residues, and Lehmer's GCD on the numbers
+ * themselves), each result checked against GMP's mpz_gcd, and mpz_gcd on one host thread as the
+ * paper's baseline. */
 #include <errno.h>
 #include <gmp.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "gcd_device.h"
+#include "gcd_lehmer_device.h"
 #include "gcd_modular_ref.h"
 #include "gcd_moduli.h"
 #include "gcd_pairs.h"
@@ -61,29 +64,33 @@ struct gcd_cli {
     FILE *output;
     bool output_written;
     struct gcd_device dev;
+    struct gcd_lehmer_device lehmer;
     /* The last pass of the case in hand. */
     uint64_t retried, fallbacks, attempts, steps;
     size_t max_nq;
 };
 
-/* A GPU case: Fig. 2 with a barrier and an inverse, or the k-ary method; its row's name. */
+/* A GPU case: Fig. 2 with a barrier and an inverse, the k-ary method or Lehmer's; its row's
+ * name. */
 struct gcd_variant {
     enum gcd_barrier barrier;
     enum gcd_inverse inverse;
     const char *method;
-    bool kary;
+    bool kary, lehmer;
 };
 static const struct gcd_variant variants[GCD_N_BARRIERS][GCD_N_INVERSES] = {
-    {{GCD_BARRIER_COOP, GCD_INVERSE_EUCLID, "gpu-coop-euclid", false},
-     {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-coop-fermat", false}},
-    {{GCD_BARRIER_CLUSTER, GCD_INVERSE_EUCLID, "gpu-cluster-euclid", false},
-     {GCD_BARRIER_CLUSTER, GCD_INVERSE_FERMAT, "gpu-cluster-fermat", false}},
-    {{GCD_BARRIER_CUSTOM, GCD_INVERSE_EUCLID, "gpu-custom-euclid", false},
-     {GCD_BARRIER_CUSTOM, GCD_INVERSE_FERMAT, "gpu-custom-fermat", false}},
+    {{GCD_BARRIER_COOP, GCD_INVERSE_EUCLID, "gpu-coop-euclid", false, false},
+     {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-coop-fermat", false, false}},
+    {{GCD_BARRIER_CLUSTER, GCD_INVERSE_EUCLID, "gpu-cluster-euclid", false, false},
+     {GCD_BARRIER_CLUSTER, GCD_INVERSE_FERMAT, "gpu-cluster-fermat", false, false}},
+    {{GCD_BARRIER_CUSTOM, GCD_INVERSE_EUCLID, "gpu-custom-euclid", false, false},
+     {GCD_BARRIER_CUSTOM, GCD_INVERSE_FERMAT, "gpu-custom-fermat", false, false}},
 };
 
 static const struct gcd_variant kary_variant = {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-kary",
-                                                true};
+                                                true, false};
+static const struct gcd_variant lehmer_variant = {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT,
+                                                  "gpu-lehmer", false, true};
 
 static int gcd_handle(int id, const char *arg, void *ctx)
 {
@@ -264,14 +271,24 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     if (!c->data)
         return 0;
     const struct gcd_variant *var = c->data;
+    size_t free_b = 0, total_b = 0;
+    GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (var->lehmer) {
+        const uint64_t need = gcd_lehmer_device_bytes((c->bits + 31) / 32);
+        if (need > free_b / 10 * 9)
+            cli_bad_input("--bits %u: the Lehmer method needs %llu bytes of device memory; %zu "
+                          "are free", c->bits, (unsigned long long)need, free_b);
+        cudaError_t err = gcd_lehmer_device_open(&r->lehmer);
+        if (err != cudaSuccess)
+            gpu_fail(r->lehmer.failed_call, err);
+        return 0;
+    }
     const enum gcd_barrier barrier = var->barrier;
     size_t n_q = 0;
     if ((var->kary ? gcd_kary_nq(c->bits, c->bits, r->M.L, GCD_KARY_ROUND, r->M.count, &n_q)
                    : gcd_modular_nq(c->bits, r->M.L, GCD_BLOCK_THREADS, r->M.count, &n_q)) !=
         GCD_OK)
         n_q = (size_t)r->M.count;
-    size_t free_b = 0, total_b = 0;
-    GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
     const uint64_t need = gcd_device_bytes(n_q, (c->bits + 31) / 32);
     if (need > free_b / 10 * 9)
         cli_bad_input("--bits %u: %llu moduli need %llu bytes of device memory; %zu are free",
@@ -306,9 +323,24 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         return 0;
     }
     r->retried = r->fallbacks = r->attempts = r->steps = 0;
+    const double t0 = time_now_ms();
+    if (((const struct gcd_variant *)c->data)->lehmer) {
+        r->lehmer.kernel_ms = 0;
+        r->lehmer.stats = (struct gcd_lehmer_stats){0};
+        for (size_t i = 0; i < r->count; i++) {
+            if (interrupt_requested())
+                return BENCH_STOPPED;
+            cudaError_t err = gcd_lehmer_device_gcd(&r->lehmer, r->g[i], r->pairs.a[i],
+                                                    r->pairs.b[i]);
+            if (err != cudaSuccess)
+                gpu_fail(r->lehmer.failed_call, err);
+        }
+        r->steps = r->lehmer.stats.steps;
+        *ms = r->opt.include_transfers ? time_now_ms() - t0 : r->lehmer.kernel_ms;
+        return 0;
+    }
     r->dev.kernel_ms = 0;
     r->dev.kary_stats = (struct gcd_kary_stats){0};
-    const double t0 = time_now_ms();
     for (size_t i = 0; i < r->count; i++) {
         if (interrupt_requested())
             return BENCH_STOPPED;
@@ -375,6 +407,20 @@ static void gcd_describe(void *ctx, const struct bench_case *c, char *params, si
     int k = snprintf(params, len, "gcd_bits=%llu", (unsigned long long)r->args.gcd_bits);
     if (!c->data || k < 0 || (size_t)k >= len)
         return;
+    if (((const struct gcd_variant *)c->data)->lehmer) {
+        const struct gcd_lehmer_stats *ls = &r->lehmer.stats;
+        const double pairs = r->count ? (double)r->count : 1.0;
+        snprintf(params + k, len - (size_t)k,
+                 ";algorithm=lehmer;threads=%u;chunk_words=%u;memory=%s;steps_per_pair=%.1f;"
+                 "pair_steps=%llu;shift_steps=%llu;one_steps=%llu;quotients_per_pair_step=%.2f;"
+                 "negations=%llu;ripple_rounds=%llu",
+                 r->lehmer.threads, r->lehmer.chunk, r->lehmer.in_shared ? "shared" : "device",
+                 (double)ls->steps / pairs, (unsigned long long)ls->pairs,
+                 (unsigned long long)ls->shifts, (unsigned long long)ls->ones,
+                 ls->pairs ? (double)ls->quotients / (double)ls->pairs : 0.0,
+                 (unsigned long long)ls->negations, (unsigned long long)ls->ripple_rounds);
+        return;
+    }
     if (((const struct gcd_variant *)c->data)->kary) {
         const struct gcd_kary_stats *ks = &r->dev.kary_stats;
         const double pairs = r->count ? (double)r->count : 1.0;
@@ -421,7 +467,9 @@ static void gcd_summary(void *ctx, const struct bench_case *c, FILE *out)
 static void gcd_teardown(void *ctx, struct bench_case *c)
 {
     struct gcd_cli *r = ctx;
-    if (c->data)
+    if (c->data && ((const struct gcd_variant *)c->data)->lehmer)
+        gcd_lehmer_device_close(&r->lehmer);
+    else if (c->data)
         gcd_device_close(&r->dev);
     gcd_mpz_array_free(r->g, r->count);
     r->g = NULL;
@@ -484,13 +532,15 @@ int cmd_gcd(int argc, char **argv)
     r.args.L = GCD_L_DEFAULT;
     const struct cli_spec spec = {
         .command = "gcd",
-        .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] [--method gpu,kary,gmp|all] "
+        .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] "
+                 "[--method gpu,kary,lehmer,gmp|all] "
                  "[--barrier auto|coop|cluster|custom|all] [--inverse fermat|euclid|all] "
                  "[--L 16..32] [--all-primes] [options]",
         .description =
             "Computes the GCD of --count pairs of --bits-bit numbers (default: 10 pairs of 16384\n"
             "bits, as 002 Table 2) with the modular integer GCD of Weber and Brew (002, Fig. 2)\n"
-            "on the GPU, checks every result against GMP's mpz_gcd (see --verify), and runs\n"
+            "and two methods beyond it on the GPU (see --method), checks every result against\n"
+            "GMP's mpz_gcd (see --verify), and runs\n"
             "mpz_gcd on one host thread as the paper's baseline. The GPU time is the kernels'\n"
             "(one launch per attempt; a pair that runs short of moduli is retried with twice\n"
             "as many, and answered by GMP, saying so, if M runs out); --include-transfers\n"
@@ -510,35 +560,43 @@ int cmd_gcd(int argc, char **argv)
                         "         short vector (x, y) with p | yA - xB instead of Fig. 2's global\n"
                         "         minimum, no grid barrier a step (row gpu-kary; --barrier,\n"
                         "         --inverse, --per-thread and --remainder do not apply)\n"
+                        "  lehmer beyond 002: Lehmer's GCD on the numbers themselves in one\n"
+                        "         thread block, a 2 x 2 matrix of 32-bit cofactors from the top 63\n"
+                        "         bits a step, about 31 bits off each number (row gpu-lehmer;\n"
+                        "         no moduli, so --barrier, --inverse, --per-thread, --remainder,\n"
+                        "         --L and --all-primes do not apply)\n"
                         "  gmp    GMP mpz_gcd, one pair after another on one host thread (002 "
                         "section 5)\n"
-                        "  all    gpu with every barrier and inverse, kary, then gmp\n",
+                        "  all    gpu with every barrier and inverse, kary, lehmer, then gmp\n",
         .examples = "  mpgpu gcd --bits 16384,131072 --count 10\n"
                     "  mpgpu gcd --bits 65536 --gcd-bits 1000 --barrier all --csv gcd.csv\n"
                     "  mpgpu gcd --input pairs.txt --output gcds.txt\n",
     };
     cli_parse(argc, argv, &spec, &r.opt);
 
-    bool want_gpu = false, want_kary = false, want_gmp = false,
+    bool want_gpu = false, want_kary = false, want_lehmer = false, want_gmp = false,
          barriers[GCD_N_BARRIERS] = {false}, inverses[GCD_N_INVERSES] = {false},
          auto_barriers = false;
     const bool explicit_methods = r.opt.n_methods > 0;
     if (!explicit_methods)
-        want_gpu = want_kary = want_gmp = true;
+        want_gpu = want_kary = want_lehmer = want_gmp = true;
     for (size_t i = 0; i < r.opt.n_methods; i++) {
         const char *m = r.opt.methods[i];
         if (!strcmp(m, "gpu"))
             want_gpu = true;
         else if (!strcmp(m, "kary"))
             want_kary = true;
+        else if (!strcmp(m, "lehmer"))
+            want_lehmer = true;
         else if (!strcmp(m, "gmp"))
             want_gmp = true;
         else if (!strcmp(m, "all"))
-            want_gpu = want_kary = want_gmp = true;
+            want_gpu = want_kary = want_lehmer = want_gmp = true;
         else
-            cli_bad_input("gcd: unknown method '%s'; accepted: gpu, kary, gmp, all", m);
+            cli_bad_input("gcd: unknown method '%s'; accepted: gpu, kary, lehmer, gmp, all", m);
     }
-    const bool any_gpu = want_gpu || want_kary;
+    /* The modular methods need the moduli; Lehmer's does not. */
+    const bool want_moduli = want_gpu || want_kary, any_gpu = want_moduli || want_lehmer;
     bool all_variants = false;
     for (size_t i = 0; i < r.opt.n_methods; i++)
         all_variants |= !strcmp(r.opt.methods[i], "all");
@@ -581,7 +639,7 @@ int cmd_gcd(int argc, char **argv)
     }
 
     /* The moduli, and the sizes they serve, before any GPU work. */
-    if (any_gpu) {
+    if (want_moduli) {
         char *log = NULL;
         size_t log_len = 0;
         FILE *log_f = open_memstream(&log, &log_len);
@@ -605,7 +663,7 @@ int cmd_gcd(int argc, char **argv)
         gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
     }
 
-    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS * GCD_N_INVERSES + 2), sizeof *cases);
+    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS * GCD_N_INVERSES + 3), sizeof *cases);
     size_t n_cases = 0;
     for (size_t s = 0; s < n_sizes; s++) {
         bool run_barrier[GCD_N_BARRIERS];
@@ -631,6 +689,15 @@ int cmd_gcd(int argc, char **argv)
                 .throughput_unit = "gcds",
                 .timed_region = r.opt.include_transfers ? "kernels+transfers" : "kernels",
                 .data = (void *)&kary_variant,
+            };
+        if (have_gpu && want_lehmer)
+            cases[n_cases++] = (struct bench_case){
+                .method = lehmer_variant.method,
+                .bits = sizes[s],
+                .count = r.count,
+                .throughput_unit = "gcds",
+                .timed_region = r.opt.include_transfers ? "kernels+transfers" : "kernels",
+                .data = (void *)&lehmer_variant,
             };
         if (want_gmp)
             cases[n_cases++] = (struct bench_case){

@@ -1,0 +1,308 @@
+/* Beyond 002: Lehmer's GCD on the numbers themselves, in one thread block, the decisions and
+ * the word arithmetic that the CPU twin (gcd_lehmer_ref.c) and the kernel (kernels/gcd_lehmer.cu)
+ * share, so that both take the same steps.
+ *
+ * Why. A step of the modular methods (002's Fig. 2, and the k-ary method of gcd_kary.h) takes
+ * about 15 bits off each number for one inverse and one half-Euclid on 32-bit residues, and
+ * that dependent chain, not the arithmetic over the moduli, bounds them (README, issue 10). A
+ * Lehmer step reads the top 63 bits of both numbers, runs Euclid on them alone as far as it
+ * provably agrees with Euclid on the whole numbers, and applies the resulting 2 x 2 matrix of
+ * 32-bit cofactors to every word: about 31 bits off each number for one chain of about 19
+ * quotients (Knuth, TAOCP vol. 2, 4.5.2, Algorithm L, with a double-digit start as in
+ * Jebelean's "Improving the multiprecision Euclidean algorithm", 1993).
+ *
+ * The matrix. Let h = la - 63 (la, lb the bit lengths, la >= lb), a0 = floor(A / 2^h),
+ * b0 = floor(B / 2^h), so A = 2^h a0 + ra and B = 2^h b0 + rb with 0 <= ra, rb < 2^h. Euclid on
+ * (a0, b0) gives remainders r_i = (-1)^i (u_i a0 - v_i b0) with cofactors u_i, v_i >= 0, and
+ * the same combination of the whole numbers is R_i = (-1)^i (u_i A - v_i B) = 2^h r_i +
+ * (-1)^i (u_i ra - v_i rb) > 2^h (r_i - max(u_i, v_i)). So R_i >= 0 while r_i >= max(u_i,
+ * v_i); the step takes the last pair (R_(k-1), R_k) for which that holds. The matrix has
+ * determinant +-1, so gcd(R_(k-1), R_k) = gcd(A, B) whatever the truncation did; and since
+ * v_k r_(k-1) <= a0 < 2^63 and r_k >= v_k >= u_k, every cofactor is below 2^31.5: one 32-bit
+ * word, a 32 x 32-bit product a word.
+ *
+ * When that is not possible. B much shorter than A (la - lb >= 32): A' = A - q (B << s) with
+ * q < 2^32 from the top bits, which cannot go below 0. No safe Euclid step at all (the top
+ * bits equal, or a remainder within a few units of 0): A' = |A - q B| with q = a0 / b0, which
+ * is below A. Both keep B. Both numbers below 2^64: the producer ends with Euclid on them.
+ *
+ * Words. 32-bit words, least significant first. A thread of the block owns a chunk of K >= 2
+ * consecutive words and combines its words with a signed carry that stays below 2^33 (phase 1);
+ * chunk t then adds the carry chunk t - 1 left (phase 2). A carry below 2^34 added to K >= 2
+ * words leaves at most one unit over, and only when the chunk's words are all ones or all
+ * zeros; such a unit ripples on in further rounds (rare but possible; the cpu suite forces it). */
+#ifndef MPGPU_GCD_LEHMER_H
+#define MPGPU_GCD_LEHMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define GCD_LEHMER_HD __host__ __device__ __forceinline__
+#else
+#define GCD_LEHMER_HD static inline
+#endif
+
+/* Words a chunk holds at least: a carry of up to 34 bits must fit below its top word. */
+#define GCD_LEHMER_MIN_CHUNK 2u
+
+enum gcd_lehmer_kind {
+    GCD_LEHMER_PAIR = 0,  /* A' = R_(k-1), B' = R_k of the cofactor matrix */
+    GCD_LEHMER_SHIFT = 1, /* A' = A - q (B << shift), B' = B */
+    GCD_LEHMER_ONE = 2,   /* A' = |A - q B|, B' = B */
+    GCD_LEHMER_DONE = 3,  /* B = 0, or both below 2^64 (the GCD is `small`) */
+};
+
+/* A step. Each new number is m_pos X - m_neg Y, X and Y the two old numbers: for A',
+ * ua A - va B when odd_a is 0 and va B - ua A when it is 1; B' likewise with ub, vb, odd_b.
+ * SHIFT and ONE are ua = 1, va = q, odd_a = 0 (B shifted left by `shift` bits for SHIFT). */
+struct gcd_lehmer_step {
+    int32_t kind;
+    uint32_t shift;
+    uint32_t ua, va, ub, vb;
+    uint32_t odd_a, odd_b;
+    uint32_t quotients;  /* Euclid quotients the step took (PAIR: k - 1) */
+    uint64_t small;      /* DONE with both below 2^64: the GCD */
+};
+
+GCD_LEHMER_HD unsigned gcd_lehmer_bits32(uint32_t x)
+{
+#ifdef __CUDA_ARCH__
+    return 32u - (unsigned)__clz(x);
+#else
+    return x ? 32u - (unsigned)__builtin_clz(x) : 0u;
+#endif
+}
+
+/* floor(X / 2^s) mod 2^64 from X's words x[0..n): three words and a funnel shift. */
+GCD_LEHMER_HD uint64_t gcd_lehmer_window(const uint32_t *x, uint32_t n, uint64_t s)
+{
+    const uint32_t w = (uint32_t)(s / 32), sh = (uint32_t)(s % 32);
+    const uint64_t w0 = w < n ? x[w] : 0, w1 = w + 1 < n ? x[w + 1] : 0,
+                   w2 = w + 2 < n ? x[w + 2] : 0;
+    const uint64_t lo = w0 | w1 << 32;
+    return sh ? lo >> sh | w2 << (64 - sh) : lo;
+}
+
+/* floor(a / b) for a >= b > 0, a < 2^63, with a mod b in *rem. On the GPU: quotients 1 and 2
+ * by subtraction (59 % of Euclid's quotients, by the Gauss-Kuzmin law), the rest by float
+ * estimates that never exceed the quotient: a rounded down, b up, rcp.approx within 1 ulp, two
+ * rounded products, then shrunk by 1 - 2^-20, so est <= a/b and est > (a/b)(1 - 2^-19) - 1;
+ * about one estimate a quotient below 2^19, a few for the largest. On the host: the division. */
+GCD_LEHMER_HD uint64_t gcd_lehmer_divide(uint64_t a, uint64_t b, uint64_t *rem)
+{
+#ifdef __CUDA_ARCH__
+    uint64_t r = a - b;
+    if (r < b) {
+        *rem = r;
+        return 1;
+    }
+    r -= b;
+    if (r < b) {
+        *rem = r;
+        return 2;
+    }
+    float inv;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(inv) : "f"(__ull2float_ru(b)));
+    inv *= 1.0f - 0x1p-20f;
+    uint64_t q = 2;
+    do {
+        uint64_t e = __float2ull_rz(__ull2float_rz(r) * inv);
+        e = e ? e : 1;
+        q += e;
+        r -= e * b;
+    } while (r >= b);
+    *rem = r;
+    return q;
+#else
+    *rem = a % b;
+    return a / b;
+#endif
+}
+
+/* Euclid on (a0, b0), a0 >= b0 >= 1, a0 < 2^63, as far as every remainder r_i stays at least
+ * max(u_i, v_i) (the file's comment): fills the cofactors of rows k - 1 and k and returns k
+ * (1: not one quotient was safe). */
+GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, struct gcd_lehmer_step *st)
+{
+    uint64_t r0 = a0, r1 = b0, u0 = 1, v0 = 0, u1 = 0, v1 = 1;
+    unsigned k = 1;
+    for (;;) {
+        uint64_t r2;
+        const uint64_t q = gcd_lehmer_divide(r0, r1, &r2);
+        /* No overflow: q v1 <= (r0 / r1) v1 <= a0 / r1, since v1 r0 <= a0. */
+        const uint64_t u2 = u0 + q * u1, v2 = v0 + q * v1;
+        if (r2 < (u2 > v2 ? u2 : v2))
+            break;
+        r0 = r1;
+        r1 = r2;
+        u0 = u1;
+        v0 = v1;
+        u1 = u2;
+        v1 = v2;
+        k++;
+    }
+    st->ua = (uint32_t)u0;
+    st->va = (uint32_t)v0;
+    st->ub = (uint32_t)u1;
+    st->vb = (uint32_t)v1;
+    st->odd_a = (k - 1) & 1;
+    st->odd_b = k & 1;
+    st->quotients = k - 1;
+    return k;
+}
+
+GCD_LEHMER_HD uint64_t gcd_lehmer_gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        const uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* The step for A of la bits and B of lb bits, la >= lb, with B <= A when la = lb (the caller
+ * orders them by gcd_lehmer_above): a_top = floor(A / 2^(la - 63)), b_top = floor(B / 2^(la -
+ * 63)) and b_lead = floor(B / 2^(lb - 32)) (shifted up when lb < 32); for la <= 64, a_top and
+ * b_top are A and B themselves. */
+GCD_LEHMER_HD void gcd_lehmer_decide(struct gcd_lehmer_step *st, uint64_t la, uint64_t lb,
+                                     uint64_t a_top, uint64_t b_top, uint32_t b_lead)
+{
+    st->shift = 0;
+    st->ub = st->vb = st->odd_b = 0;
+    st->quotients = 0;
+    st->small = 0;
+    if (lb == 0 || la <= 64) {
+        st->kind = GCD_LEHMER_DONE;
+        st->small = la <= 64 ? gcd_lehmer_gcd64(a_top, b_top) : 0;
+        return;
+    }
+    st->ua = 1;
+    st->odd_a = 0;
+    if (la - lb >= 32) {
+        /* q (b_lead + 1) <= a_top, so q (B << shift) <= A: A' >= 0 and A loses about 30 bits. */
+        st->kind = GCD_LEHMER_SHIFT;
+        st->shift = (uint32_t)(la - lb - 31);
+        st->va = (uint32_t)(a_top / ((uint64_t)b_lead + 1));
+        return;
+    }
+    if (gcd_lehmer_cofactors(a_top, b_top, st) >= 2) {
+        st->kind = GCD_LEHMER_PAIR;
+        return;
+    }
+    /* Not one safe quotient: a_top / b_top < 2^32 since lb > la - 32; |A - q B| < A. */
+    st->kind = GCD_LEHMER_ONE;
+    st->ua = 1;
+    st->va = (uint32_t)(a_top / b_top);
+    st->odd_a = 0;
+    st->ub = st->vb = st->odd_b = 0;
+    st->quotients = 0;
+}
+
+/* Bit length of X = x[0..n), n its words with x[n - 1] != 0 (0 for n = 0). */
+GCD_LEHMER_HD uint64_t gcd_lehmer_bit_length(const uint32_t *x, uint32_t n)
+{
+    return n ? 32 * (uint64_t)(n - 1) + gcd_lehmer_bits32(x[n - 1]) : 0;
+}
+
+/* Reads the tops of X (nx words) and Y (ny words), puts the larger first (*swap set when that
+ * is Y) and decides its step. */
+GCD_LEHMER_HD void gcd_lehmer_plan(struct gcd_lehmer_step *st, const uint32_t *x, uint32_t nx,
+                                   const uint32_t *y, uint32_t ny, bool *swap)
+{
+    const uint64_t lx = gcd_lehmer_bit_length(x, nx), ly = gcd_lehmer_bit_length(y, ny);
+    const uint64_t top = (lx > ly ? lx : ly), h = top > 63 ? top - 63 : 0;
+    const uint64_t xt = top <= 64 ? gcd_lehmer_window(x, nx, 0) : gcd_lehmer_window(x, nx, h);
+    const uint64_t yt = top <= 64 ? gcd_lehmer_window(y, ny, 0) : gcd_lehmer_window(y, ny, h);
+    *swap = ly > lx || (ly == lx && yt > xt);
+    const uint32_t *b = *swap ? x : y;
+    const uint32_t nb = *swap ? nx : ny;
+    const uint64_t lb = *swap ? lx : ly;
+    uint32_t b_lead = 0;
+    if (lb >= 32)
+        b_lead = (uint32_t)gcd_lehmer_window(b, nb, lb - 32);
+    else if (lb)
+        b_lead = b[0] << (32 - lb);
+    gcd_lehmer_decide(st, *swap ? ly : lx, lb, *swap ? yt : xt, *swap ? xt : yt, b_lead);
+}
+
+/* Word j of m_pos X - m_neg Y plus the signed carry c, which it updates: |c| stays below 2^33
+ * for carries that start below it. */
+GCD_LEHMER_HD uint32_t gcd_lehmer_word(uint32_t m_pos, uint32_t x, uint32_t m_neg, uint32_t y,
+                                       int64_t *c)
+{
+    const uint64_t p = (uint64_t)m_pos * x, n = (uint64_t)m_neg * y;
+    const int64_t s = (int64_t)(uint32_t)p - (int64_t)(uint32_t)n + *c;
+    *c = (s >> 32) + (int64_t)(p >> 32) - (int64_t)(n >> 32);
+    return (uint32_t)s;
+}
+
+/* Word j of Y << shift (words past y's n read as 0). */
+GCD_LEHMER_HD uint32_t gcd_lehmer_shifted(const uint32_t *y, uint32_t n, uint32_t j,
+                                          uint32_t shift)
+{
+    const uint32_t w = shift / 32, s = shift % 32;
+    const uint32_t hi = j >= w && j - w < n ? y[j - w] : 0;
+    if (!s)
+        return hi;
+    const uint32_t lo = j >= w + 1 && j - w - 1 < n ? y[j - w - 1] : 0;
+    return hi << s | lo >> (32 - s);
+}
+
+/* Phase 1 for the chunk [lo, hi) of A (words a) and B (words b, nb of them before the step):
+ * the step's new words in place, from carry 0; returns the carries out in *ca, *cb. */
+GCD_LEHMER_HD void gcd_lehmer_chunk_combine(const struct gcd_lehmer_step *st, uint32_t *a,
+                                            uint32_t *b, uint32_t nb, uint32_t lo, uint32_t hi,
+                                            int64_t *ca, int64_t *cb)
+{
+    int64_t c_a = 0, c_b = 0;
+    if (st->kind == GCD_LEHMER_PAIR) {
+        const uint32_t pa = st->odd_a ? st->va : st->ua, na = st->odd_a ? st->ua : st->va;
+        const uint32_t pb = st->odd_b ? st->vb : st->ub, nbm = st->odd_b ? st->ub : st->vb;
+        for (uint32_t j = lo; j < hi; j++) {
+            const uint32_t x = a[j], y = b[j];
+            a[j] = st->odd_a ? gcd_lehmer_word(pa, y, na, x, &c_a)
+                             : gcd_lehmer_word(pa, x, na, y, &c_a);
+            b[j] = st->odd_b ? gcd_lehmer_word(pb, y, nbm, x, &c_b)
+                             : gcd_lehmer_word(pb, x, nbm, y, &c_b);
+        }
+    } else {
+        for (uint32_t j = lo; j < hi; j++)
+            a[j] = gcd_lehmer_word(1, a[j], st->va, gcd_lehmer_shifted(b, nb, j, st->shift), &c_a);
+    }
+    *ca = c_a;
+    *cb = c_b;
+}
+
+/* Adds the signed carry c (below 2^34 in size) to the words [lo, hi) of x; returns what is left
+ * over past hi (-1, 0 or 1 when hi - lo >= 2). */
+GCD_LEHMER_HD int64_t gcd_lehmer_chunk_carry(uint32_t *x, uint32_t lo, uint32_t hi, int64_t c)
+{
+    for (uint32_t j = lo; j < hi && c; j++) {
+        const int64_t s = (int64_t)x[j] + c;
+        x[j] = (uint32_t)s;
+        c = s >> 32;
+    }
+    return c;
+}
+
+/* The lowest word of [lo, hi) that is not zero, or `none`. */
+GCD_LEHMER_HD uint32_t gcd_lehmer_chunk_lowest(const uint32_t *x, uint32_t lo, uint32_t hi,
+                                               uint32_t none)
+{
+    for (uint32_t j = lo; j < hi; j++)
+        if (x[j])
+            return j;
+    return none;
+}
+
+/* Negates the chunk [lo, hi) of a number in two's complement whose lowest nonzero word is z:
+ * words below z stay 0, word z becomes -x_z, the rest ~x_j. */
+GCD_LEHMER_HD void gcd_lehmer_chunk_negate(uint32_t *x, uint32_t lo, uint32_t hi, uint32_t z)
+{
+    for (uint32_t j = lo; j < hi; j++)
+        x[j] = j < z ? 0 : j == z ? 0u - x[j] : ~x[j];
+}
+
+#endif

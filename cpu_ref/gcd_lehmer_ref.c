@@ -1,0 +1,134 @@
+/* The CPU twin of kernels/gcd_lehmer.cu: gcd_lehmer_ref.h. Each loop over chunks below is what
+ * the block's threads do at once between two barriers. */
+#include "gcd_lehmer_ref.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gcd_modular_ref.h"
+
+void gcd_lehmer_shape(uint32_t words, uint32_t *chunk, uint32_t *threads, uint32_t *cap)
+{
+    const uint32_t need = words + 1;
+    uint32_t k = (need + GCD_LEHMER_MAX_THREADS - 1) / GCD_LEHMER_MAX_THREADS;
+    if (k < GCD_LEHMER_MIN_CHUNK)
+        k = GCD_LEHMER_MIN_CHUNK;
+    const uint32_t chunks = (need + k - 1) / k;
+    *chunk = k;
+    *threads = (chunks + 31) / 32 * 32;
+    *cap = k * *threads;
+}
+
+/* Words of x[0..n) without its zero top words. */
+static uint32_t trim(const uint32_t *x, uint32_t n)
+{
+    while (n && !x[n - 1])
+        n--;
+    return n;
+}
+
+bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b, uint32_t na,
+                      uint32_t nb, uint32_t k, int64_t *scratch, struct gcd_lehmer_stats *stats)
+{
+    const uint32_t w = na + 1, chunks = (w + k - 1) / k;
+    int64_t *ca = scratch, *cb = ca + chunks, *ea = cb + chunks, *eb = ea + chunks;
+#define LO(t) ((t) * k)
+#define HI(t) ((t) * k + k < w ? (t) * k + k : w)
+    for (uint32_t t = 0; t < chunks; t++)
+        gcd_lehmer_chunk_combine(st, a, b, nb, LO(t), HI(t), &ca[t], &cb[t]);
+    for (uint32_t t = 0; t < chunks; t++) {
+        ea[t] = t ? gcd_lehmer_chunk_carry(a, LO(t), HI(t), ca[t - 1]) : 0;
+        eb[t] = t ? gcd_lehmer_chunk_carry(b, LO(t), HI(t), cb[t - 1]) : 0;
+    }
+    int64_t sign_a = ca[chunks - 1] + ea[chunks - 1], sign_b = cb[chunks - 1] + eb[chunks - 1];
+    for (;;) {
+        bool pending = false;
+        for (uint32_t t = 0; t + 1 < chunks; t++)
+            pending |= ea[t] || eb[t];
+        if (!pending)
+            break;
+        stats->ripple_rounds++;
+        for (uint32_t t = chunks; t-- > 1;) {
+            ea[t] = gcd_lehmer_chunk_carry(a, LO(t), HI(t), ea[t - 1]);
+            eb[t] = gcd_lehmer_chunk_carry(b, LO(t), HI(t), eb[t - 1]);
+        }
+        ea[0] = eb[0] = 0;
+        sign_a += ea[chunks - 1];
+        sign_b += eb[chunks - 1];
+    }
+    if (sign_b != 0 || sign_a > 0 || (sign_a < 0 && st->kind != GCD_LEHMER_ONE))
+        return false;
+    if (sign_a < 0) {
+        stats->negations++;
+        uint32_t z = w;
+        for (uint32_t t = 0; t < chunks; t++) {
+            const uint32_t zt = gcd_lehmer_chunk_lowest(a, LO(t), HI(t), w);
+            z = zt < z ? zt : z;
+        }
+        for (uint32_t t = 0; t < chunks; t++)
+            gcd_lehmer_chunk_negate(a, LO(t), HI(t), z);
+    }
+#undef LO
+#undef HI
+    return true;
+}
+
+bool gcd_lehmer_reduce(mpz_t g, const mpz_t u, const mpz_t v, uint32_t chunk,
+                       struct gcd_lehmer_stats *stats)
+{
+    const uint32_t nu = (uint32_t)((mpz_sizeinbase(u, 2) + 31) / 32), cap = nu + chunk + 1;
+    uint32_t *x[2] = {calloc(cap, 4), calloc(cap, 4)};
+    int64_t *scratch = calloc(4 * (size_t)cap, sizeof *scratch);
+    if (!x[0] || !x[1] || !scratch)
+        abort();
+    mpz_export(x[0], NULL, -1, sizeof *x[0], 0, 0, u);
+    mpz_export(x[1], NULL, -1, sizeof *x[1], 0, 0, v);
+    uint32_t n[2] = {trim(x[0], nu), trim(x[1], nu)};
+    bool ok = true;
+    for (;;) {
+        struct gcd_lehmer_step st;
+        bool swap;
+        gcd_lehmer_plan(&st, x[0], n[0], x[1], n[1], &swap);
+        const int ia = swap ? 1 : 0, ib = 1 - ia;
+        if (st.kind == GCD_LEHMER_DONE) {
+            if (gcd_lehmer_bit_length(x[ia], n[ia]) <= 64)
+                mpz_import(g, 1, -1, sizeof st.small, 0, 0, &st.small);
+            else
+                mpz_import(g, n[ia], -1, sizeof *x[ia], 0, 0, x[ia]);
+            break;
+        }
+        stats->steps++;
+        stats->pairs += st.kind == GCD_LEHMER_PAIR;
+        stats->shifts += st.kind == GCD_LEHMER_SHIFT;
+        stats->ones += st.kind == GCD_LEHMER_ONE;
+        stats->quotients += st.quotients;
+        const uint32_t w = n[ia] + 1;
+        if (!gcd_lehmer_apply(&st, x[ia], x[ib], n[ia], n[ib], chunk, scratch, stats)) {
+            ok = false;
+            break;
+        }
+        n[ia] = trim(x[ia], w);
+        if (st.kind == GCD_LEHMER_PAIR)
+            n[ib] = trim(x[ib], w);
+    }
+    free(x[0]);
+    free(x[1]);
+    free(scratch);
+    return ok;
+}
+
+bool gcd_lehmer_ref(mpz_t g, const mpz_t a, const mpz_t b, uint32_t chunk,
+                    struct gcd_lehmer_stats *stats)
+{
+    mpz_t u, v;
+    mpz_inits(u, v, NULL);
+    bool ok = true;
+    if (!gcd_modular_prepare(u, v, g, a, b)) {
+        uint32_t k = chunk, threads, cap;
+        if (!k)
+            gcd_lehmer_shape((uint32_t)((mpz_sizeinbase(u, 2) + 31) / 32), &k, &threads, &cap);
+        ok = gcd_lehmer_reduce(g, u, v, k, stats);
+    }
+    mpz_clears(u, v, NULL);
+    return ok;
+}

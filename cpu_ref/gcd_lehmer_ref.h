@@ -1,0 +1,48 @@
+/* The sequential CPU twin of the Lehmer GCD kernel (cpu_ref/gcd_lehmer.h; beyond 002): the
+ * same steps in the same order, and the block's word arithmetic chunk by chunk, phase by phase,
+ * as its threads do it, ripple rounds and negations included, so that the cpu suite checks the
+ * kernel's carry scheme where no GPU is. */
+#ifndef MPGPU_GCD_LEHMER_REF_H
+#define MPGPU_GCD_LEHMER_REF_H
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gcd_lehmer.h"
+
+/* The most threads of the kernel's block. */
+#define GCD_LEHMER_MAX_THREADS 1024u
+
+/* What a reduction did (the kernel reports the same). */
+struct gcd_lehmer_stats {
+    uint64_t steps;                 /* steps before DONE */
+    uint64_t pairs, shifts, ones;   /* steps by kind */
+    uint64_t quotients;             /* Euclid quotients the PAIR steps took */
+    uint64_t negations;             /* ONE steps whose A - q B was negative */
+    uint64_t ripple_rounds;         /* rounds of phase 2's one-unit carries */
+};
+
+/* The block's shape for U of `words` words (one word of headroom above it): chunks of
+ * *chunk >= GCD_LEHMER_MIN_CHUNK words, *threads of them (a multiple of 32, at most
+ * GCD_LEHMER_MAX_THREADS), *cap = chunk x threads words an array. */
+void gcd_lehmer_shape(uint32_t words, uint32_t *chunk, uint32_t *threads, uint32_t *cap);
+
+/* One step on A (words a, na of them, room for na + 1) and B (words b, nb <= na) with chunks of
+ * k words, as the block runs it: phase 1, phase 2, the ripple rounds, and the negation of a ONE
+ * step gone below 0; scratch holds 4 (na + 1) carries. Returns false when the result does not
+ * fit in na + 1 words, or is below 0 after a PAIR or SHIFT step. */
+bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b, uint32_t na,
+                      uint32_t nb, uint32_t k, int64_t *scratch, struct gcd_lehmer_stats *stats);
+
+/* The reduction of U >= V > 0 with chunks of `chunk` words: g = gcd(U, V). Returns false when a
+ * PAIR or SHIFT step left a number below 0 or past its headroom (the file's bounds broken). */
+bool gcd_lehmer_reduce(mpz_t g, const mpz_t u, const mpz_t v, uint32_t chunk,
+                       struct gcd_lehmer_stats *stats);
+
+/* gcd(a, b) as mpz_gcd gives it (zeros and signs as GMP), chunks of gcd_lehmer_shape's size
+ * unless `chunk` is not 0. Returns gcd_lehmer_reduce's verdict (true when it did not run). */
+bool gcd_lehmer_ref(mpz_t g, const mpz_t a, const mpz_t b, uint32_t chunk,
+                    struct gcd_lehmer_stats *stats);
+
+#endif
