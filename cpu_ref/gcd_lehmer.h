@@ -27,8 +27,8 @@
  * is below A. Both keep B. Both numbers below 2^64: the producer ends with Euclid on them.
  *
  * Words. 32-bit words, least significant first. A thread of the block owns a chunk of K >= 2
- * consecutive words and combines its words with a signed carry that stays below 2^33 (phase 1);
- * chunk t then adds the carry chunk t - 1 left (phase 2). A carry below 2^34 added to K >= 2
+ * consecutive words and combines its words with a carry worth at most 2^32 + 1 (phase 1);
+ * chunk t then adds the carry chunk t - 1 left (phase 2). A carry that size added to K >= 2
  * words leaves at most one unit over, and only when the chunk's words are all ones or all
  * zeros; such a unit ripples on in further rounds (rare but possible; the cpu suite forces it). */
 #ifndef MPGPU_GCD_LEHMER_H
@@ -130,8 +130,13 @@ GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, struct gcd
     for (;;) {
         uint64_t r2;
         const uint64_t q = gcd_lehmer_divide(r0, r1, &r2);
-        /* No overflow: q v1 <= (r0 / r1) v1 <= a0 / r1, since v1 r0 <= a0. */
-        const uint64_t u2 = u0 + q * u1, v2 = v0 + q * v1;
+        /* A quotient of 2^32 or more would fail the test below: it needs r2 >= v2 >= q, so
+         * r1 > 2^32 and q r1 > 2^64 > r0. Below that, u1 <= v1 < 2^32 (the cofactors of an
+         * accepted row), so each product is one 32 x 32-bit multiply-add. */
+        if (q >> 32)
+            break;
+        const uint64_t u2 = u0 + (uint64_t)(uint32_t)q * (uint32_t)u1,
+                       v2 = v0 + (uint64_t)(uint32_t)q * (uint32_t)v1;
         if (r2 < (u2 > v2 ? u2 : v2))
             break;
         r0 = r1;
@@ -227,15 +232,28 @@ GCD_LEHMER_HD void gcd_lehmer_plan(struct gcd_lehmer_step *st, const uint32_t *x
     gcd_lehmer_decide(st, *swap ? ly : lx, lb, *swap ? yt : xt, *swap ? xt : yt, b_lead);
 }
 
-/* Word j of m_pos X - m_neg Y plus the signed carry c, which it updates: |c| stays below 2^33
- * for carries that start below it. */
-GCD_LEHMER_HD uint32_t gcd_lehmer_word(uint32_t m_pos, uint32_t x, uint32_t m_neg, uint32_t y,
-                                       int64_t *c)
+/* What one word of m_pos X - m_neg Y hands the next: the high words of the two products and
+ * the borrow of their difference. As a number, pos - neg - borrow, in (-2^32 - 1, 2^32). */
+struct gcd_lehmer_carry {
+    uint32_t pos, neg, borrow;
+};
+
+GCD_LEHMER_HD int64_t gcd_lehmer_carry_value(const struct gcd_lehmer_carry *c)
 {
-    const uint64_t p = (uint64_t)m_pos * x, n = (uint64_t)m_neg * y;
-    const int64_t s = (int64_t)(uint32_t)p - (int64_t)(uint32_t)n + *c;
-    *c = (s >> 32) + (int64_t)(p >> 32) - (int64_t)(n >> 32);
-    return (uint32_t)s;
+    return (int64_t)c->pos - (int64_t)c->neg - (int64_t)c->borrow;
+}
+
+/* Word j of m_pos X - m_neg Y: two multiply-adds (m x + c < 2^64) and a subtraction with borrow,
+ * the form of GMP's mpn_submul_1 with both products formed. */
+GCD_LEHMER_HD uint32_t gcd_lehmer_word(uint32_t m_pos, uint32_t x, uint32_t m_neg, uint32_t y,
+                                       struct gcd_lehmer_carry *c)
+{
+    const uint64_t p = (uint64_t)m_pos * x + c->pos, n = (uint64_t)m_neg * y + c->neg;
+    const uint64_t d = (uint64_t)(uint32_t)p - (uint32_t)n - c->borrow;
+    c->pos = (uint32_t)(p >> 32);
+    c->neg = (uint32_t)(n >> 32);
+    c->borrow = (uint32_t)(d >> 63);
+    return (uint32_t)d;
 }
 
 /* Word j of Y << shift (words past y's n read as 0). */
@@ -256,26 +274,26 @@ GCD_LEHMER_HD void gcd_lehmer_chunk_combine(const struct gcd_lehmer_step *st, ui
                                             uint32_t *b, uint32_t nb, uint32_t lo, uint32_t hi,
                                             int64_t *ca, int64_t *cb)
 {
-    int64_t c_a = 0, c_b = 0;
+    struct gcd_lehmer_carry c_a = {0, 0, 0}, c_b = {0, 0, 0};
     if (st->kind == GCD_LEHMER_PAIR) {
+        /* Row parity picks which old number is subtracted: a select a word, no branch. */
         const uint32_t pa = st->odd_a ? st->va : st->ua, na = st->odd_a ? st->ua : st->va;
         const uint32_t pb = st->odd_b ? st->vb : st->ub, nbm = st->odd_b ? st->ub : st->vb;
+        const bool oa = st->odd_a, ob = st->odd_b;
         for (uint32_t j = lo; j < hi; j++) {
             const uint32_t x = a[j], y = b[j];
-            a[j] = st->odd_a ? gcd_lehmer_word(pa, y, na, x, &c_a)
-                             : gcd_lehmer_word(pa, x, na, y, &c_a);
-            b[j] = st->odd_b ? gcd_lehmer_word(pb, y, nbm, x, &c_b)
-                             : gcd_lehmer_word(pb, x, nbm, y, &c_b);
+            a[j] = gcd_lehmer_word(pa, oa ? y : x, na, oa ? x : y, &c_a);
+            b[j] = gcd_lehmer_word(pb, ob ? y : x, nbm, ob ? x : y, &c_b);
         }
     } else {
         for (uint32_t j = lo; j < hi; j++)
             a[j] = gcd_lehmer_word(1, a[j], st->va, gcd_lehmer_shifted(b, nb, j, st->shift), &c_a);
     }
-    *ca = c_a;
-    *cb = c_b;
+    *ca = gcd_lehmer_carry_value(&c_a);
+    *cb = gcd_lehmer_carry_value(&c_b);
 }
 
-/* Adds the signed carry c (below 2^34 in size) to the words [lo, hi) of x; returns what is left
+/* Adds the signed carry c (|c| <= 2^32 + 1) to the words [lo, hi) of x; returns what is left
  * over past hi (-1, 0 or 1 when hi - lo >= 2). */
 GCD_LEHMER_HD int64_t gcd_lehmer_chunk_carry(uint32_t *x, uint32_t lo, uint32_t hi, int64_t c)
 {
