@@ -125,7 +125,10 @@ GCD_LEHMER_HD uint64_t gcd_lehmer_divide(uint64_t a, uint64_t b, uint64_t *rem)
  * (1: not one quotient was safe). */
 GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, struct gcd_lehmer_step *st)
 {
-    uint64_t r0 = a0, r1 = b0, u0 = 1, v0 = 0, u1 = 0, v1 = 1;
+    /* v_i >= u_i from row 1 on, so max(u_i, v_i) is v_i (v_2 = q_1 >= u_2 = 1; then both grow
+     * by the same quotients from v_1 >= u_1). */
+    uint64_t r0 = a0, r1 = b0;
+    uint32_t u0 = 1, v0 = 0, u1 = 0, v1 = 1;
     unsigned k = 1;
     for (;;) {
         uint64_t r2;
@@ -135,22 +138,22 @@ GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, struct gcd
          * accepted row), so each product is one 32 x 32-bit multiply-add. */
         if (q >> 32)
             break;
-        const uint64_t u2 = u0 + (uint64_t)(uint32_t)q * (uint32_t)u1,
-                       v2 = v0 + (uint64_t)(uint32_t)q * (uint32_t)v1;
-        if (r2 < (u2 > v2 ? u2 : v2))
+        const uint64_t v2 = v0 + (uint64_t)(uint32_t)q * v1;
+        if (r2 < v2)
             break;
+        const uint32_t u2 = u0 + (uint32_t)q * u1;
         r0 = r1;
         r1 = r2;
         u0 = u1;
         v0 = v1;
         u1 = u2;
-        v1 = v2;
+        v1 = (uint32_t)v2;
         k++;
     }
-    st->ua = (uint32_t)u0;
-    st->va = (uint32_t)v0;
-    st->ub = (uint32_t)u1;
-    st->vb = (uint32_t)v1;
+    st->ua = u0;
+    st->va = v0;
+    st->ub = u1;
+    st->vb = v1;
     st->odd_a = (k - 1) & 1;
     st->odd_b = k & 1;
     st->quotients = k - 1;
