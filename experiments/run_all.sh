@@ -17,6 +17,7 @@ GPU_TESTS=(
     tests/test_ctt_gpu
     tests/test_gcd_gpu
     tests/test_gcd_kary_gpu
+    tests/test_gcd_lehmer_gpu
     tests/test_cli_gcd_gpu.sh
 )
 

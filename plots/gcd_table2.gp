@@ -2,8 +2,8 @@
 # Left: ours solid with min-max bars, from results/gcd_table2.csv (one row per size and method is
 # a pass over ten random pairs: the time per GCD is median_ms / count, as the paper averages ten
 # pairs), one colour per grid barrier with the Fermat inverse, one for coop with the paper's
-# Euclid inverse, the k-ary method (beyond 002) from results/gcd_kary.csv beside it, and GMP's
-# mpz_gcd on one host core; the paper's Tesla V100
+# Euclid inverse, the k-ary and Lehmer methods (beyond 002) from results/gcd_kary.csv and
+# results/gcd_lehmer.csv beside it, and GMP's mpz_gcd on one host core; the paper's Tesla V100
 # (custom barrier, so in the colour of ours) and GMP on its Xeon E5-2620 dashed, from
 # plots/paper_gcd_table2.dat. Right: the paper's V100 time over ours, against issue 10's target
 # of 5x.
@@ -11,14 +11,27 @@ fig_w = 1320
 fig_h = 600
 if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/style.gp'
-methods = "gpu-coop-fermat gpu-custom-fermat gpu-cluster-fermat gpu-coop-euclid gpu-kary"
-method_title = "'coop, Fermat inverse' 'custom (slot array, as 002 4.1), Fermat' 'cluster (one thread-block cluster), Fermat' 'coop, Euclid inverse (002 3.2)' 'k-ary (beyond 002, no grid barrier)'"
-colors = "#1f77b4 #ff7f0e #2ca02c #9467bd #8c564b"
-# The k-ary rows are in gcd_kary.csv beside csv (experiments/gcd_kary.sh); without it, the
-# figure has the other four.
+methods = "gpu-coop-fermat gpu-custom-fermat gpu-cluster-fermat gpu-coop-euclid"
+method_title = "'coop, Fermat inverse' 'custom (slot array, as 002 4.1), Fermat' 'cluster (one thread-block cluster), Fermat' 'coop, Euclid inverse (002 3.2)'"
+colors = "#1f77b4 #ff7f0e #2ca02c #9467bd"
+# The k-ary and Lehmer rows are in gcd_kary.csv and gcd_lehmer.csv beside csv
+# (experiments/gcd_kary.sh, gcd_lehmer.sh); each is drawn when its file is there.
 kary_csv = csv[1:strstrt(csv, 'gcd_table2.csv') - 1].'gcd_kary.csv'
-n_methods = int(system(sprintf("test -r %s && echo 5 || echo 4", q(kary_csv))))
-tsv_of(m) = m eq 'gpu-kary' ? sprintf("awk -f %s %s", q(plotdir.'/csv2tsv.awk'), q(kary_csv)) : tsv
+lehmer_csv = csv[1:strstrt(csv, 'gcd_table2.csv') - 1].'gcd_lehmer.csv'
+readable(f) = int(system(sprintf("test -r %s && echo 1 || echo 0", q(f))))
+if (readable(kary_csv)) {
+    methods = methods.' gpu-kary'
+    method_title = method_title." 'k-ary (beyond 002, no grid barrier)'"
+    colors = colors.' #8c564b'
+}
+if (readable(lehmer_csv)) {
+    methods = methods.' gpu-lehmer'
+    method_title = method_title." 'Lehmer (beyond 002, one block, no moduli)'"
+    colors = colors.' #e377c2'
+}
+n_methods = words(methods)
+tsv_of(m) = m eq 'gpu-kary' ? sprintf("awk -f %s %s", q(plotdir.'/csv2tsv.awk'), q(kary_csv)) : \
+            m eq 'gpu-lehmer' ? sprintf("awk -f %s %s", q(plotdir.'/csv2tsv.awk'), q(lehmer_csv)) : tsv
 col_gmp = '#555555'
 # per_gcd(m): "Kibit, ms per GCD, min, max" of method m.
 per_gcd(m) = sprintf("< %s | awk -F'\t' -v OFS='\t' 'NR > 1 && $13 == \"%s\" && $16 > 0 { print $14 / 1024, $22 / $16, $23 / $16, $24 / $16 }' | sort -n", tsv_of(m), m)

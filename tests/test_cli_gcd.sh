@@ -19,7 +19,7 @@ done
 expect_fail 2 "--L 15 is out of range; accepted: 16..32" -- gcd --L 15
 expect_fail 2 "--L 33 is out of range; accepted: 16..32" -- gcd --L 33
 expect_fail 2 "--L 'x' is not a number" -- gcd --L x
-expect_fail 2 "unknown method 'fpga'; accepted: gpu, kary, gmp, all" -- gcd --method fpga
+expect_fail 2 "unknown method 'fpga'; accepted: gpu, kary, lehmer, gmp, all" -- gcd --method fpga
 expect_fail 2 "--method 'gpu,,gmp' is not accepted: it has an empty item" -- gcd --method gpu,,gmp
 expect_fail 2 "--barrier 'mutex' is not accepted; accepted: auto, coop, cluster, custom, all" -- gcd --barrier mutex
 expect_fail 2 "--inverse 'newton' is not accepted; accepted: euclid, fermat, all" -- gcd --inverse newton

@@ -36,8 +36,8 @@ rows_ok() {
 }
 
 csv="$tmp/all.csv"
-run "every barrier and kary, one block and many" gcd --bits 512,16384 --count 4 --gcd-bits 64 \
-    --method all --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 16
+run "every barrier, kary and lehmer, one block and many" gcd --bits 512,16384 --count 4 \
+    --gcd-bits 64 --method all --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 18
 checks=$((checks + 1))
 for b in coop cluster custom; do
     for i in euclid fermat; do
@@ -45,8 +45,11 @@ for b in coop cluster custom; do
             { echo "FAIL: no gpu-$b-$i row at 16384 bits"; fails=$((fails + 1)); }
     done
 done
-grep -q "gpu-kary,16384,.*algorithm=kary;" "$csv" ||
-    { echo "FAIL: no gpu-kary row at 16384 bits"; fails=$((fails + 1)); }
+for a in kary lehmer; do
+    checks=$((checks + 1))
+    grep -q "gpu-$a,16384,.*algorithm=$a;" "$csv" ||
+        { echo "FAIL: no gpu-$a row at 16384 bits"; fails=$((fails + 1)); }
+done
 csv="$tmp/kary.csv"
 run "kary, a planted half-size factor" gcd --bits 8192 --count 3 --gcd-bits 4096 --method kary \
     --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 1
@@ -82,10 +85,12 @@ for b in coop cluster custom; do
     checks=$((checks + 1))
     cmp -s "$tmp/want.txt" "$tmp/got.txt" || { echo "FAIL: --output with $b"; fails=$((fails + 1)); }
 done
-rm -f "$tmp/got.txt"
-run "--input/--output, kary" gcd --method kary --input "$tmp/pairs.txt" --output "$tmp/got.txt" \
-    --reps 1 --warmup 0
-checks=$((checks + 1))
-cmp -s "$tmp/want.txt" "$tmp/got.txt" || { echo "FAIL: --output with kary"; fails=$((fails + 1)); }
+for m in kary lehmer; do
+    rm -f "$tmp/got.txt"
+    run "--input/--output, $m" gcd --method "$m" --input "$tmp/pairs.txt" --output "$tmp/got.txt" \
+        --reps 1 --warmup 0
+    checks=$((checks + 1))
+    cmp -s "$tmp/want.txt" "$tmp/got.txt" || { echo "FAIL: --output with $m"; fails=$((fails + 1)); }
+done
 
 finish test_cli_gcd_gpu
