@@ -23,7 +23,7 @@ struct gcd_lehmer_stats {
     uint64_t ripple_rounds;         /* rounds of phase 2's one-unit carries */
 };
 
-/* The block's shape for U of `words` words (one word of headroom above it): chunks of
+/* The block's shape for U of `words` words (one word of headroom above it): chunks of an odd
  * *chunk >= GCD_LEHMER_MIN_CHUNK words, *threads of them (a multiple of 32, at most
  * GCD_LEHMER_MAX_THREADS), *cap = chunk x threads words an array. */
 void gcd_lehmer_shape(uint32_t words, uint32_t *chunk, uint32_t *threads, uint32_t *cap);

@@ -82,6 +82,14 @@ cudaError_t gcd_lehmer_device_gcd(struct gcd_lehmer_device *d, mpz_t g, const mp
     const size_t nu = (mpz_sizeinbase(u, 2) + 31) / 32;
     uint32_t chunk, threads, cap;
     gcd_lehmer_shape((uint32_t)nu, &chunk, &threads, &cap);
+    if (d->chunk_words >= GCD_LEHMER_MIN_CHUNK) {
+        const uint32_t k = d->chunk_words, t = ((uint32_t)nu + 1 + k - 1) / k;
+        if (t <= GCD_LEHMER_MAX_THREADS) {
+            chunk = k;
+            threads = (t + 31) / 32 * 32;
+            cap = k * threads;
+        }
+    }
     if ((err = ensure(d, cap)) != cudaSuccess)
         goto out;
     size_t n_u = 0, n_v = 0;

@@ -20,6 +20,8 @@ struct gcd_lehmer_device {
     struct gcd_lehmer_result *d_result, *h_result;
     struct gcd_lehmer_stats stats; /* of the launches since the caller last zeroed it */
     double kernel_ms;              /* likewise */
+    uint32_t chunk_words;          /* 0, or chunks of this many words where they fit in one
+                                    * block (tests: 2 makes ripple rounds common) */
     uint32_t chunk, threads;       /* of the last launch */
     bool in_shared;                /* likewise */
     const char *failed_call;       /* the CUDA call that failed, for the error message */

@@ -11,8 +11,9 @@
  *   kernel's chunk size and with chunks of 2 and 3 words (many chunks: phase 2 and the ripples
  *   between them), and random pairs of 64 Kibit, with its statistics (quotients a PAIR step,
  *   bits a step) printed and bounded;
- * - gcd_lehmer_shape for every size up to 40000 words: chunks of at least 2 words, at most
- *   1024 threads in whole warps, room for one word more than U. */
+ * - gcd_lehmer_shape for every size up to 40000 words: chunks of an odd number of words, at
+ *   least 2 and no more than needed, at most 1024 threads in whole warps, room for one word
+ *   more than U. */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,7 +234,8 @@ static void check_shapes(void)
         gcd_lehmer_shape(words, &k, &threads, &cap);
         const uint32_t chunks = (words + 1 + k - 1) / k;
         bad += k < GCD_LEHMER_MIN_CHUNK || threads % 32 || threads > GCD_LEHMER_MAX_THREADS ||
-               threads < chunks || cap < words + 1 || (k > 2 && (words + 1) <= (k - 1) * 1024);
+               threads < chunks || cap < words + 1 || k % 2 == 0 ||
+               (k > 3 && (words + 1) <= (k - 2) * 1024);
     }
     CHECK(bad == 0, "gcd_lehmer_shape: %d sizes with a bad shape", bad);
 }

@@ -4,7 +4,7 @@
  *   operands, and divisors of every size;
  * - issue 10's cases (tests/gcd_cases.h) at 256, 4096 and 32768 bits against mpz_gcd and against
  *   the CPU twin step for step: the same steps by kind, Euclid quotients, negations and ripple
- *   rounds;
+ *   rounds; again at 4096 bits with chunks of 2 words, where carries ripple on in rounds;
  * - large pairs with a planted factor against mpz_gcd: 352 Kibit (numbers in shared memory) and
  *   1 Mibit (device memory), each path checked to have run. */
 #include <gmp.h>
@@ -20,6 +20,7 @@
 #include "test_seed.h"
 
 static gmp_randstate_t rng;
+static unsigned long long ripples; /* ripple rounds of the kernel, summed over gpu_case */
 
 static bool cuda_ok(const struct gcd_lehmer_device *d, cudaError_t err, const char *what)
 {
@@ -82,10 +83,11 @@ static void gpu_case(void *p, const mpz_t a, const mpz_t b, const char *what)
     mpz_inits(g, e, t, NULL);
     mpz_gcd(e, a, b);
     struct gcd_lehmer_stats twin = {0};
-    const bool twin_ok = gcd_lehmer_ref(t, a, b, 0, &twin);
+    const bool twin_ok = gcd_lehmer_ref(t, a, b, d->chunk_words, &twin);
     d->stats = (struct gcd_lehmer_stats){0};
     if (cuda_ok(d, gcd_lehmer_device_gcd(d, g, a, b), what)) {
         const struct gcd_lehmer_stats *k = &d->stats;
+        ripples += k->ripple_rounds;
         CHECK(mpz_cmp(g, e) == 0, "%s (%zu and %zu bits): the kernel's GCD differs from mpz_gcd",
               what, mpz_sizeinbase(a, 2), mpz_sizeinbase(b, 2));
         CHECK(twin_ok && k->steps == twin.steps && k->pairs == twin.pairs &&
@@ -131,6 +133,14 @@ int main(void)
         const uint32_t q[3] = {4294967291u, 4294967279u, 4294967231u};
         for (unsigned n = 256; n <= 32768; n *= 16)
             gcd_cases(rng, n, 3, 8, q, gpu_case, &d);
+        /* Chunks of 2 words: the carries ripple on in rounds (the default chunks are odd and
+         * at least 3, where that is rare). */
+        d.chunk_words = 2;
+        ripples = 0;
+        gcd_cases(rng, 4096, 3, 8, q, gpu_case, &d);
+        CHECK(ripples > 0, "chunks of 2 words: no ripple round ran");
+        printf("chunks of 2 words at 4096 bits: %llu ripple rounds\n", ripples);
+        d.chunk_words = 0;
         d.stats = (struct gcd_lehmer_stats){0};
         check_large(&d, 352 * 1024, true);
         d.stats = (struct gcd_lehmer_stats){0};
