@@ -1,6 +1,6 @@
 /* Lehmer's GCD in one thread block (cpu_ref/gcd_lehmer.h; beyond 002). Thread 0 is the
  * producer: it reads the tops of both numbers, decides the step (gcd_lehmer_plan: Euclid on the
- * top 63 bits, about 19 quotients) and posts it; then every thread combines its chunk of words
+ * top 63 bits, about 17 quotients) and posts it; then every thread combines its chunk of words
  * (phase 1), adds the carry of the chunk below (phase 2), and the rare one-unit carries ripple
  * on, one chunk a round, while __syncthreads_or finds any. Three barriers a step. The twin,
  * cpu_ref/gcd_lehmer_ref.c, runs the same phases chunk by chunk. */
@@ -11,6 +11,69 @@
 #define GCD_LEHMER_BLOCK 1024
 
 namespace {
+
+/* Words w - 1 .. w - 6 of x as three 64-bit limbs, most significant first. */
+struct top_words {
+    uint64_t hi, mid, lo;
+};
+
+__device__ __forceinline__ top_words read_top(const uint32_t *x, uint32_t w)
+{
+    const uint32_t *t = x + w - 6;
+    return {(uint64_t)t[5] << 32 | t[4], (uint64_t)t[3] << 32 | t[2], (uint64_t)t[1] << 32 | t[0]};
+}
+
+/* Bits of the top words as a 192-bit number (0 when all are 0). */
+__device__ __forceinline__ uint32_t top_bits(top_words v)
+{
+    return v.hi ? 192 - __clzll((long long)v.hi)
+                : v.mid ? 128 - __clzll((long long)v.mid) : v.lo ? 64 - __clzll((long long)v.lo) : 0;
+}
+
+/* Bits [s, s + 64) of the top words (s < 192), as gcd_lehmer_window gives them. */
+__device__ __forceinline__ uint64_t top_window(top_words v, uint32_t s)
+{
+    const uint32_t i = s / 64, r = s % 64;
+    const uint64_t lo = i == 0 ? v.lo : i == 1 ? v.mid : v.hi, hi = i == 0 ? v.mid : i == 1 ? v.hi : 0;
+    return r ? lo >> r | hi << (64 - r) : lo;
+}
+
+/* The producer's read after a step whose words lay below w: the six top words of both numbers
+ * at once, one round of shared-memory latency where a scan for the lengths and
+ * gcd_lehmer_plan's reads take several dependent rounds (about 1400 cycles a step in an
+ * instrumented run). From them the lengths and gcd_lehmer_plan's inputs, so the same step;
+ * false, for the array path, when the six words do not hold them (a number fell by more than
+ * five words from the top of the range, or B is 0 or far below A). The gpu suite checks the
+ * kernel's steps against the twin's, which plans from the arrays. */
+__device__ __forceinline__ bool plan_from_top(gcd_lehmer_step *st, const uint32_t *x0,
+                                              const uint32_t *x1, uint32_t w, uint32_t *n0,
+                                              uint32_t *n1, bool *swap)
+{
+    if (w < 7)
+        return false;
+    const top_words x = read_top(x0, w), y = read_top(x1, w);
+    const uint32_t bx = top_bits(x), by = top_bits(y);
+    const uint32_t top = bx > by ? bx : by;
+    if (!bx || !by || top < 63)
+        return false;
+    const uint32_t h = top - 63;
+    const uint64_t xt = top_window(x, h), yt = top_window(y, h);
+    *swap = by > bx || (by == bx && yt > xt);
+    const uint32_t ba = *swap ? by : bx, bb = *swap ? bx : by;
+    uint32_t b_lead = 0;
+    if (ba - bb >= 32) {
+        if (bb < 32)
+            return false;
+        const uint32_t lead_x = (uint32_t)top_window(x, bb - 32),
+                       lead_y = (uint32_t)top_window(y, bb - 32);
+        b_lead = *swap ? lead_x : lead_y;
+    }
+    const uint64_t base = 32 * (uint64_t)(w - 6);
+    *n0 = w - 6 + (bx + 31) / 32;
+    *n1 = w - 6 + (by + 31) / 32;
+    gcd_lehmer_decide(st, base + ba, base + bb, *swap ? yt : xt, *swap ? xt : yt, b_lead);
+    return true;
+}
 
 template <bool Shared>
 __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_lehmer_params p)
@@ -27,8 +90,9 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
         x0[j] = j < p.nu ? p.u[j] : 0;
         x1[j] = j < p.nv ? p.v[j] : 0;
     }
-    /* The producer's own state: the lengths in words, and what the launch reports. */
-    uint32_t n0 = p.nu, n1 = p.nv;
+    /* The producer's own state: the lengths in words (or 0 in w_prev, the words the last step
+     * wrote, when they are to be read), and what the launch reports. */
+    uint32_t n0 = p.nu, n1 = p.nv, w_prev = 0;
     gcd_lehmer_stats stats = {};
     if (t == 0)
         s_broken = 0;
@@ -37,7 +101,16 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
         if (t == 0) {
             gcd_lehmer_step st;
             bool swap;
-            gcd_lehmer_plan(&st, x0, n0, x1, n1, &swap);
+            if (!w_prev || !plan_from_top(&st, x0, x1, w_prev, &n0, &n1, &swap)) {
+                if (w_prev) {
+                    n0 = n1 = w_prev;
+                    while (n0 && !x0[n0 - 1])
+                        n0--;
+                    while (n1 && !x1[n1 - 1])
+                        n1--;
+                }
+                gcd_lehmer_plan(&st, x0, n0, x1, n1, &swap);
+            }
             if (s_broken)
                 st.kind = GCD_LEHMER_DONE;
             const uint32_t ia = swap ? 1 : 0;
@@ -130,17 +203,7 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
         if (t == 0) {
             if (s_sign_b != 0 || s_sign_a > 0 || (s_sign_a < 0 && st.kind != GCD_LEHMER_ONE))
                 s_broken = 1;
-            uint32_t na = w;
-            while (na && !a[na - 1])
-                na--;
-            uint32_t nb = s_nb;
-            if (pair) {
-                nb = w;
-                while (nb && !b[nb - 1])
-                    nb--;
-            }
-            n0 = ia ? nb : na;
-            n1 = ia ? na : nb;
+            w_prev = w;
         }
     }
 }
