@@ -1,0 +1,128 @@
+/* Issue 10: what one quotient of the Lehmer producer's Euclid costs on one GPU thread (a probe
+ * outside the build). One thread runs gcd_lehmer_cofactors (cpu_ref/gcd_lehmer.h, the kernel's
+ * own) on 4096 seeded pairs of 63-bit tops, each input depending on the last result so that the
+ * calls form one chain, and reports clock64 cycles a call and a quotient; beside it the same
+ * Euclid with an integer shift-and-subtract quotient in place of the float estimate.
+ *   nvcc -arch=sm_90 -O3 -std=c++17 -Icpu_ref -o gcd_lehmer_euclid experiments/gcd_lehmer_euclid.cu
+ * Needs a GPU; prints two lines per form (the second run warm). */
+#include <cstdint>
+#include <cstdio>
+
+#include "gcd_lehmer.h"
+
+/* floor(a / b) for a >= b > 0 by subtraction for 1 and 2, then binary long division. */
+__device__ __forceinline__ uint64_t divide_shift_subtract(uint64_t a, uint64_t b, uint64_t *rem)
+{
+    uint64_t r = a - b;
+    if (r < b) {
+        *rem = r;
+        return 1;
+    }
+    r -= b;
+    if (r < b) {
+        *rem = r;
+        return 2;
+    }
+    int k = __clzll((long long)b) - __clzll((long long)r);
+    uint64_t d = b << k, q = 2;
+    if (d > r) {
+        d >>= 1;
+        k--;
+    }
+    for (; k >= 0; k--) {
+        if (r >= d) {
+            r -= d;
+            q += 1ull << k;
+        }
+        d >>= 1;
+    }
+    *rem = r;
+    return q;
+}
+
+/* gcd_lehmer_cofactors with the shift-and-subtract quotient. */
+__device__ unsigned cofactors_shift_subtract(uint64_t a0, uint64_t b0, gcd_lehmer_step *st)
+{
+    uint64_t r0 = a0, r1 = b0;
+    uint32_t u0 = 1, v0 = 0, u1 = 0, v1 = 1;
+    unsigned k = 1;
+    for (;;) {
+        uint64_t r2;
+        const uint64_t q = divide_shift_subtract(r0, r1, &r2);
+        if (q >> 32)
+            break;
+        const uint64_t v2 = v0 + (uint64_t)(uint32_t)q * v1;
+        if (r2 < v2)
+            break;
+        const uint32_t u2 = u0 + (uint32_t)q * u1;
+        r0 = r1;
+        r1 = r2;
+        u0 = u1;
+        v0 = v1;
+        u1 = u2;
+        v1 = (uint32_t)v2;
+        k++;
+    }
+    st->ua = u0;
+    st->vb = v1;
+    st->quotients = k - 1;
+    return k;
+}
+
+template <bool Float>
+__global__ void chain(const uint64_t *in, int n, unsigned long long *out)
+{
+    uint64_t acc = 0;
+    unsigned long long quotients = 0;
+    const long long c0 = clock64();
+    for (int i = 0; i < n; i++) {
+        gcd_lehmer_step st;
+        const uint64_t a = in[2 * i] ^ (acc & 1), b = in[2 * i + 1];
+        if (Float)
+            gcd_lehmer_cofactors(a, b, &st);
+        else
+            cofactors_shift_subtract(a, b, &st);
+        acc += st.ua + st.vb;
+        quotients += st.quotients;
+    }
+    out[0] = (unsigned long long)(clock64() - c0);
+    out[1] = quotients;
+    out[2] = acc;
+}
+
+int main()
+{
+    const int n = 4096;
+    static uint64_t h[2 * n];
+    uint64_t s = 12345;
+    for (int i = 0; i < n; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t a = (s >> 1) | (1ull << 62);
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t b = (s >> 1) | (1ull << 61);
+        h[2 * i] = a > b ? a : b;
+        h[2 * i + 1] = a > b ? b : a;
+    }
+    uint64_t *d = nullptr;
+    unsigned long long *o = nullptr, r[3];
+    if (cudaMalloc(&d, sizeof h) != cudaSuccess || cudaMalloc(&o, sizeof r) != cudaSuccess ||
+        cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice) != cudaSuccess) {
+        fprintf(stderr, "gcd_lehmer_euclid: a CUDA call failed\n");
+        return 1;
+    }
+    for (int rep = 0; rep < 2; rep++)
+        for (int form = 0; form < 2; form++) {
+            if (form == 0)
+                chain<true><<<1, 1>>>(d, n, o);
+            else
+                chain<false><<<1, 1>>>(d, n, o);
+            if (cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                fprintf(stderr, "gcd_lehmer_euclid: the kernel failed\n");
+                return 1;
+            }
+            printf("%-20s %.1f cycles a call, %.2f quotients a call, %.1f cycles a quotient\n",
+                   form == 0 ? "float estimate:" : "shift-and-subtract:", r[0] / (double)n,
+                   r[1] / (double)n, r[0] / (double)r[1]);
+        }
+    return 0;
+}
