@@ -7,7 +7,7 @@
  * that dependent chain, not the arithmetic over the moduli, bounds them (README, issue 10). A
  * Lehmer step reads the top 63 bits of both numbers, runs Euclid on them alone as far as it
  * provably agrees with Euclid on the whole numbers, and applies the resulting 2 x 2 matrix of
- * 32-bit cofactors to every word: about 31 bits off each number for one chain of about 19
+ * 32-bit cofactors to every word: about 31 bits off each number for one chain of about 17
  * quotients (Knuth, TAOCP vol. 2, 4.5.2, Algorithm L, with a double-digit start as in
  * Jebelean's "Improving the multiprecision Euclidean algorithm", 1993).
  *
@@ -30,7 +30,8 @@
  * consecutive words and combines its words with a carry worth at most 2^32 + 1 (phase 1);
  * chunk t then adds the carry chunk t - 1 left (phase 2). A carry that size added to K >= 2
  * words leaves at most one unit over, and only when the chunk's words are all ones or all
- * zeros; such a unit ripples on in further rounds (rare but possible; the cpu suite forces it). */
+ * zeros; such a unit ripples on in further rounds (rare with the odd chunks of 3 or more words
+ * that gcd_lehmer_shape picks, common with 2; the cpu and gpu suites force it). */
 #ifndef MPGPU_GCD_LEHMER_H
 #define MPGPU_GCD_LEHMER_H
 
@@ -43,7 +44,8 @@
 #define GCD_LEHMER_HD static inline
 #endif
 
-/* Words a chunk holds at least: a carry of up to 34 bits must fit below its top word. */
+/* Words a chunk holds at least, so that a carry worth up to 2^32 + 1 leaves at most one unit
+ * past it. */
 #define GCD_LEHMER_MIN_CHUNK 2u
 
 enum gcd_lehmer_kind {
