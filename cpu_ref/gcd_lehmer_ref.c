@@ -3,7 +3,6 @@
 #include "gcd_lehmer_ref.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "gcd_modular_ref.h"
 
