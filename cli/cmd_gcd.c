@@ -401,6 +401,20 @@ static void gcd_check(void *ctx, struct bench_case *c, struct bench_check *out)
         write_output(r);
 }
 
+/* The row of a GPU variant at `bits`. */
+static struct bench_case gpu_case(const struct gcd_cli *r, const struct gcd_variant *var,
+                                  unsigned bits)
+{
+    return (struct bench_case){
+        .method = var->method,
+        .bits = bits,
+        .count = r->count,
+        .throughput_unit = "gcds",
+        .timed_region = r->opt.include_transfers ? "kernels+transfers" : "kernels",
+        .data = (void *)var,
+    };
+}
+
 static void gcd_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
 {
     struct gcd_cli *r = ctx;
@@ -673,32 +687,11 @@ int cmd_gcd(int argc, char **argv)
         for (int bi = 0; bi < GCD_N_BARRIERS; bi++)
             for (int ii = 0; ii < GCD_N_INVERSES; ii++)
                 if (have_gpu && want_gpu && run_barrier[bi] && inverses[ii])
-                    cases[n_cases++] = (struct bench_case){
-                        .method = variants[bi][ii].method,
-                        .bits = sizes[s],
-                        .count = r.count,
-                        .throughput_unit = "gcds",
-                        .timed_region = r.opt.include_transfers ? "kernels+transfers" : "kernels",
-                        .data = (void *)&variants[bi][ii],
-                    };
+                    cases[n_cases++] = gpu_case(&r, &variants[bi][ii], sizes[s]);
         if (have_gpu && want_kary)
-            cases[n_cases++] = (struct bench_case){
-                .method = kary_variant.method,
-                .bits = sizes[s],
-                .count = r.count,
-                .throughput_unit = "gcds",
-                .timed_region = r.opt.include_transfers ? "kernels+transfers" : "kernels",
-                .data = (void *)&kary_variant,
-            };
+            cases[n_cases++] = gpu_case(&r, &kary_variant, sizes[s]);
         if (have_gpu && want_lehmer)
-            cases[n_cases++] = (struct bench_case){
-                .method = lehmer_variant.method,
-                .bits = sizes[s],
-                .count = r.count,
-                .throughput_unit = "gcds",
-                .timed_region = r.opt.include_transfers ? "kernels+transfers" : "kernels",
-                .data = (void *)&lehmer_variant,
-            };
+            cases[n_cases++] = gpu_case(&r, &lehmer_variant, sizes[s]);
         if (want_gmp)
             cases[n_cases++] = (struct bench_case){
                 .method = "gmp",

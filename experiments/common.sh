@@ -22,6 +22,20 @@ start_experiment() {
     echo "experiment $1 -> $CSV" >&2
 }
 
+# table2_sizes: 002 Table 2's sizes, 16..352 Kibit in steps of 16 Kibit, as one --bits list in
+# $sizes, the last in $last (Kibit), and the repetitions in $reps; QUICK=1 stops at 48 Kibit with
+# one rep and no warm-up.
+table2_sizes() {
+    local kib
+    last=352
+    reps="--reps 3 --warmup 1"
+    if [ "${QUICK:-0}" = 1 ]; then last=48; reps="--reps 1 --warmup 0"; fi
+    sizes=
+    for kib in $(seq 16 16 "$last"); do
+        sizes+="${sizes:+,}$((kib * 1024))"
+    done
+}
+
 # supported METHOD BITS: true when BITS lies in METHOD's range as `mpgpu mul --list-methods`
 # prints it (NAME MIN_BITS MAX_BITS MULTIPLE_BITS), so the scripts run every method at every size
 # the binary supports instead of keeping their own copy of the registry's ranges (which went

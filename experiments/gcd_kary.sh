@@ -6,12 +6,6 @@
 # QUICK=1 runs the first three sizes with one rep.
 source "$(dirname "$0")/common.sh"
 start_experiment gcd_kary
-last=352
-reps="--reps 3 --warmup 1"
-if [ "${QUICK:-0}" = 1 ]; then last=48; reps="--reps 1 --warmup 0"; fi
-sizes=
-for kib in $(seq 16 16 "$last"); do
-    sizes+="${sizes:+,}$((kib * 1024))"
-done
+table2_sizes
 "$MPGPU" gcd --bits "$sizes" --count 10 --method kary $reps --csv "$CSV"
 [ "${QUICK:-0}" = 1 ] || "$MPGPU" gcd --bits 524288,1048576 --count 2 --method kary $reps --csv "$CSV"

@@ -10,13 +10,10 @@
 # QUICK=1 runs the first three sizes with one rep.
 source "$(dirname "$0")/common.sh"
 start_experiment gcd_table2
-last=352
-reps="--reps 3 --warmup 1"
-if [ "${QUICK:-0}" = 1 ]; then last=48; reps="--reps 1 --warmup 0"; fi
-sizes= compare=
-for kib in $(seq 16 16 "$last"); do
-    sizes+="${sizes:+,}$((kib * 1024))"
-    case $kib in 16 | 32 | 48 | 128 | 352) compare+="${compare:+,}$((kib * 1024))" ;; esac
+table2_sizes
+compare=
+for kib in 16 32 48 128 352; do
+    if [ "$kib" -le "$last" ]; then compare+="${compare:+,}$((kib * 1024))"; fi
 done
 "$MPGPU" gcd --bits "$sizes" --count 10 --method gpu,gmp --inverse all $reps --csv "$CSV"
 "$MPGPU" gcd --bits "$compare" --count 10 --method gpu --barrier all $reps --csv "$CSV"

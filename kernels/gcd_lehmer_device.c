@@ -28,15 +28,23 @@ cudaError_t gcd_lehmer_device_open(struct gcd_lehmer_device *d)
     return cudaSuccess;
 }
 
-void gcd_lehmer_device_close(struct gcd_lehmer_device *d)
+/* The buffers that grow with the pair (ensure). */
+static void free_word_buffers(struct gcd_lehmer_device *d)
 {
     cudaFree(d->d_u);
     cudaFree(d->d_v);
     cudaFree(d->d_work);
     cudaFree(d->d_out);
+    free(d->h_words);
+    d->d_u = d->d_v = d->d_work = d->d_out = d->h_words = NULL;
+    d->cap = 0;
+}
+
+void gcd_lehmer_device_close(struct gcd_lehmer_device *d)
+{
+    free_word_buffers(d);
     cudaFree(d->d_result);
     cudaFreeHost(d->h_result);
-    free(d->h_words);
     if (d->start)
         cudaEventDestroy(d->start);
     if (d->stop)
@@ -51,13 +59,7 @@ static cudaError_t ensure(struct gcd_lehmer_device *d, size_t cap)
 {
     if (cap <= d->cap)
         return cudaSuccess;
-    cudaFree(d->d_u);
-    cudaFree(d->d_v);
-    cudaFree(d->d_work);
-    cudaFree(d->d_out);
-    free(d->h_words);
-    d->d_u = d->d_v = d->d_work = d->d_out = d->h_words = NULL;
-    d->cap = 0;
+    free_word_buffers(d);
     TRY(d, cudaMalloc((void **)&d->d_u, cap * sizeof(uint32_t)));
     TRY(d, cudaMalloc((void **)&d->d_v, cap * sizeof(uint32_t)));
     TRY(d, cudaMalloc((void **)&d->d_work, 2 * cap * sizeof(uint32_t)));
