@@ -427,12 +427,13 @@ static void gcd_describe(void *ctx, const struct bench_case *c, char *params, si
         snprintf(params + k, len - (size_t)k,
                  ";algorithm=lehmer;threads=%u;chunk_words=%u;memory=%s;steps_per_pair=%.1f;"
                  "pair_steps=%llu;shift_steps=%llu;one_steps=%llu;quotients_per_pair_step=%.2f;"
-                 "negations=%llu;ripple_rounds=%llu",
+                 "negations=%llu;ripple_rounds=%llu;steps_planned_ahead=%llu",
                  r->lehmer.threads, r->lehmer.chunk, r->lehmer.in_shared ? "shared" : "device",
                  (double)ls->steps / pairs, (unsigned long long)ls->pairs,
                  (unsigned long long)ls->shifts, (unsigned long long)ls->ones,
                  ls->pairs ? (double)ls->quotients / (double)ls->pairs : 0.0,
-                 (unsigned long long)ls->negations, (unsigned long long)ls->ripple_rounds);
+                 (unsigned long long)ls->negations, (unsigned long long)ls->ripple_rounds,
+                 (unsigned long long)ls->ahead);
         return;
     }
     if (((const struct gcd_variant *)c->data)->kary) {

@@ -53,7 +53,11 @@ enum gcd_lehmer_kind {
     GCD_LEHMER_SHIFT = 1, /* A' = A - q (B << shift), B' = B */
     GCD_LEHMER_ONE = 2,   /* A' = |A - q B|, B' = B */
     GCD_LEHMER_DONE = 3,  /* B = 0, or both below 2^64 (the GCD is `small`) */
+    GCD_LEHMER_EXACT = 4, /* not planned ahead (gcd_lehmer_plan_ahead): plan from the numbers */
 };
+
+/* Planned ahead, a row is taken while r_i >= 3 max(u_i, v_i) (gcd_lehmer_plan_ahead). */
+#define GCD_LEHMER_AHEAD_MARGIN 3u
 
 /* A step. Each new number is m_pos X - m_neg Y, X and Y the two old numbers: for A',
  * ua A - va B when odd_a is 0 and va B - ua A when it is 1; B' likewise with ub, vb, odd_b.
@@ -73,6 +77,15 @@ GCD_LEHMER_HD unsigned gcd_lehmer_bits32(uint32_t x)
     return 32u - (unsigned)__clz(x);
 #else
     return x ? 32u - (unsigned)__builtin_clz(x) : 0u;
+#endif
+}
+
+GCD_LEHMER_HD unsigned gcd_lehmer_bits64(uint64_t x)
+{
+#ifdef __CUDA_ARCH__
+    return 64u - (unsigned)__clzll((long long)x);
+#else
+    return x ? 64u - (unsigned)__builtin_clzll(x) : 0u;
 #endif
 }
 
@@ -123,9 +136,10 @@ GCD_LEHMER_HD uint64_t gcd_lehmer_divide(uint64_t a, uint64_t b, uint64_t *rem)
 }
 
 /* Euclid on (a0, b0), a0 >= b0 >= 1, a0 < 2^63, as far as every remainder r_i stays at least
- * max(u_i, v_i) (the file's comment): fills the cofactors of rows k - 1 and k and returns k
- * (1: not one quotient was safe). */
-GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, struct gcd_lehmer_step *st)
+ * margin x max(u_i, v_i) (margin 1: the file's comment; GCD_LEHMER_AHEAD_MARGIN: planned
+ * ahead): fills the cofactors of rows k - 1 and k and returns k (1: not one quotient was safe). */
+GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, uint32_t margin,
+                                            struct gcd_lehmer_step *st)
 {
     /* v_i >= u_i from row 1 on, so max(u_i, v_i) is v_i (v_2 = q_1 >= u_2 = 1; then both grow
      * by the same quotients from v_1 >= u_1). */
@@ -141,7 +155,7 @@ GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, struct gcd
         if (q >> 32)
             break;
         const uint64_t v2 = v0 + (uint64_t)(uint32_t)q * v1;
-        if (r2 < v2)
+        if (r2 < margin * v2)
             break;
         const uint32_t u2 = u0 + (uint32_t)q * u1;
         r0 = r1;
@@ -197,7 +211,7 @@ GCD_LEHMER_HD void gcd_lehmer_decide(struct gcd_lehmer_step *st, uint64_t la, ui
         st->va = (uint32_t)(a_top / ((uint64_t)b_lead + 1));
         return;
     }
-    if (gcd_lehmer_cofactors(a_top, b_top, st) >= 2) {
+    if (gcd_lehmer_cofactors(a_top, b_top, 1, st) >= 2) {
         st->kind = GCD_LEHMER_PAIR;
         return;
     }
@@ -274,10 +288,12 @@ GCD_LEHMER_HD uint32_t gcd_lehmer_shifted(const uint32_t *y, uint32_t n, uint32_
 }
 
 /* Phase 1 for the chunk [lo, hi) of A (words a) and B (words b, nb of them before the step):
- * the step's new words in place, from carry 0; returns the carries out in *ca, *cb. */
-GCD_LEHMER_HD void gcd_lehmer_chunk_combine(const struct gcd_lehmer_step *st, uint32_t *a,
-                                            uint32_t *b, uint32_t nb, uint32_t lo, uint32_t hi,
-                                            int64_t *ca, int64_t *cb)
+ * the step's new words into da and db (which may be a and b), from carry 0; returns the carries
+ * out in *ca, *cb. A step that keeps B copies it. */
+GCD_LEHMER_HD void gcd_lehmer_chunk_combine(const struct gcd_lehmer_step *st, const uint32_t *a,
+                                            const uint32_t *b, uint32_t *da, uint32_t *db,
+                                            uint32_t nb, uint32_t lo, uint32_t hi, int64_t *ca,
+                                            int64_t *cb)
 {
     struct gcd_lehmer_carry c_a = {0, 0, 0}, c_b = {0, 0, 0};
     if (st->kind == GCD_LEHMER_PAIR) {
@@ -287,12 +303,14 @@ GCD_LEHMER_HD void gcd_lehmer_chunk_combine(const struct gcd_lehmer_step *st, ui
         const bool oa = st->odd_a, ob = st->odd_b;
         for (uint32_t j = lo; j < hi; j++) {
             const uint32_t x = a[j], y = b[j];
-            a[j] = gcd_lehmer_word(pa, oa ? y : x, na, oa ? x : y, &c_a);
-            b[j] = gcd_lehmer_word(pb, ob ? y : x, nbm, ob ? x : y, &c_b);
+            da[j] = gcd_lehmer_word(pa, oa ? y : x, na, oa ? x : y, &c_a);
+            db[j] = gcd_lehmer_word(pb, ob ? y : x, nbm, ob ? x : y, &c_b);
         }
     } else {
-        for (uint32_t j = lo; j < hi; j++)
-            a[j] = gcd_lehmer_word(1, a[j], st->va, gcd_lehmer_shifted(b, nb, j, st->shift), &c_a);
+        for (uint32_t j = lo; j < hi; j++) {
+            da[j] = gcd_lehmer_word(1, a[j], st->va, gcd_lehmer_shifted(b, nb, j, st->shift), &c_a);
+            db[j] = b[j];
+        }
     }
     *ca = gcd_lehmer_carry_value(&c_a);
     *cb = gcd_lehmer_carry_value(&c_b);
@@ -326,6 +344,75 @@ GCD_LEHMER_HD void gcd_lehmer_chunk_negate(uint32_t *x, uint32_t lo, uint32_t hi
 {
     for (uint32_t j = lo; j < hi; j++)
         x[j] = j < z ? 0 : j == z ? 0u - x[j] : ~x[j];
+}
+
+/* Words of the window that gcd_lehmer_plan_ahead reads, the top of both numbers: enough that
+ * the numbers after the step, a word or two lower, still have 95 bits in the next window. */
+#define GCD_LEHMER_AHEAD_WORDS 8u
+
+/* Step k + 1 planned from the numbers before step k (the block applies step k meanwhile): aw
+ * and bw are the GCD_LEHMER_AHEAD_WORDS words from word l = w - GCD_LEHMER_AHEAD_WORDS up of A
+ * and B before step k, a PAIR step, A being Y when ia. Its matrix applied to those
+ * words alone gives the top words of the new numbers up to the carry from the words below, |c|
+ * <= 2^32 + 1 units of word l, which is below 2^33. Windows of 62 bits at h >= 33 bits above
+ * word l (the larger number has at least 95 bits there)
+ * then differ from the exact a0, b0 by at most 1 each, so r_i = (-1)^i (u_i a0 - v_i b0) >=
+ * r~_i - u_i - v_i, and the whole numbers keep R_i > 2^H (r~_i - 3 v_i) >= 0 for the rows that
+ * gcd_lehmer_cofactors takes with GCD_LEHMER_AHEAD_MARGIN; the window below 2^62 keeps every
+ * cofactor below 2^31. Anything else (not a PAIR, too short a window, B far below A, not one
+ * safe row) gives GCD_LEHMER_EXACT: the step is planned from the numbers after step k. *swap
+ * says, as gcd_lehmer_plan's, that the larger new number is Y; *words, that it lies below word
+ * l + *words + 1 (its estimate below l + *words, and the carry may add one word). */
+GCD_LEHMER_HD void gcd_lehmer_plan_ahead(struct gcd_lehmer_step *next, bool *swap,
+                                         uint32_t *words, const struct gcd_lehmer_step *st,
+                                         bool ia, const uint32_t *aw, const uint32_t *bw)
+{
+    const uint32_t n = GCD_LEHMER_AHEAD_WORDS;
+    next->kind = GCD_LEHMER_EXACT;
+    next->shift = 0;
+    next->quotients = 0;
+    next->small = 0;
+    *swap = false;
+    *words = 0;
+    if (st->kind != GCD_LEHMER_PAIR)
+        return;
+    uint32_t a[GCD_LEHMER_AHEAD_WORDS], b[GCD_LEHMER_AHEAD_WORDS];
+    int64_t ca, cb;
+    gcd_lehmer_chunk_combine(st, aw, bw, a, b, n, 0, n, &ca, &cb);
+    if (ca || cb)
+        return;
+    /* As four 64-bit limbs, read at constant places only, so that the kernel keeps them in
+     * registers (indexed arrays went to local memory, about 1700 cycles a step). */
+    const uint64_t a0 = a[0] | (uint64_t)a[1] << 32, a1 = a[2] | (uint64_t)a[3] << 32,
+                   a2 = a[4] | (uint64_t)a[5] << 32, a3 = a[6] | (uint64_t)a[7] << 32;
+    const uint64_t b0 = b[0] | (uint64_t)b[1] << 32, b1 = b[2] | (uint64_t)b[3] << 32,
+                   b2 = b[4] | (uint64_t)b[5] << 32, b3 = b[6] | (uint64_t)b[7] << 32;
+    const bool b_larger = a3 != b3 ? b3 > a3 : a2 != b2 ? b2 > a2 : a1 != b1 ? b1 > a1 : b0 > a0;
+    const uint64_t x0 = b_larger ? b0 : a0, x1 = b_larger ? b1 : a1, x2 = b_larger ? b2 : a2,
+                   x3 = b_larger ? b3 : a3, y0 = b_larger ? a0 : b0, y1 = b_larger ? a1 : b1,
+                   y2 = b_larger ? a2 : b2, y3 = b_larger ? a3 : b3;
+    const uint64_t top = x3 ? 192 + gcd_lehmer_bits64(x3)
+                            : x2 ? 128 + gcd_lehmer_bits64(x2)
+                                 : x1 ? 64 + gcd_lehmer_bits64(x1) : gcd_lehmer_bits64(x0),
+                   low = y3 ? 192 + gcd_lehmer_bits64(y3)
+                            : y2 ? 128 + gcd_lehmer_bits64(y2)
+                                 : y1 ? 64 + gcd_lehmer_bits64(y1) : gcd_lehmer_bits64(y0);
+    if (top < 95 || top - low >= 32)
+        return;
+    /* 62 bits from bit h, 33 <= h < 194: from limbs i and i + 1, i = h / 64 in 0..3. */
+    const uint64_t h = top - 62, r = h % 64;
+    const uint32_t i = (uint32_t)(h / 64);
+    const uint64_t xl = i == 0 ? x0 : i == 1 ? x1 : i == 2 ? x2 : x3,
+                   xh = i == 0 ? x1 : i == 1 ? x2 : i == 2 ? x3 : 0,
+                   yl = i == 0 ? y0 : i == 1 ? y1 : i == 2 ? y2 : y3,
+                   yh = i == 0 ? y1 : i == 1 ? y2 : i == 2 ? y3 : 0;
+    const uint64_t at = r ? xl >> r | xh << (64 - r) : xl, bt = r ? yl >> r | yh << (64 - r) : yl;
+    if (bt == 0 || gcd_lehmer_cofactors(at, bt, GCD_LEHMER_AHEAD_MARGIN, next) < 2)
+        return;
+    next->kind = GCD_LEHMER_PAIR;
+    /* A' was written where A was (Y when ia). */
+    *swap = b_larger ? !ia : ia;
+    *words = 1 + (uint32_t)(top + 31) / 32;
 }
 
 #endif

@@ -30,15 +30,15 @@ static uint32_t trim(const uint32_t *x, uint32_t n)
     return n;
 }
 
-bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b, uint32_t na,
+bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b, uint32_t w,
                       uint32_t nb, uint32_t k, int64_t *scratch, struct gcd_lehmer_stats *stats)
 {
-    const uint32_t w = na + 1, chunks = (w + k - 1) / k;
+    const uint32_t chunks = (w + k - 1) / k;
     int64_t *ca = scratch, *cb = ca + chunks, *ea = cb + chunks, *eb = ea + chunks;
 #define LO(t) ((t) * k)
 #define HI(t) ((t) * k + k < w ? (t) * k + k : w)
     for (uint32_t t = 0; t < chunks; t++)
-        gcd_lehmer_chunk_combine(st, a, b, nb, LO(t), HI(t), &ca[t], &cb[t]);
+        gcd_lehmer_chunk_combine(st, a, b, a, b, nb, LO(t), HI(t), &ca[t], &cb[t]);
     for (uint32_t t = 0; t < chunks; t++) {
         ea[t] = t ? gcd_lehmer_chunk_carry(a, LO(t), HI(t), ca[t - 1]) : 0;
         eb[t] = t ? gcd_lehmer_chunk_carry(b, LO(t), HI(t), cb[t - 1]) : 0;
@@ -76,43 +76,78 @@ bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b
     return true;
 }
 
+/* A step as the kernel's producer posts it: the step, A's array (ia), the lengths of A and B
+ * where it was planned from the numbers (na, nb), and the words it covers (w). */
+struct planned {
+    struct gcd_lehmer_step st;
+    int ia;
+    uint32_t na, nb, w;
+};
+
+/* The step planned from the numbers x[0], x[1], whose top words lie below w. */
+static struct planned plan_exact(uint32_t *const x[2], uint32_t w)
+{
+    struct planned p;
+    bool swap;
+    uint32_t n[2] = {trim(x[0], w), trim(x[1], w)};
+    gcd_lehmer_plan(&p.st, x[0], n[0], x[1], n[1], &swap);
+    p.ia = swap ? 1 : 0;
+    p.na = n[p.ia];
+    p.nb = n[1 - p.ia];
+    p.w = p.na + 1;
+    return p;
+}
+
 bool gcd_lehmer_reduce(mpz_t g, const mpz_t u, const mpz_t v, uint32_t chunk,
                        struct gcd_lehmer_stats *stats)
 {
     const uint32_t nu = (uint32_t)((mpz_sizeinbase(u, 2) + 31) / 32), cap = nu + chunk + 1;
-    uint32_t *x[2] = {calloc(cap, 4), calloc(cap, 4)};
+    uint32_t *const x[2] = {calloc(cap, 4), calloc(cap, 4)};
     int64_t *scratch = calloc(4 * (size_t)cap, sizeof *scratch);
     if (!x[0] || !x[1] || !scratch)
         abort();
     mpz_export(x[0], NULL, -1, sizeof *x[0], 0, 0, u);
     mpz_export(x[1], NULL, -1, sizeof *x[1], 0, 0, v);
-    uint32_t n[2] = {trim(x[0], nu), trim(x[1], nu)};
+    struct planned p = plan_exact(x, nu);
     bool ok = true;
     for (;;) {
-        struct gcd_lehmer_step st;
-        bool swap;
-        gcd_lehmer_plan(&st, x[0], n[0], x[1], n[1], &swap);
-        const int ia = swap ? 1 : 0, ib = 1 - ia;
-        if (st.kind == GCD_LEHMER_DONE) {
-            if (gcd_lehmer_bit_length(x[ia], n[ia]) <= 64)
-                mpz_import(g, 1, -1, sizeof st.small, 0, 0, &st.small);
+        if (p.st.kind == GCD_LEHMER_DONE) {
+            const uint32_t *a = x[p.ia];
+            if (gcd_lehmer_bit_length(a, p.na) <= 64)
+                mpz_import(g, 1, -1, sizeof p.st.small, 0, 0, &p.st.small);
             else
-                mpz_import(g, n[ia], -1, sizeof *x[ia], 0, 0, x[ia]);
+                mpz_import(g, p.na, -1, sizeof *a, 0, 0, a);
             break;
         }
         stats->steps++;
-        stats->pairs += st.kind == GCD_LEHMER_PAIR;
-        stats->shifts += st.kind == GCD_LEHMER_SHIFT;
-        stats->ones += st.kind == GCD_LEHMER_ONE;
-        stats->quotients += st.quotients;
-        const uint32_t w = n[ia] + 1;
-        if (!gcd_lehmer_apply(&st, x[ia], x[ib], n[ia], n[ib], chunk, scratch, stats)) {
+        stats->pairs += p.st.kind == GCD_LEHMER_PAIR;
+        stats->shifts += p.st.kind == GCD_LEHMER_SHIFT;
+        stats->ones += p.st.kind == GCD_LEHMER_ONE;
+        stats->quotients += p.st.quotients;
+        /* The producer plans the next step from the top words before this one, while the
+         * block applies it. */
+        struct planned next = {.w = 0};
+        bool swap = false;
+        next.st.kind = GCD_LEHMER_EXACT;
+        if (p.w >= GCD_LEHMER_AHEAD_WORDS) {
+            const uint32_t at = p.w - GCD_LEHMER_AHEAD_WORDS;
+            uint32_t words;
+            gcd_lehmer_plan_ahead(&next.st, &swap, &words, &p.st, p.ia == 1, x[p.ia] + at,
+                                  x[1 - p.ia] + at);
+            /* One word of headroom over the new numbers, within the words of this step. */
+            next.ia = swap ? 1 : 0;
+            next.w = at + words + 1 < p.w ? at + words + 1 : p.w;
+        }
+        if (!gcd_lehmer_apply(&p.st, x[p.ia], x[1 - p.ia], p.w, p.nb, chunk, scratch, stats)) {
             ok = false;
             break;
         }
-        n[ia] = trim(x[ia], w);
-        if (st.kind == GCD_LEHMER_PAIR)
-            n[ib] = trim(x[ib], w);
+        if (next.st.kind == GCD_LEHMER_EXACT) {
+            p = plan_exact(x, p.w);
+        } else {
+            stats->ahead++;
+            p = next;
+        }
     }
     free(x[0]);
     free(x[1]);

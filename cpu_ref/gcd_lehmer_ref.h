@@ -11,8 +11,8 @@
 
 #include "gcd_lehmer.h"
 
-/* The most threads of the kernel's block. */
-#define GCD_LEHMER_MAX_THREADS 1024u
+/* The most threads of the kernel's block that own chunks; one more warp holds the producer. */
+#define GCD_LEHMER_MAX_THREADS 992u
 
 /* What a reduction did (the kernel reports the same). */
 struct gcd_lehmer_stats {
@@ -21,6 +21,7 @@ struct gcd_lehmer_stats {
     uint64_t quotients;             /* Euclid quotients the PAIR steps took */
     uint64_t negations;             /* ONE steps whose A - q B was negative */
     uint64_t ripple_rounds;         /* rounds of phase 2's one-unit carries */
+    uint64_t ahead;                 /* steps planned ahead (gcd_lehmer_plan_ahead) */
 };
 
 /* The block's shape for U of `words` words (one word of headroom above it): chunks of an odd
@@ -28,10 +29,10 @@ struct gcd_lehmer_stats {
  * GCD_LEHMER_MAX_THREADS), *cap = chunk x threads words an array. */
 void gcd_lehmer_shape(uint32_t words, uint32_t *chunk, uint32_t *threads, uint32_t *cap);
 
-/* One step on A (words a, na of them, room for na + 1) and B (words b, nb <= na) with chunks of
- * k words, as the block runs it: phase 1, phase 2, the ripple rounds, and the negation of a ONE
- * step gone below 0; scratch holds 4 (na + 1) carries. Returns false when the result does not
- * fit in na + 1 words, or is below 0 after a PAIR or SHIFT step. */
+/* One step on the words [0, w) of A (words a, its top word below w) and B (words b, nb of
+ * them), in place, with chunks of k words, as the block runs it: phase 1, phase 2, the ripple
+ * rounds, and the negation of a ONE step gone below 0; scratch holds 4 w carries. Returns false
+ * when the result does not fit in w words, or is below 0 after a PAIR or SHIFT step. */
 bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b, uint32_t na,
                       uint32_t nb, uint32_t k, int64_t *scratch, struct gcd_lehmer_stats *stats);
 

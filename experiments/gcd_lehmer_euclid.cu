@@ -79,7 +79,7 @@ __global__ void chain(const uint64_t *in, int n, unsigned long long *out)
         gcd_lehmer_step st;
         const uint64_t a = in[2 * i] ^ (acc & 1), b = in[2 * i + 1];
         if (Float)
-            gcd_lehmer_cofactors(a, b, &st);
+            gcd_lehmer_cofactors(a, b, 1, &st);
         else
             cofactors_shift_subtract(a, b, &st);
         acc += st.ua + st.vb;

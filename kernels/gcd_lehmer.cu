@@ -1,9 +1,13 @@
 /* Lehmer's GCD in one thread block (cpu_ref/gcd_lehmer.h; beyond 002). Thread 0 is the
- * producer: it reads the tops of both numbers, decides the step (gcd_lehmer_plan: Euclid on the
- * top 63 bits, about 17 quotients) and posts it; then every thread combines its chunk of words
- * (phase 1), adds the carry of the chunk below (phase 2), and the rare one-unit carries ripple
- * on, one chunk a round, while __syncthreads_or finds any. Three barriers a step. The twin,
- * cpu_ref/gcd_lehmer_ref.c, runs the same phases chunk by chunk. */
+ * producer: while the other warps apply step k, it plans step k + 1 (Euclid on the top 62 bits,
+ * about 16 quotients) from the top words before step k and step k's matrix
+ * (gcd_lehmer_plan_ahead), so that its Euclid, the longest chain of a step, overlaps the
+ * block's work. The block reads one copy of the numbers and writes the other: every thread
+ * combines its chunk of words (phase 1), adds the carry of the chunk below (phase 2), and the
+ * rare one-unit carries ripple on, one chunk a round, while a barrier's OR finds any; those
+ * barriers leave the producer out. One barrier of the whole block a step, and a second when a
+ * step could not be planned ahead and is planned from the numbers after step k. The twin,
+ * cpu_ref/gcd_lehmer_ref.c, takes the same steps and runs the same phases chunk by chunk. */
 #include "gcd_lehmer_kernel.h"
 
 #include "gcd_lehmer.h"
@@ -75,135 +79,212 @@ __device__ __forceinline__ bool plan_from_top(gcd_lehmer_step *st, const uint32_
     return true;
 }
 
+/* A step as the producer posts it: the step, which array holds A (ia), A's and B's words where
+ * it was planned from the numbers (na, nb), and the words it covers (w). */
+struct planned {
+    gcd_lehmer_step st;
+    uint32_t ia, na, nb, w;
+};
+
+/* The step planned from the numbers x0, x1 after a step that covered w words: from the top
+ * words when they hold it, else from the arrays. */
+__device__ __forceinline__ planned plan_exact(const uint32_t *x0, const uint32_t *x1, uint32_t w)
+{
+    planned p;
+    bool swap;
+    uint32_t n0, n1;
+    if (!plan_from_top(&p.st, x0, x1, w, &n0, &n1, &swap)) {
+        n0 = n1 = w;
+        while (n0 && !x0[n0 - 1])
+            n0--;
+        while (n1 && !x1[n1 - 1])
+            n1--;
+        gcd_lehmer_plan(&p.st, x0, n0, x1, n1, &swap);
+    }
+    p.ia = swap ? 1 : 0;
+    p.na = swap ? n1 : n0;
+    p.nb = swap ? n0 : n1;
+    p.w = p.na + 1;
+    return p;
+}
+
+/* Barriers among the threads that own chunks (all but warp 0): the producer does not wait. */
+__device__ __forceinline__ void workers_sync(uint32_t workers)
+{
+    asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory");
+}
+
+__device__ __forceinline__ bool workers_or(uint32_t workers, bool x)
+{
+    uint32_t r;
+    asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.u32 q, %1, 0;\n\t"
+                 "bar.red.or.pred p, 1, %2, q;\n\tselp.u32 %0, 1, 0, p;\n\t}"
+                 : "=r"(r)
+                 : "r"((uint32_t)x), "r"(workers)
+                 : "memory");
+    return r != 0;
+}
+
 template <bool Shared>
 __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_lehmer_params p)
 {
     extern __shared__ uint32_t numbers[];
     __shared__ int64_t s_ca[GCD_LEHMER_BLOCK], s_cb[GCD_LEHMER_BLOCK];
     __shared__ int32_t s_ea[GCD_LEHMER_BLOCK], s_eb[GCD_LEHMER_BLOCK];
-    __shared__ gcd_lehmer_step s_step;
-    __shared__ uint32_t s_ia, s_na, s_w, s_nb, s_z, s_broken;
+    __shared__ planned s_plan[2];
+    __shared__ uint32_t s_exact[2], s_z, s_broken;
+    __shared__ uint64_t s_ripple_rounds, s_negations;
     __shared__ int64_t s_sign_a, s_sign_b;
-    const uint32_t t = threadIdx.x, k = p.chunk;
-    uint32_t *const x0 = Shared ? numbers : p.work, *const x1 = x0 + p.cap;
+    const uint32_t t = threadIdx.x, k = p.chunk, workers = blockDim.x - 32;
+    /* Two copies of both numbers: step k reads one and writes the other, so that the producer
+     * can read the numbers before step k while the block writes them after it. */
+    uint32_t *const base = Shared ? numbers : p.work;
     for (uint32_t j = t; j < p.cap; j += blockDim.x) {
-        x0[j] = j < p.nu ? p.u[j] : 0;
-        x1[j] = j < p.nv ? p.v[j] : 0;
+        base[j] = j < p.nu ? p.u[j] : 0;
+        base[p.cap + j] = j < p.nv ? p.v[j] : 0;
+        base[2 * p.cap + j] = base[3 * p.cap + j] = 0;
     }
-    /* The producer's own state: the lengths in words (or 0 in w_prev, the words the last step
-     * wrote, when they are to be read), and what the launch reports. */
-    uint32_t n0 = p.nu, n1 = p.nv, w_prev = 0;
     gcd_lehmer_stats stats = {};
-    if (t == 0)
+    if (t == 0) {
         s_broken = 0;
+        s_ripple_rounds = s_negations = 0;
+    }
     __syncthreads();
-    for (;;) {
-        if (t == 0) {
-            gcd_lehmer_step st;
-            bool swap;
-            if (!w_prev || !plan_from_top(&st, x0, x1, w_prev, &n0, &n1, &swap)) {
-                if (w_prev) {
-                    n0 = n1 = w_prev;
-                    while (n0 && !x0[n0 - 1])
-                        n0--;
-                    while (n1 && !x1[n1 - 1])
-                        n1--;
-                }
-                gcd_lehmer_plan(&st, x0, n0, x1, n1, &swap);
-            }
-            if (s_broken)
-                st.kind = GCD_LEHMER_DONE;
-            const uint32_t ia = swap ? 1 : 0;
-            s_step = st;
-            s_ia = ia;
-            s_na = swap ? n1 : n0;
-            s_w = s_na + 1;
-            s_nb = swap ? n0 : n1;
-            s_z = s_w;
-            if (st.kind != GCD_LEHMER_DONE) {
-                stats.steps++;
-                stats.pairs += st.kind == GCD_LEHMER_PAIR;
-                stats.shifts += st.kind == GCD_LEHMER_SHIFT;
-                stats.ones += st.kind == GCD_LEHMER_ONE;
-                stats.quotients += st.quotients;
-            }
-        }
-        __syncthreads();
-        const gcd_lehmer_step st = s_step;
-        const uint32_t ia = s_ia, w = s_w, chunks = (w + k - 1) / k;
-        uint32_t *a = ia ? x1 : x0, *b = ia ? x0 : x1;
-        if (st.kind == GCD_LEHMER_DONE) {
-            const uint32_t na = s_na;
-            const bool words = gcd_lehmer_bit_length(a, na) > 64;
+    if (t == 0) {
+        planned first;
+        bool swap;
+        gcd_lehmer_plan(&first.st, base, p.nu, base + p.cap, p.nv, &swap);
+        first.ia = swap ? 1 : 0;
+        first.na = swap ? p.nv : p.nu;
+        first.nb = swap ? p.nu : p.nv;
+        first.w = first.na + 1;
+        s_plan[0] = first;
+    }
+    __syncthreads();
+    for (uint32_t cur = 0;; cur ^= 1) {
+        const planned pl = s_plan[cur];
+        const gcd_lehmer_step &st = pl.st;
+        uint32_t *const src = base + 2 * cur * p.cap, *const dst = base + 2 * (cur ^ 1) * p.cap;
+        uint32_t *const a = src + pl.ia * p.cap, *const b = src + (pl.ia ^ 1) * p.cap;
+        if (st.kind == GCD_LEHMER_DONE || s_broken) {
+            const bool words = !s_broken && gcd_lehmer_bit_length(a, pl.na) > 64;
             if (t == 0) {
-                if (!words) {
+                if (s_broken) {
+                    p.result->out_words = 0;
+                } else if (!words) {
                     p.out[0] = (uint32_t)st.small;
                     p.out[1] = (uint32_t)(st.small >> 32);
                     p.result->out_words = 2;
                 } else {
-                    p.result->out_words = na;
+                    p.result->out_words = pl.na;
                 }
+                stats.ripple_rounds = s_ripple_rounds;
+                stats.negations = s_negations;
                 p.result->stats = stats;
                 p.result->broken = s_broken;
             }
             if (words)
-                for (uint32_t j = t; j < na; j += blockDim.x)
+                for (uint32_t j = t; j < pl.na; j += blockDim.x)
                     p.out[j] = a[j];
             return;
         }
-        const uint32_t lo = t * k, hi = lo + k < w ? lo + k : w;
-        const bool mine = t < chunks, pair = st.kind == GCD_LEHMER_PAIR;
-        int64_t ca = 0, cb = 0;
-        if (mine) {
-            gcd_lehmer_chunk_combine(&st, a, b, s_nb, lo, hi, &ca, &cb);
-            s_ca[t] = ca;
-            s_cb[t] = cb;
+        if (t == 0) {
+            stats.steps++;
+            stats.pairs += st.kind == GCD_LEHMER_PAIR;
+            stats.shifts += st.kind == GCD_LEHMER_SHIFT;
+            stats.ones += st.kind == GCD_LEHMER_ONE;
+            stats.quotients += st.quotients;
+            /* The producer: the next step from the top words before this one. */
+            planned next;
+            bool swap = false;
+            uint32_t words = 0;
+            next.st.kind = GCD_LEHMER_EXACT;
+            if (pl.w >= GCD_LEHMER_AHEAD_WORDS) {
+                const uint32_t at = pl.w - GCD_LEHMER_AHEAD_WORDS;
+                uint32_t aw[GCD_LEHMER_AHEAD_WORDS], bw[GCD_LEHMER_AHEAD_WORDS];
+#pragma unroll
+                for (uint32_t j = 0; j < GCD_LEHMER_AHEAD_WORDS; j++) {
+                    aw[j] = a[at + j];
+                    bw[j] = b[at + j];
+                }
+                gcd_lehmer_plan_ahead(&next.st, &swap, &words, &st, pl.ia == 1, aw, bw);
+                next.ia = swap ? 1 : 0;
+                next.na = next.nb = 0;
+                next.w = at + words + 1 < pl.w ? at + words + 1 : pl.w;
+            }
+            const bool exact = next.st.kind == GCD_LEHMER_EXACT;
+            if (!exact) {
+                stats.ahead++;
+                s_plan[cur ^ 1] = next;
+            }
+            s_exact[cur ^ 1] = exact;
+        } else if (t >= 32) {
+            /* The block: this step on the words [0, w), from src into dst. */
+            const uint32_t tw = t - 32, w = pl.w, chunks = (w + k - 1) / k;
+            uint32_t *const da = dst + pl.ia * p.cap, *const db = dst + (pl.ia ^ 1) * p.cap;
+            const uint32_t lo = tw * k, hi = lo + k < w ? lo + k : w;
+            const bool mine = tw < chunks, pair = st.kind == GCD_LEHMER_PAIR;
+            int64_t ca = 0, cb = 0;
+            if (mine) {
+                gcd_lehmer_chunk_combine(&st, a, b, da, db, pl.nb, lo, hi, &ca, &cb);
+                s_ca[tw] = ca;
+                s_cb[tw] = cb;
+            }
+            workers_sync(workers);
+            int32_t ea = 0, eb = 0;
+            if (mine && tw > 0) {
+                ea = (int32_t)gcd_lehmer_chunk_carry(da, lo, hi, s_ca[tw - 1]);
+                if (pair)
+                    eb = (int32_t)gcd_lehmer_chunk_carry(db, lo, hi, s_cb[tw - 1]);
+            }
+            if (tw == chunks - 1) {
+                s_sign_a = ca + ea;
+                s_sign_b = cb + eb;
+            }
+            bool pending = tw + 1 < chunks && (ea || eb);
+            while (workers_or(workers, pending)) {
+                if (tw == 0)
+                    s_ripple_rounds++;
+                s_ea[tw] = ea;
+                s_eb[tw] = eb;
+                workers_sync(workers);
+                ea = eb = 0;
+                if (mine && tw > 0) {
+                    ea = (int32_t)gcd_lehmer_chunk_carry(da, lo, hi, s_ea[tw - 1]);
+                    eb = (int32_t)gcd_lehmer_chunk_carry(db, lo, hi, s_eb[tw - 1]);
+                }
+                if (tw == chunks - 1) {
+                    s_sign_a += ea;
+                    s_sign_b += eb;
+                }
+                pending = tw + 1 < chunks && (ea || eb);
+            }
+            if (st.kind == GCD_LEHMER_ONE && s_sign_a < 0) {
+                /* A - q B < 0: negate it, the lowest nonzero word first found. */
+                if (tw == 0)
+                    s_z = w;
+                workers_sync(workers);
+                if (mine) {
+                    const uint32_t z = gcd_lehmer_chunk_lowest(da, lo, hi, w);
+                    if (z < w)
+                        atomicMin(&s_z, z);
+                }
+                workers_sync(workers);
+                if (mine)
+                    gcd_lehmer_chunk_negate(da, lo, hi, s_z);
+                if (tw == 0)
+                    s_negations++;
+            }
+            if (tw == 0 && (s_sign_b != 0 || s_sign_a > 0 ||
+                            (s_sign_a < 0 && st.kind != GCD_LEHMER_ONE)))
+                s_broken = 1;
         }
         __syncthreads();
-        int32_t ea = 0, eb = 0;
-        if (mine && t > 0) {
-            ea = (int32_t)gcd_lehmer_chunk_carry(a, lo, hi, s_ca[t - 1]);
-            if (pair)
-                eb = (int32_t)gcd_lehmer_chunk_carry(b, lo, hi, s_cb[t - 1]);
-        }
-        if (t == chunks - 1) {
-            s_sign_a = ca + ea;
-            s_sign_b = cb + eb;
-        }
-        bool pending = t + 1 < chunks && (ea || eb);
-        while (__syncthreads_or(pending)) {
-            stats.ripple_rounds++;
-            s_ea[t] = ea;
-            s_eb[t] = eb;
+        if (s_exact[cur ^ 1]) {
+            /* Not planned ahead: from the numbers after this step. */
+            if (t == 0)
+                s_plan[cur ^ 1] = plan_exact(dst, dst + p.cap, pl.w);
             __syncthreads();
-            ea = eb = 0;
-            if (mine && t > 0) {
-                ea = (int32_t)gcd_lehmer_chunk_carry(a, lo, hi, s_ea[t - 1]);
-                eb = (int32_t)gcd_lehmer_chunk_carry(b, lo, hi, s_eb[t - 1]);
-            }
-            if (t == chunks - 1) {
-                s_sign_a += ea;
-                s_sign_b += eb;
-            }
-            pending = t + 1 < chunks && (ea || eb);
-        }
-        if (st.kind == GCD_LEHMER_ONE && s_sign_a < 0) {
-            /* A - q B < 0: negate it, the lowest nonzero word first found. */
-            if (mine) {
-                const uint32_t z = gcd_lehmer_chunk_lowest(a, lo, hi, w);
-                if (z < w)
-                    atomicMin(&s_z, z);
-            }
-            __syncthreads();
-            if (mine)
-                gcd_lehmer_chunk_negate(a, lo, hi, s_z);
-            stats.negations++;
-            __syncthreads();
-        }
-        if (t == 0) {
-            if (s_sign_b != 0 || s_sign_a > 0 || (s_sign_a < 0 && st.kind != GCD_LEHMER_ONE))
-                s_broken = 1;
-            w_prev = w;
         }
     }
 }
@@ -239,16 +320,16 @@ extern "C" cudaError_t gcd_lehmer_launch(const gcd_lehmer_params *p, uint32_t th
     cudaError_t err = gcd_lehmer_shared_room(&room);
     if (err != cudaSuccess)
         return err;
-    const size_t bytes = 2 * (size_t)p->cap * sizeof(uint32_t);
+    const size_t bytes = 4 * (size_t)p->cap * sizeof(uint32_t);
     *in_shared = bytes <= room;
     if (*in_shared) {
         err = cudaFuncSetAttribute(gcd_lehmer_kernel<true>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
         if (err != cudaSuccess)
             return err;
-        gcd_lehmer_kernel<true><<<1, threads, bytes, stream>>>(*p);
+        gcd_lehmer_kernel<true><<<1, threads + 32, bytes, stream>>>(*p);
     } else {
-        gcd_lehmer_kernel<false><<<1, threads, 0, stream>>>(*p);
+        gcd_lehmer_kernel<false><<<1, threads + 32, 0, stream>>>(*p);
     }
     return cudaGetLastError();
 }

@@ -13,8 +13,8 @@ uint64_t gcd_lehmer_device_bytes(size_t words)
 {
     uint32_t chunk, threads, cap;
     gcd_lehmer_shape((uint32_t)words, &chunk, &threads, &cap);
-    /* U, V, the work arrays and the GCD */
-    return 5 * (uint64_t)cap * sizeof(uint32_t) + sizeof(struct gcd_lehmer_result);
+    /* U, V, the work arrays (two copies of both numbers) and the GCD */
+    return 7 * (uint64_t)cap * sizeof(uint32_t) + sizeof(struct gcd_lehmer_result);
 }
 
 cudaError_t gcd_lehmer_device_open(struct gcd_lehmer_device *d)
@@ -62,7 +62,7 @@ static cudaError_t ensure(struct gcd_lehmer_device *d, size_t cap)
     free_word_buffers(d);
     TRY(d, cudaMalloc((void **)&d->d_u, cap * sizeof(uint32_t)));
     TRY(d, cudaMalloc((void **)&d->d_v, cap * sizeof(uint32_t)));
-    TRY(d, cudaMalloc((void **)&d->d_work, 2 * cap * sizeof(uint32_t)));
+    TRY(d, cudaMalloc((void **)&d->d_work, 4 * cap * sizeof(uint32_t)));
     TRY(d, cudaMalloc((void **)&d->d_out, cap * sizeof(uint32_t)));
     d->h_words = malloc(cap * sizeof(uint32_t));
     if (!d->h_words) {
@@ -156,8 +156,9 @@ cudaError_t gcd_lehmer_device_gcd(struct gcd_lehmer_device *d, mpz_t g, const mp
     d->stats.quotients += r->stats.quotients;
     d->stats.negations += r->stats.negations;
     d->stats.ripple_rounds += r->stats.ripple_rounds;
+    d->stats.ahead += r->stats.ahead;
     d->chunk = chunk;
-    d->threads = threads;
+    d->threads = threads + 32;
     d->in_shared = in_shared;
 out:
     mpz_clears(u, v, NULL);

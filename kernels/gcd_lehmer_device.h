@@ -22,7 +22,7 @@ struct gcd_lehmer_device {
     double kernel_ms;              /* likewise */
     uint32_t chunk_words;          /* 0, or chunks of this many words where they fit in one
                                     * block (tests: 2 makes ripple rounds common) */
-    uint32_t chunk, threads;       /* of the last launch */
+    uint32_t chunk, threads;       /* of the last launch (threads: the block, producer included) */
     bool in_shared;                /* likewise */
     const char *failed_call;       /* the CUDA call that failed, for the error message */
 };

@@ -23,7 +23,7 @@ struct gcd_lehmer_params {
     const uint32_t *u, *v; /* U >= V > 0, 32-bit words, least significant first */
     uint32_t nu, nv;       /* their words, top words not zero */
     uint32_t chunk, cap;   /* gcd_lehmer_shape's */
-    uint32_t *work;        /* 2 cap words, for numbers too large for shared memory */
+    uint32_t *work;        /* 4 cap words, for numbers too large for shared memory */
     uint32_t *out;         /* cap words: the GCD */
     struct gcd_lehmer_result *result;
 };
@@ -31,7 +31,8 @@ struct gcd_lehmer_params {
 /* Bytes of shared memory the kernel can give its two numbers (0 until the first call). */
 cudaError_t gcd_lehmer_shared_room(size_t *bytes);
 
-/* One reduction in one block of `threads` threads, the numbers in shared memory when 2 cap words
+/* One reduction in one block of `threads` threads that own chunks and a warp more for the
+ * producer, the two copies of the numbers in shared memory when 4 cap words
  * fit there, else in p->work. *in_shared says which. */
 cudaError_t gcd_lehmer_launch(const struct gcd_lehmer_params *p, uint32_t threads,
                               cudaStream_t stream, int *in_shared);

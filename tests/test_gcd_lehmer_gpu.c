@@ -3,8 +3,9 @@
  *   division on 2^20 seeded inputs: quotients of 1 and 2, of every size up to 2^62, equal
  *   operands, and divisors of every size;
  * - issue 10's cases (tests/gcd_cases.h) at 256, 4096 and 32768 bits against mpz_gcd and against
- *   the CPU twin step for step: the same steps by kind, Euclid quotients, negations and ripple
- *   rounds; again at 4096 bits with chunks of 2 words, where carries ripple on in rounds;
+ *   the CPU twin step for step: the same steps by kind, Euclid quotients, steps planned ahead,
+ *   negations and ripple rounds; again at 4096 bits with chunks of 2 words, where carries
+ *   ripple on in rounds;
  * - large pairs with a planted factor against mpz_gcd: 352 Kibit (numbers in shared memory) and
  *   1 Mibit (device memory), each path checked to have run. */
 #include <gmp.h>
@@ -93,12 +94,13 @@ static void gpu_case(void *p, const mpz_t a, const mpz_t b, const char *what)
         CHECK(twin_ok && k->steps == twin.steps && k->pairs == twin.pairs &&
                   k->shifts == twin.shifts && k->ones == twin.ones &&
                   k->quotients == twin.quotients && k->negations == twin.negations &&
-                  k->ripple_rounds == twin.ripple_rounds,
+                  k->ripple_rounds == twin.ripple_rounds && k->ahead == twin.ahead,
               "%s (%zu bits): kernel and twin differ: steps %llu/%llu, quotients %llu/%llu, "
-              "ripple rounds %llu/%llu", what, mpz_sizeinbase(a, 2),
+              "ripple rounds %llu/%llu, planned ahead %llu/%llu", what, mpz_sizeinbase(a, 2),
               (unsigned long long)k->steps, (unsigned long long)twin.steps,
               (unsigned long long)k->quotients, (unsigned long long)twin.quotients,
-              (unsigned long long)k->ripple_rounds, (unsigned long long)twin.ripple_rounds);
+              (unsigned long long)k->ripple_rounds, (unsigned long long)twin.ripple_rounds,
+              (unsigned long long)k->ahead, (unsigned long long)twin.ahead);
     }
     mpz_clears(g, e, t, NULL);
 }
