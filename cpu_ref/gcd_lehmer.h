@@ -352,14 +352,13 @@ GCD_LEHMER_HD void gcd_lehmer_chunk_negate(uint32_t *x, uint32_t lo, uint32_t hi
 
 /* Step k + 1 planned from the numbers before step k (the block applies step k meanwhile): aw
  * and bw are the GCD_LEHMER_AHEAD_WORDS words from word l = w - GCD_LEHMER_AHEAD_WORDS up of A
- * and B before step k, a PAIR step, A being Y when ia. Its matrix applied to those
- * words alone gives the top words of the new numbers up to the carry from the words below, |c|
- * <= 2^32 + 1 units of word l, which is below 2^33. Windows of 62 bits at h >= 33 bits above
- * word l (the larger number has at least 95 bits there)
- * then differ from the exact a0, b0 by at most 1 each, so r_i = (-1)^i (u_i a0 - v_i b0) >=
- * r~_i - u_i - v_i, and the whole numbers keep R_i > 2^H (r~_i - 3 v_i) >= 0 for the rows that
- * gcd_lehmer_cofactors takes with GCD_LEHMER_AHEAD_MARGIN; the window below 2^62 keeps every
- * cofactor below 2^31. Anything else (not a PAIR, too short a window, B far below A, not one
+ * and B before step k, a PAIR step, A being Y when ia. Its matrix applied to those words alone
+ * gives the top words of the new numbers up to the carry from the words below, |c| <= 2^32 + 1
+ * units of word l, which is below 2^33. Windows of 62 bits at h >= 33 bits above word l (the
+ * larger number has at least 95 bits there) then differ from the exact a0, b0 by at most 1
+ * each, so r_i = (-1)^i (u_i a0 - v_i b0) >= r~_i - u_i - v_i, and the whole numbers keep R_i >
+ * 2^H (r~_i - 3 v_i) >= 0 for the rows that gcd_lehmer_cofactors takes with
+ * GCD_LEHMER_AHEAD_MARGIN; the window below 2^62 keeps every cofactor below 2^31. Anything else (not a PAIR, too short a window, B far below A, not one
  * safe row) gives GCD_LEHMER_EXACT: the step is planned from the numbers after step k. *swap
  * says, as gcd_lehmer_plan's, that the larger new number is Y; *words, that it lies below word
  * l + *words + 1 (its estimate below l + *words, and the carry may add one word). */
@@ -382,7 +381,8 @@ GCD_LEHMER_HD void gcd_lehmer_plan_ahead(struct gcd_lehmer_step *next, bool *swa
     if (ca || cb)
         return;
     /* As four 64-bit limbs, read at constant places only, so that the kernel keeps them in
-     * registers (indexed arrays went to local memory, about 1700 cycles a step). */
+     * registers (indexed at run time they went to local memory: 3.20 us a step at 16 Kibit on
+     * the H200 against 2.68). */
     const uint64_t a0 = a[0] | (uint64_t)a[1] << 32, a1 = a[2] | (uint64_t)a[3] << 32,
                    a2 = a[4] | (uint64_t)a[5] << 32, a3 = a[6] | (uint64_t)a[7] << 32;
     const uint64_t b0 = b[0] | (uint64_t)b[1] << 32, b1 = b[2] | (uint64_t)b[3] << 32,
