@@ -150,16 +150,8 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
         s_ripple_rounds = s_negations = 0;
     }
     __syncthreads();
-    if (t == 0) {
-        planned first;
-        bool swap;
-        gcd_lehmer_plan(&first.st, base, p.nu, base + p.cap, p.nv, &swap);
-        first.ia = swap ? 1 : 0;
-        first.na = swap ? p.nv : p.nu;
-        first.nb = swap ? p.nu : p.nv;
-        first.w = first.na + 1;
-        s_plan[0] = first;
-    }
+    if (t == 0)
+        s_plan[0] = plan_exact(base, base + p.cap, p.nu + 1);
     __syncthreads();
     for (uint32_t cur = 0;; cur ^= 1) {
         const planned pl = s_plan[cur];
