@@ -99,14 +99,57 @@ GCD_LEHMER_HD uint64_t gcd_lehmer_window(const uint32_t *x, uint32_t n, uint64_t
     return sh ? lo >> sh | w2 << (64 - sh) : lo;
 }
 
+#ifdef __CUDA_ARCH__
+/* A float estimate of floor(a / b), b > 0, a < 2^63, that never exceeds it: a rounded down, b
+ * up, rcp.approx within 1 ulp, two rounded products, then shrunk by 1 - 2^-20, so est <= a/b
+ * and est > (a/b)(1 - 2^-19) - 1, within 1 of the quotient below 2^19. One asm block, so that
+ * the compiler issues it where it stands, beside the subtractions that find quotients 1 and 2,
+ * rather than sinking it into the branch of the larger ones: 180 cycles a quotient against 188
+ * (gcd_lehmer_row; an uncommitted variant of experiments/gcd_lehmer_euclid.cu on the H200,
+ * random 62-bit tops, margin 3, the same rows). */
+__device__ __forceinline__ uint64_t gcd_lehmer_estimate(uint64_t a, uint64_t b)
+{
+    uint64_t e;
+    asm volatile("{\n\t.reg .f32 fa, fb;\n\t"
+                 "cvt.rp.f32.u64 fb, %2;\n\t"
+                 "rcp.approx.ftz.f32 fb, fb;\n\t"
+                 "mul.rz.f32 fb, fb, 0f3F7FFFF0;\n\t"
+                 "cvt.rz.f32.u64 fa, %1;\n\t"
+                 "mul.rz.f32 fa, fa, fb;\n\t"
+                 "cvt.rzi.u64.f32 %0, fa;\n\t}"
+                 : "=l"(e)
+                 : "l"(a), "l"(b));
+    return e;
+}
+
+/* floor(a / b) and a mod b for a >= 3b from the estimate e of gcd_lehmer_estimate: one
+ * subtraction for the usual estimate a unit short, new estimates for the largest quotients. */
+__device__ __forceinline__ uint64_t gcd_lehmer_finish(uint64_t a, uint64_t b, uint64_t e,
+                                                      uint64_t *rem)
+{
+    uint64_t q = e > 2 ? e : 2, r = a - q * b;
+    if (r >= b) {
+        r -= b;
+        q++;
+        while (r >= b) {
+            uint64_t f = gcd_lehmer_estimate(r, b);
+            f = f ? f : 1;
+            q += f;
+            r -= f * b;
+        }
+    }
+    *rem = r;
+    return q;
+}
+#endif
+
 /* floor(a / b) for a >= b > 0, a < 2^63, with a mod b in *rem. On the GPU: quotients 1 and 2
- * by subtraction (59 % of Euclid's quotients, by the Gauss-Kuzmin law), the rest by float
- * estimates that never exceed the quotient: a rounded down, b up, rcp.approx within 1 ulp, two
- * rounded products, then shrunk by 1 - 2^-20, so est <= a/b and est > (a/b)(1 - 2^-19) - 1;
- * about one estimate a quotient below 2^19, a few for the largest. On the host: the division. */
+ * by subtraction (59 % of Euclid's quotients, by the Gauss-Kuzmin law), the rest from the float
+ * estimate started beside them (gcd_lehmer_finish). On the host: the division. */
 GCD_LEHMER_HD uint64_t gcd_lehmer_divide(uint64_t a, uint64_t b, uint64_t *rem)
 {
 #ifdef __CUDA_ARCH__
+    const uint64_t e = gcd_lehmer_estimate(a, b);
     uint64_t r = a - b;
     if (r < b) {
         *rem = r;
@@ -117,21 +160,49 @@ GCD_LEHMER_HD uint64_t gcd_lehmer_divide(uint64_t a, uint64_t b, uint64_t *rem)
         *rem = r;
         return 2;
     }
-    float inv;
-    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(inv) : "f"(__ull2float_ru(b)));
-    inv *= 1.0f - 0x1p-20f;
-    uint64_t q = 2;
-    do {
-        uint64_t e = __float2ull_rz(__ull2float_rz(r) * inv);
-        e = e ? e : 1;
-        q += e;
-        r -= e * b;
-    } while (r >= b);
-    *rem = r;
-    return q;
+    return gcd_lehmer_finish(a, b, e, rem);
 #else
     *rem = a % b;
     return a / b;
+#endif
+}
+
+/* Euclid's next row from rows i - 1 and i: r2 = r0 mod r1 and the cofactors u2 = u0 + q u1,
+ * v2 = v0 + q v1 of q = floor(r0 / r1), r0 >= r1 > 0; false when q >= 2^32. On the GPU the rows
+ * of quotients 1 and 2 come from the subtractions themselves, so that the test on r2 and v2
+ * waits for no multiplication: 188 cycles a quotient against 209 with v2 = v0 + q v1 after the
+ * quotient, in the same probe. */
+GCD_LEHMER_HD bool gcd_lehmer_row(uint64_t r0, uint64_t r1, uint32_t u0, uint32_t v0, uint32_t u1,
+                                  uint32_t v1, uint64_t *r2, uint32_t *u2, uint64_t *v2)
+{
+#ifdef __CUDA_ARCH__
+    const uint64_t e = gcd_lehmer_estimate(r0, r1);
+    uint64_t r = r0 - r1, v = (uint64_t)v0 + v1;
+    uint32_t u = u0 + u1;
+    if (r >= r1) {
+        r -= r1;
+        v += v1;
+        u += u1;
+        if (r >= r1) {
+            const uint64_t q = gcd_lehmer_finish(r0, r1, e, &r);
+            if (q >> 32)
+                return false;
+            v = v0 + (uint64_t)(uint32_t)q * v1;
+            u = u0 + (uint32_t)q * u1;
+        }
+    }
+    *r2 = r;
+    *u2 = u;
+    *v2 = v;
+    return true;
+#else
+    const uint64_t q = r0 / r1;
+    if (q >> 32)
+        return false;
+    *r2 = r0 % r1;
+    *u2 = u0 + (uint32_t)q * u1;
+    *v2 = v0 + (uint64_t)(uint32_t)q * v1;
+    return true;
 #endif
 }
 
@@ -142,22 +213,17 @@ GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, uint32_t m
                                             struct gcd_lehmer_step *st)
 {
     /* v_i >= u_i from row 1 on, so max(u_i, v_i) is v_i (v_2 = q_1 >= u_2 = 1; then both grow
-     * by the same quotients from v_1 >= u_1). */
+     * by the same quotients from v_1 >= u_1). A quotient of 2^32 or more would fail the test
+     * below: it needs r2 >= v2 >= q, so r1 > 2^32 and q r1 > 2^64 > r0. Below that, u1 <= v1 <
+     * 2^32 (the cofactors of an accepted row), so each product is one 32 x 32-bit multiply-add. */
     uint64_t r0 = a0, r1 = b0;
     uint32_t u0 = 1, v0 = 0, u1 = 0, v1 = 1;
     unsigned k = 1;
     for (;;) {
-        uint64_t r2;
-        const uint64_t q = gcd_lehmer_divide(r0, r1, &r2);
-        /* A quotient of 2^32 or more would fail the test below: it needs r2 >= v2 >= q, so
-         * r1 > 2^32 and q r1 > 2^64 > r0. Below that, u1 <= v1 < 2^32 (the cofactors of an
-         * accepted row), so each product is one 32 x 32-bit multiply-add. */
-        if (q >> 32)
+        uint64_t r2, v2;
+        uint32_t u2;
+        if (!gcd_lehmer_row(r0, r1, u0, v0, u1, v1, &r2, &u2, &v2) || r2 < margin * v2)
             break;
-        const uint64_t v2 = v0 + (uint64_t)(uint32_t)q * v1;
-        if (r2 < margin * v2)
-            break;
-        const uint32_t u2 = u0 + (uint32_t)q * u1;
         r0 = r1;
         r1 = r2;
         u0 = u1;

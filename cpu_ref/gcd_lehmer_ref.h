@@ -11,8 +11,9 @@
 
 #include "gcd_lehmer.h"
 
-/* The most threads of the kernel's block that own chunks; one more warp holds the producer. */
-#define GCD_LEHMER_MAX_THREADS 992u
+/* The most threads of the kernel's block that own chunks: 24 of its 32 warps (one holds the
+ * producer, and the workers leave its scheduler's seven others out; gcd_lehmer_kernel.h). */
+#define GCD_LEHMER_MAX_THREADS 768u
 
 /* What a reduction did (the kernel reports the same). */
 struct gcd_lehmer_stats {

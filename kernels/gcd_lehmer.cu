@@ -1,5 +1,6 @@
 /* Lehmer's GCD in one thread block (cpu_ref/gcd_lehmer.h; beyond 002). Thread 0 is the
- * producer: while the other warps apply step k, it plans step k + 1 (Euclid on the top 62 bits,
+ * producer, alone on its scheduler (gcd_lehmer_block_threads): while the worker warps apply
+ * step k, it plans step k + 1 (Euclid on the top 62 bits,
  * about 16 quotients) from the top words before step k and step k's matrix
  * (gcd_lehmer_plan_ahead), so that its Euclid, the longest chain of a step, overlaps the
  * block's work. The block reads one copy of the numbers and writes the other: every thread
@@ -108,7 +109,7 @@ __device__ __forceinline__ planned plan_exact(const uint32_t *x0, const uint32_t
     return p;
 }
 
-/* Barriers among the threads that own chunks (all but warp 0): the producer does not wait. */
+/* Barriers among the threads that own chunks: the producer does not wait. */
 __device__ __forceinline__ void workers_sync(uint32_t workers)
 {
     asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory");
@@ -135,7 +136,11 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
     __shared__ uint32_t s_exact[2], s_z, s_broken;
     __shared__ uint64_t s_ripple_rounds, s_negations;
     __shared__ int64_t s_sign_a, s_sign_b;
-    const uint32_t t = threadIdx.x, k = p.chunk, workers = blockDim.x - 32;
+    const uint32_t t = threadIdx.x, k = p.chunk, warp = t / 32, warps = blockDim.x / 32;
+    const uint32_t workers = 32 * (warps - 1 - (warps - 1) / 4);
+    /* A worker's rank: the warps before it that work, and its lane (gcd_lehmer_block_threads). */
+    const bool worker = warp % 4 != 0;
+    const uint32_t tw = 32 * (warp - 1 - warp / 4) + t % 32;
     /* Two copies of both numbers: step k reads one and writes the other, so that the producer
      * can read the numbers before step k while the block writes them after it. */
     uint32_t *const base = Shared ? numbers : p.work;
@@ -210,9 +215,9 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
                 s_plan[cur ^ 1] = next;
             }
             s_exact[cur ^ 1] = exact;
-        } else if (t >= 32) {
+        } else if (worker) {
             /* The block: this step on the words [0, w), from src into dst. */
-            const uint32_t tw = t - 32, w = pl.w, chunks = (w + k - 1) / k;
+            const uint32_t w = pl.w, chunks = (w + k - 1) / k;
             uint32_t *const da = dst + pl.ia * p.cap, *const db = dst + (pl.ia ^ 1) * p.cap;
             const uint32_t lo = tw * k, hi = lo + k < w ? lo + k : w;
             const bool mine = tw < chunks, pair = st.kind == GCD_LEHMER_PAIR;
@@ -313,15 +318,16 @@ extern "C" cudaError_t gcd_lehmer_launch(const gcd_lehmer_params *p, uint32_t th
     if (err != cudaSuccess)
         return err;
     const size_t bytes = 4 * (size_t)p->cap * sizeof(uint32_t);
+    const uint32_t block = gcd_lehmer_block_threads(threads);
     *in_shared = bytes <= room;
     if (*in_shared) {
         err = cudaFuncSetAttribute(gcd_lehmer_kernel<true>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
         if (err != cudaSuccess)
             return err;
-        gcd_lehmer_kernel<true><<<1, threads + 32, bytes, stream>>>(*p);
+        gcd_lehmer_kernel<true><<<1, block, bytes, stream>>>(*p);
     } else {
-        gcd_lehmer_kernel<false><<<1, threads + 32, 0, stream>>>(*p);
+        gcd_lehmer_kernel<false><<<1, block, 0, stream>>>(*p);
     }
     return cudaGetLastError();
 }

@@ -158,7 +158,7 @@ cudaError_t gcd_lehmer_device_gcd(struct gcd_lehmer_device *d, mpz_t g, const mp
     d->stats.ripple_rounds += r->stats.ripple_rounds;
     d->stats.ahead += r->stats.ahead;
     d->chunk = chunk;
-    d->threads = threads + 32;
+    d->threads = gcd_lehmer_block_threads(threads);
     d->in_shared = in_shared;
 out:
     mpz_clears(u, v, NULL);

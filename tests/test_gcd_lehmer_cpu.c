@@ -12,7 +12,7 @@
  *   between them), and random pairs of 64 Kibit, with its statistics (quotients a PAIR step,
  *   bits a step) printed and bounded;
  * - gcd_lehmer_shape for every size up to 40000 words: chunks of an odd number of words, at
- *   least 2 and no more than needed, at most 992 threads in whole warps, room for one word
+ *   least 2 and no more than needed, at most 768 threads in whole warps, room for one word
  *   more than U. */
 #include <gmp.h>
 #include <stdio.h>
