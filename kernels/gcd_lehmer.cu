@@ -1,9 +1,8 @@
 /* Lehmer's GCD in one thread block (cpu_ref/gcd_lehmer.h; beyond 002). Thread 0 is the
  * producer, alone on its scheduler (gcd_lehmer_block_threads): while the worker warps apply
- * step k, it plans step k + 1 (Euclid on the top 62 bits,
- * about 16 quotients) from the top words before step k and step k's matrix
- * (gcd_lehmer_plan_ahead), so that its Euclid, the longest chain of a step, overlaps the
- * block's work. The block reads one copy of the numbers and writes the other: every thread
+ * step k, it plans step k + 1 (Euclid on the top 62 bits, about 16 quotients) from the top
+ * words before step k and step k's matrix (gcd_lehmer_plan_ahead), so that its Euclid, the
+ * longest chain of a step, overlaps the block's work. The block reads one copy of the numbers and writes the other: every thread
  * combines its chunk of words (phase 1), adds the carry of the chunk below (phase 2), and the
  * rare one-unit carries ripple on, one chunk a round, while a barrier's OR finds any; those
  * barriers leave the producer out. One barrier of the whole block a step, and a second when a
