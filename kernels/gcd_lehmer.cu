@@ -2,10 +2,10 @@
  * producer, alone on its scheduler (gcd_lehmer_block_threads): while the worker warps apply
  * step k, it plans step k + 1 (Euclid on the top 62 bits, about 16 quotients) from the top
  * words before step k and step k's matrix (gcd_lehmer_plan_ahead), so that its Euclid, the
- * longest chain of a step, overlaps the block's work. The block reads one copy of the numbers and writes the other: every thread
- * combines its chunk of words (phase 1), adds the carry of the chunk below (phase 2), and the
- * rare one-unit carries ripple on, one chunk a round, while a barrier's OR finds any; those
- * barriers leave the producer out. One barrier of the whole block a step, and a second when a
+ * longest chain of a step, overlaps the block's work. The block reads one copy of the numbers
+ * and writes the other: every worker combines its chunk of words (phase 1), adds the carry of
+ * the chunk below (phase 2), and the rare one-unit carries ripple on, one chunk a round, while
+ * a barrier's OR finds any; those barriers leave the producer out. One barrier of the whole block a step, and a second when a
  * step could not be planned ahead and is planned from the numbers after step k. The twin,
  * cpu_ref/gcd_lehmer_ref.c, takes the same steps and runs the same phases chunk by chunk. */
 #include "gcd_lehmer_kernel.h"
