@@ -5,9 +5,10 @@
  * longest chain of a step, overlaps the block's work. The block reads one copy of the numbers
  * and writes the other: every worker combines its chunk of words (phase 1), adds the carry of
  * the chunk below (phase 2), and the rare one-unit carries ripple on, one chunk a round, while
- * a barrier's OR finds any; those barriers leave the producer out. One barrier of the whole block a step, and a second when a
- * step could not be planned ahead and is planned from the numbers after step k. The twin,
- * cpu_ref/gcd_lehmer_ref.c, takes the same steps and runs the same phases chunk by chunk. */
+ * a barrier's OR finds any; those barriers leave the producer out. One barrier of the whole
+ * block a step, and a second when a step could not be planned ahead and is planned from the
+ * numbers after step k. The twin, cpu_ref/gcd_lehmer_ref.c, takes the same steps and runs the
+ * same phases chunk by chunk. */
 #include "gcd_lehmer_kernel.h"
 
 #include "gcd_lehmer.h"
