@@ -145,7 +145,9 @@ __device__ __forceinline__ uint64_t gcd_lehmer_finish(uint64_t a, uint64_t b, ui
 
 /* floor(a / b) for a >= b > 0, a < 2^63, with a mod b in *rem. On the GPU: quotients 1 and 2
  * by subtraction (59 % of Euclid's quotients, by the Gauss-Kuzmin law), the rest from the float
- * estimate started beside them (gcd_lehmer_finish). On the host: the division. */
+ * estimate started beside them (gcd_lehmer_finish), as gcd_lehmer_row finds them; the gpu
+ * suite checks these quotients of every size against the host's division. On the host: the
+ * division. */
 GCD_LEHMER_HD uint64_t gcd_lehmer_divide(uint64_t a, uint64_t b, uint64_t *rem)
 {
 #ifdef __CUDA_ARCH__

@@ -49,8 +49,10 @@ cudaError_t gcd_lehmer_shared_room(size_t *bytes);
 cudaError_t gcd_lehmer_launch(const struct gcd_lehmer_params *p, uint32_t threads,
                               cudaStream_t stream, int *in_shared);
 
-/* gcd_lehmer_divide as the kernel runs it (float estimates) on n pairs a >= b > 0, a < 2^63, one
- * a thread: the gpu suite checks it against the host's division. */
+/* gcd_lehmer_divide on the GPU on n pairs a >= b > 0, a < 2^63, one a thread: the float
+ * estimate and gcd_lehmer_finish that the producer's Euclid (gcd_lehmer_row) runs for quotients
+ * of 3 and more, behind the same two subtractions. The gpu suite checks it against the host's
+ * division. */
 cudaError_t gcd_lehmer_divisions(const uint64_t *a, const uint64_t *b, uint64_t *q, uint64_t *r,
                                  size_t n, cudaStream_t stream);
 

@@ -1,7 +1,7 @@
 /* gpu suite: the Lehmer GCD kernel (kernels/gcd_lehmer.cu; beyond 002).
- * - the producer's quotients (gcd_lehmer_divide from float estimates) against the host's
- *   division on 2^20 seeded inputs: quotients of 1 and 2, of every size up to 2^62, equal
- *   operands, and divisors of every size;
+ * - the producer's quotients (gcd_lehmer_divide: the float estimate and gcd_lehmer_finish of
+ *   gcd_lehmer_row) against the host's division on 2^20 seeded inputs: quotients of 1 and 2,
+ *   of every size up to 2^62, equal operands, and divisors of every size;
  * - issue 10's cases (tests/gcd_cases.h) at 256, 4096 and 32768 bits against mpz_gcd and against
  *   the CPU twin step for step: the same steps by kind, Euclid quotients, steps planned ahead,
  *   negations and ripple rounds; again at 4096 bits with chunks of 2 words, where carries
