@@ -39,9 +39,11 @@ bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b
 #define HI(t) ((t) * k + k < w ? (t) * k + k : w)
     for (uint32_t t = 0; t < chunks; t++)
         gcd_lehmer_chunk_combine(st, a, b, a, b, nb, LO(t), HI(t), &ca[t], &cb[t]);
-    for (uint32_t t = 0; t < chunks; t++) {
-        ea[t] = t ? gcd_lehmer_chunk_carry(a, LO(t), HI(t), ca[t - 1]) : 0;
-        eb[t] = t ? gcd_lehmer_chunk_carry(b, LO(t), HI(t), cb[t - 1]) : 0;
+    ea[0] = eb[0] = 0;
+    for (uint32_t t = 1; t < chunks; t++) {
+        ea[t] = ca[t - 1];
+        eb[t] = cb[t - 1];
+        gcd_lehmer_chunk_carry_both(a, b, LO(t), HI(t), &ea[t], &eb[t]);
     }
     int64_t sign_a = ca[chunks - 1] + ea[chunks - 1], sign_b = cb[chunks - 1] + eb[chunks - 1];
     for (;;) {
@@ -52,8 +54,9 @@ bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b
             break;
         stats->ripple_rounds++;
         for (uint32_t t = chunks; t-- > 1;) {
-            ea[t] = gcd_lehmer_chunk_carry(a, LO(t), HI(t), ea[t - 1]);
-            eb[t] = gcd_lehmer_chunk_carry(b, LO(t), HI(t), eb[t - 1]);
+            ea[t] = ea[t - 1];
+            eb[t] = eb[t - 1];
+            gcd_lehmer_chunk_carry_both(a, b, LO(t), HI(t), &ea[t], &eb[t]);
         }
         ea[0] = eb[0] = 0;
         sign_a += ea[chunks - 1];

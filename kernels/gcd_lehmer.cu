@@ -135,12 +135,12 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
     __shared__ planned s_plan[2];
     __shared__ uint32_t s_exact[2], s_z, s_broken;
     __shared__ uint64_t s_ripple_rounds, s_negations;
-    __shared__ int64_t s_sign_a, s_sign_b;
+    __shared__ int64_t s_sign_a;
     const uint32_t t = threadIdx.x, k = p.chunk, warp = t / 32, warps = blockDim.x / 32;
     const uint32_t workers = 32 * (warps - 1 - (warps - 1) / 4);
     /* A worker's rank: the warps before it that work, and its lane (gcd_lehmer_block_threads). */
     const bool worker = warp % 4 != 0;
-    const uint32_t tw = 32 * (warp - 1 - warp / 4) + t % 32;
+    const uint32_t tw = 32 * (warp - 1 - warp / 4) + t % 32, lo = tw * k;
     /* Two copies of both numbers: step k reads one and writes the other, so that the producer
      * can read the numbers before step k while the block writes them after it. */
     uint32_t *const base = Shared ? numbers : p.work;
@@ -216,11 +216,11 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             }
             s_exact[cur ^ 1] = exact;
         } else if (worker) {
-            /* The block: this step on the words [0, w), from src into dst. */
-            const uint32_t w = pl.w, chunks = (w + k - 1) / k;
+            /* The block: this step on the words [0, w), from src into dst. The chunk [lo, hi) is
+             * this thread's when lo < w; `top`, when the chunk holds word w - 1. */
+            const uint32_t w = pl.w, hi = lo + k < w ? lo + k : w;
             uint32_t *const da = dst + pl.ia * p.cap, *const db = dst + (pl.ia ^ 1) * p.cap;
-            const uint32_t lo = tw * k, hi = lo + k < w ? lo + k : w;
-            const bool mine = tw < chunks, pair = st.kind == GCD_LEHMER_PAIR;
+            const bool mine = lo < w, top = mine && hi == w;
             int64_t ca = 0, cb = 0;
             if (mine) {
                 gcd_lehmer_chunk_combine(&st, a, b, da, db, pl.nb, lo, hi, &ca, &cb);
@@ -228,53 +228,56 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
                 s_cb[tw] = cb;
             }
             workers_sync(workers);
-            int32_t ea = 0, eb = 0;
+            int64_t ea = 0, eb = 0;
             if (mine && tw > 0) {
-                ea = (int32_t)gcd_lehmer_chunk_carry(da, lo, hi, s_ca[tw - 1]);
-                if (pair)
-                    eb = (int32_t)gcd_lehmer_chunk_carry(db, lo, hi, s_cb[tw - 1]);
+                ea = s_ca[tw - 1];
+                eb = s_cb[tw - 1];
+                gcd_lehmer_chunk_carry_both(da, db, lo, hi, &ea, &eb);
             }
-            if (tw == chunks - 1) {
-                s_sign_a = ca + ea;
-                s_sign_b = cb + eb;
-            }
-            bool pending = tw + 1 < chunks && (ea || eb);
+            /* The signs of the new numbers, what is left past word w - 1: the top chunk's
+             * thread keeps them in registers. */
+            int64_t sign_a = ca + ea, sign_b = cb + eb;
+            bool pending = mine && !top && (ea || eb);
             while (workers_or(workers, pending)) {
                 if (tw == 0)
                     s_ripple_rounds++;
-                s_ea[tw] = ea;
-                s_eb[tw] = eb;
+                s_ea[tw] = (int32_t)ea;
+                s_eb[tw] = (int32_t)eb;
                 workers_sync(workers);
                 ea = eb = 0;
                 if (mine && tw > 0) {
-                    ea = (int32_t)gcd_lehmer_chunk_carry(da, lo, hi, s_ea[tw - 1]);
-                    eb = (int32_t)gcd_lehmer_chunk_carry(db, lo, hi, s_eb[tw - 1]);
+                    ea = s_ea[tw - 1];
+                    eb = s_eb[tw - 1];
+                    gcd_lehmer_chunk_carry_both(da, db, lo, hi, &ea, &eb);
                 }
-                if (tw == chunks - 1) {
-                    s_sign_a += ea;
-                    s_sign_b += eb;
-                }
-                pending = tw + 1 < chunks && (ea || eb);
+                sign_a += ea;
+                sign_b += eb;
+                pending = mine && !top && (ea || eb);
             }
-            if (st.kind == GCD_LEHMER_ONE && s_sign_a < 0) {
-                /* A - q B < 0: negate it, the lowest nonzero word first found. */
-                if (tw == 0)
-                    s_z = w;
-                workers_sync(workers);
-                if (mine) {
-                    const uint32_t z = gcd_lehmer_chunk_lowest(da, lo, hi, w);
-                    if (z < w)
-                        atomicMin(&s_z, z);
-                }
-                workers_sync(workers);
-                if (mine)
-                    gcd_lehmer_chunk_negate(da, lo, hi, s_z);
-                if (tw == 0)
-                    s_negations++;
+            if (top) {
+                s_sign_a = sign_a;
+                if (sign_b != 0 || sign_a > 0 || (sign_a < 0 && st.kind != GCD_LEHMER_ONE))
+                    s_broken = 1;
             }
-            if (tw == 0 && (s_sign_b != 0 || s_sign_a > 0 ||
-                            (s_sign_a < 0 && st.kind != GCD_LEHMER_ONE)))
-                s_broken = 1;
+            if (st.kind == GCD_LEHMER_ONE) {
+                workers_sync(workers);
+                if (s_sign_a < 0) {
+                    /* A - q B < 0: negate it, the lowest nonzero word first found. */
+                    if (tw == 0)
+                        s_z = w;
+                    workers_sync(workers);
+                    if (mine) {
+                        const uint32_t z = gcd_lehmer_chunk_lowest(da, lo, hi, w);
+                        if (z < w)
+                            atomicMin(&s_z, z);
+                    }
+                    workers_sync(workers);
+                    if (mine)
+                        gcd_lehmer_chunk_negate(da, lo, hi, s_z);
+                    if (tw == 0)
+                        s_negations++;
+                }
+            }
         }
         __syncthreads();
         if (s_exact[cur ^ 1]) {
