@@ -2,13 +2,14 @@
  * producer, alone on its scheduler (gcd_lehmer_block_threads): while the worker warps apply
  * step k, it plans step k + 1 (Euclid on the top 62 bits, about 16 quotients) from the top
  * words before step k and step k's matrix (gcd_lehmer_plan_ahead), so that its Euclid, the
- * longest chain of a step, overlaps the block's work. The block reads one copy of the numbers
- * and writes the other: every worker combines its chunk of words (phase 1), adds the carry of
+ * longest chain of a step, overlaps the workers' work. The workers read one copy of the numbers
+ * and write the other: every worker combines its chunk of words (phase 1), adds the carry of
  * the chunk below (phase 2), and the rare one-unit carries ripple on, one chunk a round, while
- * a barrier's OR finds any; those barriers leave the producer out. One barrier of the whole
- * block a step, and a second when a step could not be planned ahead and is planned from the
- * numbers after step k. The twin, cpu_ref/gcd_lehmer_ref.c, takes the same steps and runs the
- * same phases chunk by chunk. */
+ * a barrier's OR finds any; those barriers leave the producer out. The producer posts each plan
+ * and the workers report each step finished through two counters in shared memory, with no
+ * barrier of the whole block a step; a step that could not be planned ahead is planned from the
+ * numbers after step k, once the workers report it. The twin, cpu_ref/gcd_lehmer_ref.c, takes
+ * the same steps and runs the same phases chunk by chunk. */
 #include "gcd_lehmer_kernel.h"
 
 #include "gcd_lehmer.h"
@@ -109,6 +110,44 @@ __device__ __forceinline__ planned plan_exact(const uint32_t *x0, const uint32_t
     return p;
 }
 
+/* The handoff between the producer and the workers: counters in shared memory, written with
+ * release and read with acquire semantics (CTA scope), so that what was written before a
+ * counter moved is seen by whoever sees it move. */
+__device__ __forceinline__ uint32_t load_acquire(const uint32_t *x)
+{
+    uint32_t v;
+    asm volatile("ld.acquire.cta.shared::cta.u32 %0, [%1];"
+                 : "=r"(v)
+                 : "r"((uint32_t)__cvta_generic_to_shared(x))
+                 : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void store_release(uint32_t *x, uint32_t v)
+{
+    asm volatile("st.release.cta.shared::cta.u32 [%0], %1;" ::"r"(
+                     (uint32_t)__cvta_generic_to_shared(x)),
+                 "r"(v)
+                 : "memory");
+}
+
+/* Waits until the counter reaches n. The workers sleep between reads, so that two dozen warps
+ * waiting do not crowd the shared-memory pipe that the producer reads through. */
+template <bool Sleep>
+__device__ __forceinline__ void wait_for(const uint32_t *counter, uint32_t n)
+{
+    while ((int32_t)(load_acquire(counter) - n) < 0)
+        if (Sleep)
+            __nanosleep(32);
+}
+
+/* The copy of both numbers (A and B, or B and A, cap words each) that step i reads: step i
+ * writes the other, which step i + 1 reads. */
+__device__ __forceinline__ uint32_t *copy_before(uint32_t *base, uint32_t cap, uint32_t i)
+{
+    return base + 2 * (i % 2) * cap;
+}
+
 /* Barriers among the threads that own chunks: the producer does not wait. */
 __device__ __forceinline__ void workers_sync(uint32_t workers)
 {
@@ -133,7 +172,7 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
     __shared__ int64_t s_ca[GCD_LEHMER_BLOCK], s_cb[GCD_LEHMER_BLOCK];
     __shared__ int32_t s_ea[GCD_LEHMER_BLOCK], s_eb[GCD_LEHMER_BLOCK];
     __shared__ planned s_plan[2];
-    __shared__ uint32_t s_exact[2], s_z, s_broken;
+    __shared__ uint32_t s_posted, s_done, s_z, s_broken;
     __shared__ uint64_t s_ripple_rounds, s_negations;
     __shared__ int64_t s_sign_a;
     const uint32_t t = threadIdx.x, k = p.chunk, warp = t / 32, warps = blockDim.x / 32;
@@ -141,8 +180,8 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
     /* A worker's rank: the warps before it that work, and its lane (gcd_lehmer_block_threads). */
     const bool worker = warp % 4 != 0;
     const uint32_t tw = 32 * (warp - 1 - warp / 4) + t % 32, lo = tw * k;
-    /* Two copies of both numbers: step k reads one and writes the other, so that the producer
-     * can read the numbers before step k while the block writes them after it. */
+    /* Two copies of both numbers: step i reads copy i % 2 and writes the other, so that the
+     * producer can read the numbers before step i while the workers write them after it. */
     uint32_t *const base = Shared ? numbers : p.work;
     for (uint32_t j = t; j < p.cap; j += blockDim.x) {
         base[j] = j < p.nu ? p.u[j] : 0;
@@ -153,52 +192,41 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
     if (t == 0) {
         s_broken = 0;
         s_ripple_rounds = s_negations = 0;
+        s_done = 0;
+        s_posted = 1;
     }
     __syncthreads();
     if (t == 0)
         s_plan[0] = plan_exact(base, base + p.cap, p.nu + 1);
     __syncthreads();
-    for (uint32_t cur = 0;; cur ^= 1) {
-        const planned pl = s_plan[cur];
-        const gcd_lehmer_step &st = pl.st;
-        uint32_t *const src = base + 2 * cur * p.cap, *const dst = base + 2 * (cur ^ 1) * p.cap;
-        uint32_t *const a = src + pl.ia * p.cap, *const b = src + (pl.ia ^ 1) * p.cap;
-        if (st.kind == GCD_LEHMER_DONE || s_broken) {
-            const bool words = !s_broken && gcd_lehmer_bit_length(a, pl.na) > 64;
-            if (t == 0) {
-                if (s_broken) {
-                    p.result->out_words = 0;
-                } else if (!words) {
-                    p.out[0] = (uint32_t)st.small;
-                    p.out[1] = (uint32_t)(st.small >> 32);
-                    p.result->out_words = 2;
-                } else {
-                    p.result->out_words = pl.na;
-                }
-                stats.ripple_rounds = s_ripple_rounds;
-                stats.negations = s_negations;
-                p.result->stats = stats;
-                p.result->broken = s_broken;
-            }
-            if (words)
-                for (uint32_t j = t; j < pl.na; j += blockDim.x)
-                    p.out[j] = a[j];
-            return;
-        }
-        if (t == 0) {
+    /* Steps i = 0, 1, ...: plan i is in s_plan[i % 2] once s_posted > i, and the workers have
+     * finished step i once s_done > i. The producer overwrites plan i - 1 only after step i - 1
+     * is finished, and the workers overwrite the numbers before step i only after plan i + 1,
+     * which the producer planned from them, is posted. No barrier of the whole block a step. */
+    if (t == 0) {
+        planned pl = s_plan[0];
+        for (uint32_t i = 0;; i++) {
+            const gcd_lehmer_step &st = pl.st;
+            if (st.kind == GCD_LEHMER_DONE)
+                break;
             stats.steps++;
             stats.pairs += st.kind == GCD_LEHMER_PAIR;
             stats.shifts += st.kind == GCD_LEHMER_SHIFT;
             stats.ones += st.kind == GCD_LEHMER_ONE;
             stats.quotients += st.quotients;
-            /* The producer: the next step from the top words before this one. */
-            planned next;
-            bool swap = false;
-            uint32_t words = 0;
+            uint32_t *const src = copy_before(base, p.cap, i);
+            uint32_t *const dst = copy_before(base, p.cap, i + 1);
+            /* The numbers before step i, whole once step i - 1 is finished. */
+            wait_for<false>(&s_done, i);
+            planned next = {};
             next.st.kind = GCD_LEHMER_EXACT;
-            if (pl.w >= GCD_LEHMER_AHEAD_WORDS) {
+            if (!s_broken && pl.w >= GCD_LEHMER_AHEAD_WORDS) {
+                /* Step i + 1 from the top words before step i and step i's matrix. */
+                const uint32_t *const a = src + pl.ia * p.cap, *const b = src + (pl.ia ^ 1) * p.cap;
                 const uint32_t at = pl.w - GCD_LEHMER_AHEAD_WORDS;
                 uint32_t aw[GCD_LEHMER_AHEAD_WORDS], bw[GCD_LEHMER_AHEAD_WORDS];
+                bool swap = false;
+                uint32_t words = 0;
 #pragma unroll
                 for (uint32_t j = 0; j < GCD_LEHMER_AHEAD_WORDS; j++) {
                     aw[j] = a[at + j];
@@ -209,17 +237,35 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
                 next.na = next.nb = 0;
                 next.w = at + words + 1 < pl.w ? at + words + 1 : pl.w;
             }
-            const bool exact = next.st.kind == GCD_LEHMER_EXACT;
-            if (!exact) {
+            if (next.st.kind == GCD_LEHMER_EXACT) {
+                /* Not planned ahead: from the numbers after step i. */
+                wait_for<false>(&s_done, i + 1);
+                if (!s_broken)
+                    next = plan_exact(dst, dst + p.cap, pl.w);
+            } else {
                 stats.ahead++;
-                s_plan[cur ^ 1] = next;
             }
-            s_exact[cur ^ 1] = exact;
-        } else if (worker) {
-            /* The block: this step on the words [0, w), from src into dst. The chunk [lo, hi) is
-             * this thread's when lo < w; `top`, when the chunk holds word w - 1. */
-            const uint32_t w = pl.w, hi = lo + k < w ? lo + k : w;
+            /* A step that broke the bounds ends the reduction: the workers stop at a DONE. */
+            if (s_broken)
+                next.st.kind = GCD_LEHMER_DONE;
+            s_plan[(i + 1) % 2] = next;
+            store_release(&s_posted, i + 2);
+            pl = next;
+        }
+    } else if (worker) {
+        for (uint32_t i = 0;; i++) {
+            wait_for<true>(&s_posted, i + 1);
+            const planned pl = s_plan[i % 2];
+            const gcd_lehmer_step &st = pl.st;
+            if (st.kind == GCD_LEHMER_DONE)
+                break;
+            /* Step i on the words [0, w), from src into dst. The chunk [lo, hi) is this
+             * thread's when lo < w; `top`, when it holds word w - 1. */
+            uint32_t *const src = copy_before(base, p.cap, i);
+            uint32_t *const dst = copy_before(base, p.cap, i + 1);
+            const uint32_t *const a = src + pl.ia * p.cap, *const b = src + (pl.ia ^ 1) * p.cap;
             uint32_t *const da = dst + pl.ia * p.cap, *const db = dst + (pl.ia ^ 1) * p.cap;
+            const uint32_t w = pl.w, hi = lo + k < w ? lo + k : w;
             const bool mine = lo < w, top = mine && hi == w;
             int64_t ca = 0, cb = 0;
             if (mine) {
@@ -276,17 +322,38 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
                         gcd_lehmer_chunk_negate(da, lo, hi, s_z);
                     if (tw == 0)
                         s_negations++;
+                    workers_sync(workers);
                 }
             }
-        }
-        __syncthreads();
-        if (s_exact[cur ^ 1]) {
-            /* Not planned ahead: from the numbers after this step. */
-            if (t == 0)
-                s_plan[cur ^ 1] = plan_exact(dst, dst + p.cap, pl.w);
-            __syncthreads();
+            /* Every chunk is final (the last barrier above saw every worker's writes). */
+            if (top)
+                store_release(&s_done, i + 1);
         }
     }
+    __syncthreads();
+    /* The last plan posted is DONE (or follows a broken step): the numbers before it are whole. */
+    const uint32_t last = s_posted - 1;
+    const planned pl = s_plan[last % 2];
+    const uint32_t *const a = copy_before(base, p.cap, last) + pl.ia * p.cap;
+    const bool words = !s_broken && gcd_lehmer_bit_length(a, pl.na) > 64;
+    if (t == 0) {
+        if (s_broken) {
+            p.result->out_words = 0;
+        } else if (!words) {
+            p.out[0] = (uint32_t)pl.st.small;
+            p.out[1] = (uint32_t)(pl.st.small >> 32);
+            p.result->out_words = 2;
+        } else {
+            p.result->out_words = pl.na;
+        }
+        stats.ripple_rounds = s_ripple_rounds;
+        stats.negations = s_negations;
+        p.result->stats = stats;
+        p.result->broken = s_broken;
+    }
+    if (words)
+        for (uint32_t j = t; j < pl.na; j += blockDim.x)
+            p.out[j] = a[j];
 }
 
 __global__ void gcd_lehmer_divide_kernel(const uint64_t *a, const uint64_t *b, uint64_t *q,
