@@ -170,32 +170,33 @@ GCD_LEHMER_HD uint64_t gcd_lehmer_divide(uint64_t a, uint64_t b, uint64_t *rem)
 }
 
 /* Euclid's next row from rows i - 1 and i: r2 = r0 mod r1 and the cofactors u2 = u0 + q u1,
- * v2 = v0 + q v1 of q = floor(r0 / r1), r0 >= r1 > 0; false when q >= 2^32. On the GPU the rows
- * of quotients 1 and 2 come from the subtractions themselves, so that the test on r2 and v2
- * waits for no multiplication: 188 cycles a quotient against 209 with v2 = v0 + q v1 after the
- * quotient, in the same probe. */
-GCD_LEHMER_HD bool gcd_lehmer_row(uint64_t r0, uint64_t r1, uint32_t u0, uint32_t v0, uint32_t u1,
-                                  uint32_t v1, uint64_t *r2, uint32_t *u2, uint64_t *v2)
+ * w2 = w0 + q w1 of q = floor(r0 / r1), r0 >= r1 > 0; false when q >= 2^32. w is margin x v
+ * (gcd_lehmer_cofactors), kept in place of v so that the test r2 >= w2 waits for no
+ * multiplication. On the GPU the rows of quotients 1 and 2 come from the subtractions
+ * themselves, for the same reason: 188 cycles a quotient against 209 with v2 = v0 + q v1 after
+ * the quotient, in the same probe. */
+GCD_LEHMER_HD bool gcd_lehmer_row(uint64_t r0, uint64_t r1, uint32_t u0, uint64_t w0, uint32_t u1,
+                                  uint64_t w1, uint64_t *r2, uint32_t *u2, uint64_t *w2)
 {
 #ifdef __CUDA_ARCH__
     const uint64_t e = gcd_lehmer_estimate(r0, r1);
-    uint64_t r = r0 - r1, v = (uint64_t)v0 + v1;
+    uint64_t r = r0 - r1, w = w0 + w1;
     uint32_t u = u0 + u1;
     if (r >= r1) {
         r -= r1;
-        v += v1;
+        w += w1;
         u += u1;
         if (r >= r1) {
             const uint64_t q = gcd_lehmer_finish(r0, r1, e, &r);
             if (q >> 32)
                 return false;
-            v = v0 + (uint64_t)(uint32_t)q * v1;
+            w = w0 + q * w1;
             u = u0 + (uint32_t)q * u1;
         }
     }
     *r2 = r;
     *u2 = u;
-    *v2 = v;
+    *w2 = w;
     return true;
 #else
     const uint64_t q = r0 / r1;
@@ -203,23 +204,23 @@ GCD_LEHMER_HD bool gcd_lehmer_row(uint64_t r0, uint64_t r1, uint32_t u0, uint32_
         return false;
     *r2 = r0 % r1;
     *u2 = u0 + (uint32_t)q * u1;
-    *v2 = v0 + (uint64_t)(uint32_t)q * v1;
+    *w2 = w0 + q * w1;
     return true;
 #endif
 }
 
-/* Row i + 1 of Euclid from rows i - 1 (r0, u0, v0) and i (r1, u1, v1), written over row i - 1:
- * true when it is taken, r2 >= margin x v2 (gcd_lehmer_cofactors). */
+/* Row i + 1 of Euclid from rows i - 1 (r0, u0, w0) and i (r1, u1, w1), written over row i - 1:
+ * true when it is taken, r2 >= w2 (gcd_lehmer_cofactors). */
 GCD_LEHMER_HD bool gcd_lehmer_next_row(uint64_t *r0, uint64_t r1, uint32_t *u0, uint32_t u1,
-                                       uint32_t *v0, uint32_t v1, uint32_t margin)
+                                       uint64_t *w0, uint64_t w1)
 {
-    uint64_t r2, v2;
+    uint64_t r2, w2;
     uint32_t u2;
-    if (!gcd_lehmer_row(*r0, r1, *u0, *v0, u1, v1, &r2, &u2, &v2) || r2 < margin * v2)
+    if (!gcd_lehmer_row(*r0, r1, *u0, *w0, u1, w1, &r2, &u2, &w2) || r2 < w2)
         return false;
     *r0 = r2;
     *u0 = u2;
-    *v0 = (uint32_t)v2;
+    *w0 = w2;
     return true;
 }
 
@@ -230,31 +231,32 @@ GCD_LEHMER_HD unsigned gcd_lehmer_cofactors(uint64_t a0, uint64_t b0, uint32_t m
                                             struct gcd_lehmer_step *st)
 {
     /* v_i >= u_i from row 1 on, so max(u_i, v_i) is v_i (v_2 = q_1 >= u_2 = 1; then both grow
-     * by the same quotients from v_1 >= u_1). A quotient of 2^32 or more would fail the test
-     * below: it needs r2 >= v2 >= q, so r1 > 2^32 and q r1 > 2^64 > r0. Below that, u1 <= v1 <
-     * 2^32 (the cofactors of an accepted row), so each product is one 32 x 32-bit multiply-add.
-     * Two rows a turn, each written over the row before the last, so that no register is moved
-     * from one row to the next: 203 cycles a quotient on one GPU thread against 218 with the
-     * rows moved down (an uncommitted Euclid probe on the H200, random 62-bit tops, margin 3,
-     * the same rows). */
-    uint64_t r0 = a0, r1 = b0;
-    uint32_t u0 = 1, v0 = 0, u1 = 0, v1 = 1;
+     * by the same quotients from v_1 >= u_1). The rows carry w_i = margin x v_i, which follows
+     * the same recurrence. A quotient of 2^32 or more would fail the test: it needs r2 >= w2 >=
+     * q, so r1 > 2^32 and q r1 > 2^64 > r0. Below that, u1 <= v1 < 2^32 (the cofactors of an
+     * accepted row), so each u product is one 32 x 32-bit multiply-add, and q w1 <= q r1 <= r0
+     * (w1 <= r1 for a row taken; q w1 < 3 q for row 1) cannot overflow. Two rows a turn, each
+     * written over the row before the last, so that no register is moved from one row to the
+     * next: 203 cycles a quotient on one GPU thread against 218 with the rows moved down (an
+     * uncommitted Euclid probe on the H200, random 62-bit tops, margin 3, the same rows). */
+    uint64_t r0 = a0, r1 = b0, w0 = 0, w1 = margin;
+    uint32_t u0 = 1, u1 = 0;
     unsigned k = 1;
     for (;;) {
-        if (!gcd_lehmer_next_row(&r0, r1, &u0, u1, &v0, v1, margin))
+        if (!gcd_lehmer_next_row(&r0, r1, &u0, u1, &w0, w1))
             break;
         k++;
-        if (!gcd_lehmer_next_row(&r1, r0, &u1, u0, &v1, v0, margin))
+        if (!gcd_lehmer_next_row(&r1, r0, &u1, u0, &w1, w0))
             break;
         k++;
     }
-    /* Rows of even index are written over row 0, odd ones over row 1: row k is in (u0, v0)
-     * when k is even, in (u1, v1) when it is odd. */
+    /* Rows of even index are written over row 0, odd ones over row 1: row k is in (u0, w0)
+     * when k is even, in (u1, w1) when it is odd. */
     const bool even = !(k & 1);
     st->ua = even ? u1 : u0;
-    st->va = even ? v1 : v0;
+    st->va = (uint32_t)((even ? w1 : w0) / margin);
     st->ub = even ? u0 : u1;
-    st->vb = even ? v0 : v1;
+    st->vb = (uint32_t)((even ? w0 : w1) / margin);
     st->odd_a = (k - 1) & 1;
     st->odd_b = k & 1;
     st->quotients = k - 1;
@@ -472,10 +474,11 @@ GCD_LEHMER_HD void gcd_lehmer_chunk_negate(uint32_t *x, uint32_t lo, uint32_t hi
  * larger number has at least 95 bits there) then differ from the exact a0, b0 by at most 1
  * each, so r_i = (-1)^i (u_i a0 - v_i b0) >= r~_i - u_i - v_i, and the whole numbers keep R_i >
  * 2^H (r~_i - 3 v_i) >= 0 for the rows that gcd_lehmer_cofactors takes with
- * GCD_LEHMER_AHEAD_MARGIN; the window below 2^62 keeps every cofactor below 2^31. Anything else (not a PAIR, too short a window, B far below A, not one
- * safe row) gives GCD_LEHMER_EXACT: the step is planned from the numbers after step k. *swap
- * says, as gcd_lehmer_plan's, that the larger new number is Y; *words, that it lies below word
- * l + *words + 1 (its estimate below l + *words, and the carry may add one word). */
+ * GCD_LEHMER_AHEAD_MARGIN; the window below 2^62 keeps every cofactor below 2^31. Anything
+ * else (not a PAIR, too short a window, B far below A, not one safe row) gives
+ * GCD_LEHMER_EXACT: the step is planned from the numbers after step k. *swap says, as
+ * gcd_lehmer_plan's, that the larger new number is Y; *words, that it lies below word l +
+ * *words + 1 (its estimate below l + *words, and the carry may add one word). */
 GCD_LEHMER_HD void gcd_lehmer_plan_ahead(struct gcd_lehmer_step *next, bool *swap,
                                          uint32_t *words, const struct gcd_lehmer_step *st,
                                          bool ia, const uint32_t *aw, const uint32_t *bw)
@@ -489,14 +492,15 @@ GCD_LEHMER_HD void gcd_lehmer_plan_ahead(struct gcd_lehmer_step *next, bool *swa
     *words = 0;
     if (st->kind != GCD_LEHMER_PAIR)
         return;
-    /* Step k's words, the parity's select on each word's values: a select between the two
-     * arrays would put them in local memory. */
+    /* Step k's words, read through the pointer that the parity picks: in the kernel, straight
+     * from shared memory into registers, where a select on each word's values cost the
+     * producer about 2 % (an uncommitted variant, 16 and 128 Kibit, H200, same run). */
     const struct gcd_lehmer_pair m = gcd_lehmer_pair_of(st);
+    const uint32_t *const sw = m.s_is_b ? bw : aw, *const tw = m.s_is_b ? aw : bw;
     uint32_t a[GCD_LEHMER_AHEAD_WORDS], b[GCD_LEHMER_AHEAD_WORDS];
     struct gcd_lehmer_carry c_a = {0, 0}, c_b = {0, 0};
     for (uint32_t j = 0; j < n; j++)
-        gcd_lehmer_pair_words(&m, m.s_is_b ? bw[j] : aw[j], m.s_is_b ? aw[j] : bw[j], &a[j], &b[j],
-                              &c_a, &c_b);
+        gcd_lehmer_pair_words(&m, sw[j], tw[j], &a[j], &b[j], &c_a, &c_b);
     if (gcd_lehmer_carry_value(&c_a) || gcd_lehmer_carry_value(&c_b))
         return;
     /* As four 64-bit limbs, read at constant places only, so that the kernel keeps them in

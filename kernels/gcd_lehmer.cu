@@ -220,19 +220,13 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             wait_for<false>(&s_done, i);
             planned next = {};
             next.st.kind = GCD_LEHMER_EXACT;
-            if (!s_broken && pl.w >= GCD_LEHMER_AHEAD_WORDS) {
+            if (pl.w >= GCD_LEHMER_AHEAD_WORDS) {
                 /* Step i + 1 from the top words before step i and step i's matrix. */
                 const uint32_t *const a = src + pl.ia * p.cap, *const b = src + (pl.ia ^ 1) * p.cap;
                 const uint32_t at = pl.w - GCD_LEHMER_AHEAD_WORDS;
-                uint32_t aw[GCD_LEHMER_AHEAD_WORDS], bw[GCD_LEHMER_AHEAD_WORDS];
                 bool swap = false;
                 uint32_t words = 0;
-#pragma unroll
-                for (uint32_t j = 0; j < GCD_LEHMER_AHEAD_WORDS; j++) {
-                    aw[j] = a[at + j];
-                    bw[j] = b[at + j];
-                }
-                gcd_lehmer_plan_ahead(&next.st, &swap, &words, &st, pl.ia == 1, aw, bw);
+                gcd_lehmer_plan_ahead(&next.st, &swap, &words, &st, pl.ia == 1, a + at, b + at);
                 next.ia = swap ? 1 : 0;
                 next.na = next.nb = 0;
                 next.w = at + words + 1 < pl.w ? at + words + 1 : pl.w;
@@ -240,12 +234,13 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             if (next.st.kind == GCD_LEHMER_EXACT) {
                 /* Not planned ahead: from the numbers after step i. */
                 wait_for<false>(&s_done, i + 1);
-                if (!s_broken)
-                    next = plan_exact(dst, dst + p.cap, pl.w);
+                next = plan_exact(dst, dst + p.cap, pl.w);
             } else {
                 stats.ahead++;
             }
-            /* A step that broke the bounds ends the reduction: the workers stop at a DONE. */
+            /* A step that broke the bounds ends the reduction: the workers stop at a DONE. Read
+             * here, off the chain that waits for the workers and reads the numbers: a step i
+             * that broke them is seen in iteration i + 1 at the latest. */
             if (s_broken)
                 next.st.kind = GCD_LEHMER_DONE;
             s_plan[(i + 1) % 2] = next;
