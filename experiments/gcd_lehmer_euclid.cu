@@ -2,7 +2,12 @@
  * outside the build). One thread runs gcd_lehmer_cofactors (cpu_ref/gcd_lehmer.h, the kernel's
  * own) on 4096 seeded pairs of 63-bit tops, each input depending on the last result so that the
  * calls form one chain, and reports clock64 cycles a call and a quotient; beside it the same
- * Euclid with an integer shift-and-subtract quotient in place of the float estimate.
+ * Euclid with an integer shift-and-subtract quotient in place of the float estimate. Two more
+ * forms run it as the kernel's producer does, margin 3 on thread 0 of a block that meets at a
+ * barrier afterwards: once as it is, and once with a 64-bit division `/` (a call to a CUDA
+ * runtime subroutine) on the loop's path, never taken. With the call, ptxas wraps the Euclid's
+ * branches in convergence barriers (BSSY/BSYNC; see them with cuobjdump -sass), as it did in the
+ * kernel while gcd_lehmer_decide divided with `/`.
  *   nvcc -arch=sm_90 -O3 -std=c++17 -Icpu_ref -o gcd_lehmer_euclid experiments/gcd_lehmer_euclid.cu
  * Needs a GPU; prints two lines per form (the second run warm). */
 #include <cstdint>
@@ -90,6 +95,34 @@ __global__ void chain(const uint64_t *in, int n, unsigned long long *out)
     out[2] = acc;
 }
 
+/* The producer's context: margin 3 on thread 0, a barrier after; with Call, a 64-bit division
+ * on the path (the inputs have at least one quotient, so it never runs). */
+template <bool Call>
+__global__ void chain_producer(const uint64_t *in, int n, unsigned long long *out)
+{
+    __shared__ unsigned long long s_out[3];
+    if (threadIdx.x == 0) {
+        uint64_t acc = 0;
+        unsigned long long quotients = 0;
+        const long long c0 = clock64();
+        for (int i = 0; i < n; i++) {
+            gcd_lehmer_step st;
+            const uint64_t a = in[2 * i] ^ (acc & 1), b = in[2 * i + 1];
+            gcd_lehmer_cofactors(a, b, GCD_LEHMER_AHEAD_MARGIN, &st);
+            acc += st.ua + st.vb;
+            quotients += st.quotients;
+            if (Call && st.quotients == 0)
+                acc += a / (b | 1);
+        }
+        s_out[0] = (unsigned long long)(clock64() - c0);
+        s_out[1] = quotients;
+        s_out[2] = acc;
+    }
+    __syncthreads();
+    if (threadIdx.x < 3)
+        out[threadIdx.x] = s_out[threadIdx.x];
+}
+
 int main()
 {
     const int n = 4096;
@@ -110,19 +143,24 @@ int main()
         fprintf(stderr, "gcd_lehmer_euclid: a CUDA call failed\n");
         return 1;
     }
+    const char *const forms[] = {"float estimate:", "shift-and-subtract:",
+                                 "producer, margin 3:", "producer, with a call:"};
     for (int rep = 0; rep < 2; rep++)
-        for (int form = 0; form < 2; form++) {
+        for (int form = 0; form < 4; form++) {
             if (form == 0)
                 chain<true><<<1, 1>>>(d, n, o);
-            else
+            else if (form == 1)
                 chain<false><<<1, 1>>>(d, n, o);
+            else if (form == 2)
+                chain_producer<false><<<1, 64>>>(d, n, o);
+            else
+                chain_producer<true><<<1, 64>>>(d, n, o);
             if (cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost) != cudaSuccess) {
                 fprintf(stderr, "gcd_lehmer_euclid: the kernel failed\n");
                 return 1;
             }
-            printf("%-20s %.1f cycles a call, %.2f quotients a call, %.1f cycles a quotient\n",
-                   form == 0 ? "float estimate:" : "shift-and-subtract:", r[0] / (double)n,
-                   r[1] / (double)n, r[0] / (double)r[1]);
+            printf("%-24s %.1f cycles a call, %.2f quotients a call, %.1f cycles a quotient\n",
+                   forms[form], r[0] / (double)n, r[1] / (double)n, r[0] / (double)r[1]);
         }
     return 0;
 }
