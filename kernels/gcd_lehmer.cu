@@ -131,14 +131,19 @@ __device__ __forceinline__ void store_release(uint32_t *x, uint32_t v)
                  : "memory");
 }
 
-/* Waits until the counter reaches n, reading it in a tight loop: with the workers asleep for
- * 32 ns between reads, 10 pairs took 12.82, 101.8 and 345.1 ms at 16, 128 and 352 Kibit against
- * 12.72, 101.5 and 346.2 without (one run, H200): the workers' reads do not slow the producer,
- * and waking late delays them. */
-__device__ __forceinline__ void wait_for(const uint32_t *counter, uint32_t n)
+/* Waits until the counter reaches n, asleep for sleep_ns between reads, so that the polling
+ * leaves the shared-memory pipe to the threads that work: the producer sleeps 16 ns, the
+ * workers 8. 10 pairs at 16, 128 and 352 Kibit, ms, two passes each, H200: in one run, with the
+ * producer asleep, 11.47-11.57, 93.0-93.2 and 350.5-350.6 against 11.71-11.73, 94.6-94.7 and
+ * 352.2 with both reading in a tight loop (64 ns for the producer: no better); in another,
+ * with the workers asleep too, 11.51-11.53, 92.75-92.84 and 347.6-347.7 against 11.50-11.52,
+ * 92.97-93.01 and 350.6-350.9 (32 ns for the workers: no better). Before the producer's
+ * Euclid lost its convergence barriers (gcd_lehmer_quotient64) the workers' sleep did not pay:
+ * 12.82, 101.8 and 345.1 with 32 ns against 12.72, 101.5 and 346.2 without. */
+__device__ __forceinline__ void wait_for(const uint32_t *counter, uint32_t n, uint32_t sleep_ns)
 {
     while ((int32_t)(load_acquire(counter) - n) < 0)
-        ;
+        __nanosleep(sleep_ns);
 }
 
 /* The copy of both numbers (A and B, or B and A, cap words each) that step i reads: step i
@@ -217,7 +222,7 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             uint32_t *const src = copy_before(base, p.cap, i);
             uint32_t *const dst = copy_before(base, p.cap, i + 1);
             /* The numbers before step i, whole once step i - 1 is finished. */
-            wait_for(&s_done, i);
+            wait_for(&s_done, i, 16);
             planned next = {};
             next.st.kind = GCD_LEHMER_EXACT;
             if (pl.w >= GCD_LEHMER_AHEAD_WORDS) {
@@ -233,7 +238,7 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             }
             if (next.st.kind == GCD_LEHMER_EXACT) {
                 /* Not planned ahead: from the numbers after step i. */
-                wait_for(&s_done, i + 1);
+                wait_for(&s_done, i + 1, 16);
                 next = plan_exact(dst, dst + p.cap, pl.w);
             } else {
                 stats.ahead++;
@@ -249,7 +254,7 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
         }
     } else if (worker) {
         for (uint32_t i = 0;; i++) {
-            wait_for(&s_posted, i + 1);
+            wait_for(&s_posted, i + 1, 8);
             const planned pl = s_plan[i % 2];
             const gcd_lehmer_step &st = pl.st;
             if (st.kind == GCD_LEHMER_DONE)
