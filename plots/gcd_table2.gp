@@ -32,6 +32,9 @@ if (readable(lehmer_csv)) {
 n_methods = words(methods)
 tsv_of(m) = m eq 'gpu-kary' ? sprintf("awk -f %s %s", q(plotdir.'/csv2tsv.awk'), q(kary_csv)) : \
             m eq 'gpu-lehmer' ? sprintf("awk -f %s %s", q(plotdir.'/csv2tsv.awk'), q(lehmer_csv)) : tsv
+# gpu_of(m): the GPU that ran method m, from its file (the Lehmer rows may come from another
+# machine than the modular ones).
+gpu_of(m) = system(sprintf("%s | awk -F'\t' 'NR > 1 && !done && $13 == \"%s\" { printf \"%%s\", $5; done = 1 }'", tsv_of(m), m))
 col_gmp = '#555555'
 # per_gcd(m): "Kibit, ms per GCD, min, max" of method m.
 per_gcd(m) = sprintf("< %s | awk -F'\t' -v OFS='\t' 'NR > 1 && $13 == \"%s\" && $16 > 0 { print $14 / 1024, $22 / $16, $23 / $16, $24 / $16 }' | sort -n", tsv_of(m), m)
@@ -52,7 +55,7 @@ set ylabel 'time per GCD (ms)'
 set logscale y 10
 set format y '10^{%T}'
 set key inside bottom right Left reverse samplen 3 font ',10'
-plot for [i=1:n_methods] per_gcd(word(methods, i)) using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title sprintf('%s, %s', word(method_title, i), our_gpu), \
+plot for [i=1:n_methods] per_gcd(word(methods, i)) using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 lc rgb word(colors, i) title sprintf('%s, %s', word(method_title, i), gpu_of(word(methods, i))), \
      per_gcd('gmp') using 1:2:3:4 with yerrorlines lw 2 pt 5 ps 0.6 lc rgb col_gmp title sprintf('GMP mpz_gcd, 1 core, %s', our_cpu), \
      paper('gcd_table2') using 1:5 with linespoints lw 2 dt 2 pt 6 ps 0.7 lc rgb word(colors, 2) title 'paper, Tesla V100, custom barrier', \
      paper('gcd_table2') using 1:6 with linespoints lw 2 dt 2 pt 4 ps 0.7 lc rgb col_gmp title 'paper, GMP, Xeon E5-2620'
@@ -60,7 +63,7 @@ set title "paper's V100 time / ours (above 1: faster than the V100)" noenhanced
 set ylabel 'speed-up over the paper''s Tesla V100'
 unset logscale y
 set format y '%g'
-set yrange [0:6]
+set yrange [0:7]
 set ytics 1
 set key inside top left Left reverse samplen 3 font ',10'
 plot 5 with lines lw 2 dt 3 lc rgb '#d62728' title "issue 10's target: 5x the V100", \
