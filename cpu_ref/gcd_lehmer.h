@@ -102,11 +102,12 @@ GCD_LEHMER_HD uint64_t gcd_lehmer_window(const uint32_t *x, uint32_t n, uint64_t
 #ifdef __CUDA_ARCH__
 /* A float estimate of floor(a / b), b > 0, a < 2^63, that never exceeds it: a rounded down, b
  * up, rcp.approx within 1 ulp, two rounded products, then shrunk by 1 - 2^-20, so est <= a/b
- * and est > (a/b)(1 - 2^-19) - 1, within 1 of the quotient below 2^19. One asm block, so that
- * the compiler issues it where it stands, beside the subtractions that find quotients 1 and 2,
- * rather than sinking it into the branch of the larger ones: 180 cycles a quotient against 188
- * (gcd_lehmer_row; an uncommitted variant of experiments/gcd_lehmer_euclid.cu on the H200,
- * random 62-bit tops, margin 3, the same rows). */
+ * and est > (a/b)(1 - 2^-19) - 1, within 1 of the quotient below 2^19. One asm block, written
+ * before the subtractions that find quotients 1 and 2, so that the compiler may issue it beside
+ * them: 180 cycles a quotient against 188 when it did (gcd_lehmer_row; an uncommitted variant of
+ * experiments/gcd_lehmer_euclid.cu on the H200, random 62-bit tops, margin 3, the same rows).
+ * With the code of a2900b1, ptxas (CUDA 13.0) places the conversions after those two branches,
+ * in the kernel and in the probe alike (cuobjdump -sass). */
 __device__ __forceinline__ uint64_t gcd_lehmer_estimate(uint64_t a, uint64_t b)
 {
     uint64_t e;
@@ -145,7 +146,7 @@ __device__ __forceinline__ uint64_t gcd_lehmer_finish(uint64_t a, uint64_t b, ui
 
 /* floor(a / b) for a >= b > 0, a < 2^63, with a mod b in *rem. On the GPU: quotients 1 and 2
  * by subtraction (59 % of Euclid's quotients, by the Gauss-Kuzmin law), the rest from the float
- * estimate started beside them (gcd_lehmer_finish), as gcd_lehmer_row finds them; the gpu
+ * estimate (gcd_lehmer_finish), as gcd_lehmer_row finds them; the gpu
  * suite checks these quotients of every size against the host's division. On the host: the
  * division. */
 GCD_LEHMER_HD uint64_t gcd_lehmer_divide(uint64_t a, uint64_t b, uint64_t *rem)
@@ -302,8 +303,8 @@ GCD_LEHMER_HD uint64_t gcd_lehmer_gcd64(uint64_t a, uint64_t b)
 /* floor(a / b) for a >= b > 0, a < 2^63. On the GPU through gcd_lehmer_divide, not the `/`
  * operator: a 64-bit division is a call to a CUDA runtime subroutine, and with a call on the
  * producer's path ptxas wraps every branch of the producer's Euclid in convergence barriers
- * (BSSY/BSYNC), which cost 192 against 169 cycles a quotient (experiments/gcd_lehmer_euclid.cu,
- * H200). */
+ * (BSSY/BSYNC): 191 against 164 cycles a quotient (experiments/gcd_lehmer_euclid.cu,
+ * results/gcd_lehmer_euclid_8ae0b73.txt, H200). */
 GCD_LEHMER_HD uint64_t gcd_lehmer_quotient64(uint64_t a, uint64_t b)
 {
 #ifdef __CUDA_ARCH__
