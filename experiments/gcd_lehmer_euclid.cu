@@ -74,8 +74,14 @@ __device__ unsigned cofactors_shift_subtract(uint64_t a0, uint64_t b0, gcd_lehme
     return k;
 }
 
-template <bool Float>
-__global__ void chain(const uint64_t *in, int n, unsigned long long *out)
+/* The forms of the chain: the kernel's Euclid at margin 1, the shift-and-subtract one, the
+ * kernel's Euclid at the producer's margin, and the same with a 64-bit division (a call) on the
+ * loop's path that never runs (the inputs have at least one quotient). */
+enum form { FLOAT_ESTIMATE, SHIFT_SUBTRACT, PRODUCER, PRODUCER_CALL };
+
+/* The calls as one chain: out gets the cycles, the quotients and the checksum. */
+template <form F>
+__device__ __forceinline__ void run_chain(const uint64_t *in, int n, unsigned long long *out)
 {
     uint64_t acc = 0;
     unsigned long long quotients = 0;
@@ -83,41 +89,34 @@ __global__ void chain(const uint64_t *in, int n, unsigned long long *out)
     for (int i = 0; i < n; i++) {
         gcd_lehmer_step st;
         const uint64_t a = in[2 * i] ^ (acc & 1), b = in[2 * i + 1];
-        if (Float)
-            gcd_lehmer_cofactors(a, b, 1, &st);
-        else
+        if (F == SHIFT_SUBTRACT)
             cofactors_shift_subtract(a, b, &st);
+        else
+            gcd_lehmer_cofactors(a, b, F == FLOAT_ESTIMATE ? 1 : GCD_LEHMER_AHEAD_MARGIN, &st);
         acc += st.ua + st.vb;
         quotients += st.quotients;
+        if (F == PRODUCER_CALL && st.quotients == 0)
+            acc += a / (b | 1);
     }
     out[0] = (unsigned long long)(clock64() - c0);
     out[1] = quotients;
     out[2] = acc;
 }
 
-/* The producer's context: margin 3 on thread 0, a barrier after; with Call, a 64-bit division
- * on the path (the inputs have at least one quotient, so it never runs). */
-template <bool Call>
+/* One thread alone. */
+template <form F>
+__global__ void chain(const uint64_t *in, int n, unsigned long long *out)
+{
+    run_chain<F>(in, n, out);
+}
+
+/* The producer's context: thread 0 of a block that meets at a barrier afterwards. */
+template <form F>
 __global__ void chain_producer(const uint64_t *in, int n, unsigned long long *out)
 {
     __shared__ unsigned long long s_out[3];
-    if (threadIdx.x == 0) {
-        uint64_t acc = 0;
-        unsigned long long quotients = 0;
-        const long long c0 = clock64();
-        for (int i = 0; i < n; i++) {
-            gcd_lehmer_step st;
-            const uint64_t a = in[2 * i] ^ (acc & 1), b = in[2 * i + 1];
-            gcd_lehmer_cofactors(a, b, GCD_LEHMER_AHEAD_MARGIN, &st);
-            acc += st.ua + st.vb;
-            quotients += st.quotients;
-            if (Call && st.quotients == 0)
-                acc += a / (b | 1);
-        }
-        s_out[0] = (unsigned long long)(clock64() - c0);
-        s_out[1] = quotients;
-        s_out[2] = acc;
-    }
+    if (threadIdx.x == 0)
+        run_chain<F>(in, n, s_out);
     __syncthreads();
     if (threadIdx.x < 3)
         out[threadIdx.x] = s_out[threadIdx.x];
@@ -147,14 +146,14 @@ int main()
                                  "producer, margin 3:", "producer, with a call:"};
     for (int rep = 0; rep < 2; rep++)
         for (int form = 0; form < 4; form++) {
-            if (form == 0)
-                chain<true><<<1, 1>>>(d, n, o);
-            else if (form == 1)
-                chain<false><<<1, 1>>>(d, n, o);
-            else if (form == 2)
-                chain_producer<false><<<1, 64>>>(d, n, o);
+            if (form == FLOAT_ESTIMATE)
+                chain<FLOAT_ESTIMATE><<<1, 1>>>(d, n, o);
+            else if (form == SHIFT_SUBTRACT)
+                chain<SHIFT_SUBTRACT><<<1, 1>>>(d, n, o);
+            else if (form == PRODUCER)
+                chain_producer<PRODUCER><<<1, 64>>>(d, n, o);
             else
-                chain_producer<true><<<1, 64>>>(d, n, o);
+                chain_producer<PRODUCER_CALL><<<1, 64>>>(d, n, o);
             if (cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost) != cudaSuccess) {
                 fprintf(stderr, "gcd_lehmer_euclid: the kernel failed\n");
                 return 1;
