@@ -5,21 +5,22 @@
  * Why. A step of the modular methods (002's Fig. 2, and the k-ary method of gcd_kary.h) takes
  * about 15 bits off each number for one inverse and one half-Euclid on 32-bit residues, and
  * that dependent chain, not the arithmetic over the moduli, bounds them (README, issue 10). A
- * Lehmer step reads the top 63 bits of both numbers, runs Euclid on them alone as far as it
+ * Lehmer step reads the top 62 bits of both numbers, runs Euclid on them alone as far as it
  * provably agrees with Euclid on the whole numbers, and applies the resulting 2 x 2 matrix of
  * 32-bit cofactors to every word: about 31 bits off each number for one chain of about 17
  * quotients (Knuth, TAOCP vol. 2, 4.5.2, Algorithm L, with a double-digit start as in
  * Jebelean's "Improving the multiprecision Euclidean algorithm", 1993).
  *
- * The matrix. Let h = la - 63 (la, lb the bit lengths, la >= lb), a0 = floor(A / 2^h),
+ * The matrix. Let h = la - 62 (la, lb the bit lengths, la >= lb), a0 = floor(A / 2^h),
  * b0 = floor(B / 2^h), so A = 2^h a0 + ra and B = 2^h b0 + rb with 0 <= ra, rb < 2^h. Euclid on
  * (a0, b0) gives remainders r_i = (-1)^i (u_i a0 - v_i b0) with cofactors u_i, v_i >= 0, and
  * the same combination of the whole numbers is R_i = (-1)^i (u_i A - v_i B) = 2^h r_i +
  * (-1)^i (u_i ra - v_i rb) > 2^h (r_i - max(u_i, v_i)). So R_i >= 0 while r_i >= max(u_i,
  * v_i); the step takes the last pair (R_(k-1), R_k) for which that holds. The matrix has
  * determinant +-1, so gcd(R_(k-1), R_k) = gcd(A, B) whatever the truncation did; and since
- * v_k r_(k-1) <= a0 < 2^63 and r_k >= v_k >= u_k, every cofactor is below 2^31.5: one 32-bit
- * word, a 32 x 32-bit product a word.
+ * v_k r_(k-1) <= a0 < 2^62 and r_k >= v_k >= u_k, every cofactor is below 2^31: one 32-bit
+ * word, a 32 x 32-bit product a word below 2^63, so that a word of the new numbers and the
+ * carry it hands on are one signed 64-bit sum (gcd_lehmer_pair_words).
  *
  * When that is not possible. B much shorter than A (la - lb >= 32): A' = A - q (B << s) with
  * q < 2^32 from the top bits, which cannot go below 0. No safe Euclid step at all (the top
@@ -340,7 +341,9 @@ GCD_LEHMER_HD void gcd_lehmer_decide(struct gcd_lehmer_step *st, uint64_t la, ui
         st->va = (uint32_t)gcd_lehmer_quotient64(a_top, (uint64_t)b_lead + 1);
         return;
     }
-    if (gcd_lehmer_cofactors(a_top, b_top, 1, st) >= 2) {
+    /* Euclid on the top 62 bits, one bit lower than a_top and b_top, so that every cofactor is
+     * below 2^31 (the file's comment); b_top >= 2^31 here since lb > la - 32. */
+    if (gcd_lehmer_cofactors(a_top >> 1, b_top >> 1, 1, st) >= 2) {
         st->kind = GCD_LEHMER_PAIR;
         return;
     }
@@ -435,13 +438,25 @@ GCD_LEHMER_HD struct gcd_lehmer_pair gcd_lehmer_pair_of(const struct gcd_lehmer_
     return m;
 }
 
-/* Word j of A' and B' from word j of S (x) and of T (y). */
+/* Word j of A' and B' from word j of S (x) and of T (y), and the signed carries *c_a, *c_b
+ * they hand on. A PAIR step's multipliers are below 2^31 (the file's comment; gcd_lehmer_apply
+ * refuses any other), so each product is below 2^63 and the carry below 2^31 in size: one
+ * signed 64-bit sum t = m_pos x - m_neg y + c a word, without overflow, whose low word is the
+ * new word and whose high word, arithmetically shifted, the carry. In the kernel's phase 1 that
+ * takes 23.2 instructions a word, 7.5 of them on the IMAD pipe with the 4 multiplications,
+ * where gcd_lehmer_word's borrow and two carries took 26.0 and 12.5: ptxas moved the zero high
+ * words of its addends into place with IMAD.MOV (nvdisasm, sm_90, CUDA 13.0). Phase 1 bounds the
+ * workers' step, which from 144 Kibit bounded the whole step (README, issue 10). */
 GCD_LEHMER_HD void gcd_lehmer_pair_words(const struct gcd_lehmer_pair *m, uint32_t x, uint32_t y,
-                                         uint32_t *a, uint32_t *b, struct gcd_lehmer_carry *c_a,
-                                         struct gcd_lehmer_carry *c_b)
+                                         uint32_t *a, uint32_t *b, int64_t *c_a, int64_t *c_b)
 {
-    *a = gcd_lehmer_word(m->pa, x, m->na, y, c_a);
-    *b = gcd_lehmer_word(m->pb, y, m->nb, x, c_b);
+    const int64_t ta = (int64_t)((uint64_t)m->pa * x) - (int64_t)((uint64_t)m->na * y) + *c_a;
+    const int64_t tb = (int64_t)((uint64_t)m->pb * y) - (int64_t)((uint64_t)m->nb * x) + *c_b;
+    *a = (uint32_t)ta;
+    *b = (uint32_t)tb;
+    /* Arithmetic shifts (GCC and nvcc shift signed values so). */
+    *c_a = ta >> 32;
+    *c_b = tb >> 32;
 }
 
 /* Phase 1 for the chunk [lo, hi) of A (words a) and B (words b, nb of them before the step):
@@ -452,20 +467,24 @@ GCD_LEHMER_HD void gcd_lehmer_chunk_combine(const struct gcd_lehmer_step *st, co
                                             uint32_t nb, uint32_t lo, uint32_t hi, int64_t *ca,
                                             int64_t *cb)
 {
-    struct gcd_lehmer_carry c_a = {0, 0}, c_b = {0, 0};
     if (st->kind == GCD_LEHMER_PAIR) {
         const struct gcd_lehmer_pair m = gcd_lehmer_pair_of(st);
         const uint32_t *const s = m.s_is_b ? b : a, *const t = m.s_is_b ? a : b;
+        int64_t c_a = 0, c_b = 0;
         for (uint32_t j = lo; j < hi; j++)
             gcd_lehmer_pair_words(&m, s[j], t[j], &da[j], &db[j], &c_a, &c_b);
-    } else {
-        for (uint32_t j = lo; j < hi; j++) {
-            da[j] = gcd_lehmer_word(1, a[j], st->va, gcd_lehmer_shifted(b, nb, j, st->shift), &c_a);
-            db[j] = b[j];
-        }
+        *ca = c_a;
+        *cb = c_b;
+        return;
+    }
+    /* SHIFT and ONE: q may reach 2^32 - 1, past the signed sum's range. */
+    struct gcd_lehmer_carry c_a = {0, 0};
+    for (uint32_t j = lo; j < hi; j++) {
+        da[j] = gcd_lehmer_word(1, a[j], st->va, gcd_lehmer_shifted(b, nb, j, st->shift), &c_a);
+        db[j] = b[j];
     }
     *ca = gcd_lehmer_carry_value(&c_a);
-    *cb = gcd_lehmer_carry_value(&c_b);
+    *cb = 0;
 }
 
 /* Adds the signed carries *cx to the words [lo, hi) of x and *cy to those of y (|c| <= 2^32 + 1)
@@ -540,10 +559,10 @@ GCD_LEHMER_HD void gcd_lehmer_plan_ahead(struct gcd_lehmer_step *next, bool *swa
     const struct gcd_lehmer_pair m = gcd_lehmer_pair_of(st);
     const uint32_t *const sw = m.s_is_b ? bw : aw, *const tw = m.s_is_b ? aw : bw;
     uint32_t a[GCD_LEHMER_AHEAD_WORDS], b[GCD_LEHMER_AHEAD_WORDS];
-    struct gcd_lehmer_carry c_a = {0, 0}, c_b = {0, 0};
+    int64_t c_a = 0, c_b = 0;
     for (uint32_t j = 0; j < n; j++)
         gcd_lehmer_pair_words(&m, sw[j], tw[j], &a[j], &b[j], &c_a, &c_b);
-    if (gcd_lehmer_carry_value(&c_a) || gcd_lehmer_carry_value(&c_b))
+    if (c_a || c_b)
         return;
     /* As four 64-bit limbs, read at constant places only, so that the kernel keeps them in
      * registers (indexed at run time they went to local memory: 3.20 us a step at 16 Kibit on

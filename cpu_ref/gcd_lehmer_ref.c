@@ -33,6 +33,11 @@ static uint32_t trim(const uint32_t *x, uint32_t n)
 bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b, uint32_t w,
                       uint32_t nb, uint32_t k, int64_t *scratch, struct gcd_lehmer_stats *stats)
 {
+    /* A PAIR step's words are signed 64-bit sums, exact for multipliers below 2^31 only
+     * (gcd_lehmer_pair_words); gcd_lehmer_decide and gcd_lehmer_plan_ahead give no other, and a
+     * step that did would count as one that broke the bounds. */
+    if (st->kind == GCD_LEHMER_PAIR && (st->ua | st->va | st->ub | st->vb) >> 31)
+        return false;
     const uint32_t chunks = (w + k - 1) / k;
     int64_t *ca = scratch, *cb = ca + chunks, *ea = cb + chunks, *eb = ea + chunks;
 #define LO(t) ((t) * k)

@@ -33,7 +33,8 @@ void gcd_lehmer_shape(uint32_t words, uint32_t *chunk, uint32_t *threads, uint32
 /* One step on the words [0, w) of A (words a, its top word below w) and B (words b, nb of
  * them), in place, with chunks of k words, as the block runs it: phase 1, phase 2, the ripple
  * rounds, and the negation of a ONE step gone below 0; scratch holds 4 w carries. Returns false
- * when the result does not fit in w words, or is below 0 after a PAIR or SHIFT step. */
+ * when the result does not fit in w words, or is below 0 after a PAIR or SHIFT step, or when a
+ * PAIR step has a multiplier of 2^31 or more (gcd_lehmer_pair_words). */
 bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b, uint32_t w,
                       uint32_t nb, uint32_t k, int64_t *scratch, struct gcd_lehmer_stats *stats);
 

@@ -110,40 +110,52 @@ __device__ __forceinline__ planned plan_exact(const uint32_t *x0, const uint32_t
     return p;
 }
 
-/* The handoff between the producer and the workers: counters in shared memory, written with
- * release and read with acquire semantics (CTA scope), so that what was written before a
- * counter moved is seen by whoever sees it move. */
-__device__ __forceinline__ uint32_t load_acquire(const uint32_t *x)
+/* The handoff between the producer and the workers: mbarriers in shared memory (PTX mbarrier,
+ * sm_80 and later) of one arrival a phase, two a direction, used alternately. Event j of a
+ * direction (plan j posted, j >= 1; step j - 1 finished) is the arrival that completes phase
+ * (j - 1) / 2 of barrier j % 2: the producer arrives once a plan is written, the thread of the
+ * top chunk once a step is finished (after the workers' last barrier of the step). An arrival
+ * releases and a completed wait acquires (CTA scope), so what was written before the arrival is
+ * seen after the wait. A wait names its phase by parity, so it must never fall two phases behind
+ * its barrier, four events of its direction: the producer posts plan j + 2 only after step j
+ * finished, so after every worker waited for plan j, and the workers finish step j + 1 only
+ * after plan j + 1, which the producer posts after it waited for the end of step j - 1. A
+ * waiting thread is suspended by the hardware until its phase completes. Where the handoff was
+ * two counters in shared memory, read in loops with sleeps of 8 and 16 ns, 10 pairs took 12.03,
+ * 13.30 and 34.66 ms at 160, 176 and 352 Kibit, against 11.93, 13.19 and 34.07 with one
+ * mbarrier a direction (an H100, one run; at 16 and 128 Kibit within 1 % of each other). */
+__device__ __forceinline__ uint32_t shared_address(const void *x)
 {
-    uint32_t v;
-    asm volatile("ld.acquire.cta.shared::cta.u32 %0, [%1];"
-                 : "=r"(v)
-                 : "r"((uint32_t)__cvta_generic_to_shared(x))
-                 : "memory");
-    return v;
+    return (uint32_t)__cvta_generic_to_shared(x);
 }
 
-__device__ __forceinline__ void store_release(uint32_t *x, uint32_t v)
+__device__ __forceinline__ void mbarrier_init(uint64_t *mb)
 {
-    asm volatile("st.release.cta.shared::cta.u32 [%0], %1;" ::"r"(
-                     (uint32_t)__cvta_generic_to_shared(x)),
-                 "r"(v)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(mb)) : "memory");
+}
+
+/* Event j (j >= 1) of the direction whose two barriers are mb[0] and mb[1]. */
+__device__ __forceinline__ void handoff_post(uint64_t *mb, uint32_t j)
+{
+    asm volatile("{\n\t.reg .b64 state;\n\t"
+                 "mbarrier.arrive.release.cta.shared::cta.b64 state, [%0];\n\t}" ::"r"(
+                     shared_address(&mb[j % 2]))
                  : "memory");
 }
 
-/* Waits until the counter reaches n, asleep for sleep_ns between reads, so that the polling
- * leaves the shared-memory pipe to the threads that work: the producer sleeps 16 ns, the
- * workers 8. 10 pairs at 16, 128 and 352 Kibit, ms, two passes each, H200: in one run, with the
- * producer asleep, 11.47-11.57, 93.0-93.2 and 350.5-350.6 against 11.71-11.73, 94.6-94.7 and
- * 352.2 with both reading in a tight loop (64 ns for the producer: no better); in another,
- * with the workers asleep too, 11.51-11.53, 92.75-92.84 and 347.6-347.7 against 11.50-11.52,
- * 92.97-93.01 and 350.6-350.9 (32 ns for the workers: no better). Before the producer's
- * Euclid lost its convergence barriers (gcd_lehmer_quotient64) the workers' sleep did not pay:
- * 12.82, 101.8 and 345.1 with 32 ns against 12.72, 101.5 and 346.2 without. */
-__device__ __forceinline__ void wait_for(const uint32_t *counter, uint32_t n, uint32_t sleep_ns)
+/* Waits for event j (j >= 1) of that direction. */
+__device__ __forceinline__ void handoff_wait(uint64_t *mb, uint32_t j)
 {
-    while ((int32_t)(load_acquire(counter) - n) < 0)
-        __nanosleep(sleep_ns);
+    const uint32_t at = shared_address(&mb[j % 2]), parity = (j - 1) / 2 % 2;
+    uint32_t complete;
+    do {
+        asm volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(complete)
+                     : "r"(at), "r"(parity)
+                     : "memory");
+    } while (!complete);
 }
 
 /* The copy of both numbers (A and B, or B and A, cap words each) that step i reads: step i
@@ -177,7 +189,8 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
     __shared__ int64_t s_ca[GCD_LEHMER_BLOCK], s_cb[GCD_LEHMER_BLOCK];
     __shared__ int32_t s_ea[GCD_LEHMER_BLOCK], s_eb[GCD_LEHMER_BLOCK];
     __shared__ planned s_plan[2];
-    __shared__ uint32_t s_posted, s_done, s_z, s_broken;
+    __shared__ uint32_t s_posted, s_z, s_broken;
+    __shared__ uint64_t s_posted_mb[2], s_done_mb[2];
     __shared__ uint64_t s_ripple_rounds, s_negations;
     __shared__ int64_t s_sign_a;
     const uint32_t t = threadIdx.x, k = p.chunk, warp = t / 32, warps = blockDim.x / 32;
@@ -197,19 +210,24 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
     if (t == 0) {
         s_broken = 0;
         s_ripple_rounds = s_negations = 0;
-        s_done = 0;
         s_posted = 1;
+        for (int j = 0; j < 2; j++) {
+            mbarrier_init(&s_posted_mb[j]);
+            mbarrier_init(&s_done_mb[j]);
+        }
     }
     __syncthreads();
     if (t == 0)
         s_plan[0] = plan_exact(base, base + p.cap, p.nu + 1);
     __syncthreads();
-    /* Steps i = 0, 1, ...: plan i is in s_plan[i % 2] once s_posted > i, and the workers have
-     * finished step i once s_done > i. The producer overwrites plan i - 1 only after step i - 1
-     * is finished, and the workers overwrite the numbers before step i only after plan i + 1,
-     * which the producer planned from them, is posted. No barrier of the whole block a step. */
+    /* Steps i = 0, 1, ...: plan i is in s_plan[i % 2] (plan 0 from here, plan i >= 1 once event
+     * i of s_posted_mb), and the workers have finished step i at event i + 1 of s_done_mb. The
+     * producer overwrites plan i - 1 only after step i - 1 is finished, and the workers overwrite
+     * the numbers before step i only after plan i + 1, which the producer planned from them, is
+     * posted. No barrier of the whole block a step. */
     if (t == 0) {
         planned pl = s_plan[0];
+        uint32_t done = 0; /* steps the producer saw finished */
         for (uint32_t i = 0;; i++) {
             const gcd_lehmer_step &st = pl.st;
             if (st.kind == GCD_LEHMER_DONE)
@@ -222,7 +240,8 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             uint32_t *const src = copy_before(base, p.cap, i);
             uint32_t *const dst = copy_before(base, p.cap, i + 1);
             /* The numbers before step i, whole once step i - 1 is finished. */
-            wait_for(&s_done, i, 16);
+            for (; done < i; done++)
+                handoff_wait(s_done_mb, done + 1);
             planned next = {};
             next.st.kind = GCD_LEHMER_EXACT;
             if (pl.w >= GCD_LEHMER_AHEAD_WORDS) {
@@ -238,7 +257,8 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             }
             if (next.st.kind == GCD_LEHMER_EXACT) {
                 /* Not planned ahead: from the numbers after step i. */
-                wait_for(&s_done, i + 1, 16);
+                for (; done < i + 1; done++)
+                    handoff_wait(s_done_mb, done + 1);
                 next = plan_exact(dst, dst + p.cap, pl.w);
             } else {
                 stats.ahead++;
@@ -249,12 +269,14 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             if (s_broken)
                 next.st.kind = GCD_LEHMER_DONE;
             s_plan[(i + 1) % 2] = next;
-            store_release(&s_posted, i + 2);
+            s_posted = i + 2;
+            handoff_post(s_posted_mb, i + 1);
             pl = next;
         }
     } else if (worker) {
         for (uint32_t i = 0;; i++) {
-            wait_for(&s_posted, i + 1, 8);
+            if (i > 0)
+                handoff_wait(s_posted_mb, i);
             const planned pl = s_plan[i % 2];
             const gcd_lehmer_step &st = pl.st;
             if (st.kind == GCD_LEHMER_DONE)
@@ -327,7 +349,7 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             }
             /* Every chunk is final (the last barrier above saw every worker's writes). */
             if (top)
-                store_release(&s_done, i + 1);
+                handoff_post(s_done_mb, i + 1);
         }
     }
     __syncthreads();

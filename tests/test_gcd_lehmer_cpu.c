@@ -1,12 +1,15 @@
 /* cpu suite: the CPU twin of the Lehmer GCD kernel (cpu_ref/gcd_lehmer.h,
  * cpu_ref/gcd_lehmer_ref.c; beyond 002).
  * - gcd_lehmer_plan on seeded random pairs of 96 to 65536 bits, the lengths equal and apart by
- *   up to 40 bits: a PAIR step's matrix has determinant +-1, both numbers it makes (formed with
- *   GMP from the step's cofactors) are at least 0 and have the GCD of the pair, and they are
- *   shorter by at least 28 bits on average (lengths 32 or more apart make SHIFT steps); a SHIFT or ONE step leaves A - q (B << s) in [0, A);
+ *   up to 40 bits: a PAIR step's matrix has determinant +-1 and cofactors below 2^31, both
+ *   numbers it makes (formed with GMP from the step's cofactors) are at least 0 and have the GCD
+ *   of the pair, and they are shorter by at least 28 bits on average (lengths 32 or more apart
+ *   make SHIFT steps); a SHIFT or ONE step leaves A - q (B << s) in [0, A);
  * - the block's word arithmetic (gcd_lehmer_apply) against GMP on crafted steps: a borrow that
  *   ripples through every chunk (A = 2^(32 m), B = 1), a ONE step gone below 0 (the negation),
- *   with chunks of 2, 3 and 5 words, and their ripple rounds and negations counted;
+ *   PAIR steps with multipliers up to 2^31 - 1 on words of all ones (sums near 2^63) and
+ *   random words, with chunks of 2, 3 and 5 words, and their ripple rounds and negations
+ *   counted; a PAIR step with a multiplier of 2^31 refused;
  * - the twin against mpz_gcd on issue 10's cases (tests/gcd_cases.h) up to 8192 bits with the
  *   kernel's chunk size and with chunks of 2 and 3 words (many chunks: phase 2 and the ripples
  *   between them), and random pairs of 64 Kibit, with its statistics (quotients a PAIR step,
@@ -68,6 +71,7 @@ static void check_plan(const mpz_t a, const mpz_t b, double *gain, unsigned *pai
         combine(s, st.ub, st.vb, st.odd_b, a, b);
         const int64_t det = (int64_t)st.ua * st.vb - (int64_t)st.va * st.ub;
         CHECK(det == 1 || det == -1, "PAIR: determinant %lld", (long long)det);
+        CHECK(!((st.ua | st.va | st.ub | st.vb) >> 31), "PAIR: a cofactor of 2^31 or more");
         CHECK(st.odd_a != st.odd_b && st.quotients >= 1, "PAIR: rows %u %u, %u quotients",
               st.odd_a, st.odd_b, st.quotients);
         CHECK(mpz_sgn(r) >= 0 && mpz_sgn(s) >= 0, "PAIR: a number below 0 (%zu bits)",
@@ -144,6 +148,32 @@ static void check_apply(const struct gcd_lehmer_step *st, const mpz_t a, const m
     free(scratch);
 }
 
+/* A crafted PAIR step (A' = ua A - va B, B' = vb B - ub A) through the block's arithmetic
+ * against GMP, with multipliers up to 2^31 - 1, the most a PAIR step may have. */
+static void check_apply_pair(uint32_t ua, uint32_t va, uint32_t ub, uint32_t vb, const mpz_t a,
+                             const mpz_t b, uint32_t chunk, const char *what)
+{
+    const struct gcd_lehmer_step st = {.kind = GCD_LEHMER_PAIR, .ua = ua, .va = va, .ub = ub,
+                                       .vb = vb, .odd_a = 0, .odd_b = 1, .quotients = 1};
+    const uint32_t na = word_count(a), nb = word_count(b);
+    uint32_t *x = words_of(a, na + 1), *y = words_of(b, na + 1);
+    int64_t *scratch = calloc(4 * (size_t)(na + 1), sizeof *scratch);
+    struct gcd_lehmer_stats stats = {0};
+    const bool ok = gcd_lehmer_apply(&st, x, y, na + 1, nb, chunk, scratch, &stats);
+    mpz_t r, s, got_a, got_b;
+    mpz_inits(r, s, got_a, got_b, NULL);
+    combine(r, ua, va, 0, a, b);
+    combine(s, ub, vb, 1, a, b);
+    mpz_import(got_a, na + 1, -1, sizeof *x, 0, 0, x);
+    mpz_import(got_b, na + 1, -1, sizeof *y, 0, 0, y);
+    CHECK(ok && mpz_cmp(got_a, r) == 0 && mpz_cmp(got_b, s) == 0,
+          "PAIR %s, chunks of %u: %s", what, chunk, ok ? "wrong result" : "refused");
+    mpz_clears(r, s, got_a, got_b, NULL);
+    free(x);
+    free(y);
+    free(scratch);
+}
+
 static void check_block_arithmetic(void)
 {
     const uint32_t chunks[] = {2, 3, 5};
@@ -169,7 +199,30 @@ static void check_block_arithmetic(void)
         st.va = 0x9e3779b9u;
         gcd_case_bits(b, rng, 32 * m - 80);
         check_apply(&st, a, b, k, "SHIFT", 0, 0);
+        /* The largest products a PAIR step makes: multipliers 2^31 - 1 and 2^31 - 2 on words
+         * of all ones, then on random words (A = B and A = B + 1, so that both results stay at
+         * least 0). */
+        const uint32_t big = 0x7fffffffu;
+        mpz_set_ui(a, 0);
+        mpz_setbit(a, 32 * m);
+        mpz_sub_ui(a, a, 1);
+        check_apply_pair(big, big - 1, big - 1, big, a, a, k, "all ones");
+        mpz_set_ui(b, 1);
+        check_apply_pair(big, 1, 0, 1, a, b, k, "(2^31 - 1) A - 1, A all ones");
+        gcd_case_bits(b, rng, 32 * m);
+        check_apply_pair(big, big - 1, big - 1, big, b, b, k, "random words");
+        mpz_add_ui(a, b, 1);
+        check_apply_pair(big, big - 1, big - 1, big, a, b, k, "A = B + 1");
+        check_apply_pair(1, 0, big - 1, big, a, b, k, "A' = A, B' = B - (2^31 - 2)");
     }
+    /* A multiplier of 2^31 is past the signed sums' range: refused as a broken step. */
+    const struct gcd_lehmer_step wide = {.kind = GCD_LEHMER_PAIR, .ua = 0x80000000u, .va = 1,
+                                         .ub = 0x7fffffffu, .vb = 1, .odd_b = 1, .quotients = 1};
+    uint32_t x[4] = {5, 6, 7, 0}, y[4] = {1, 2, 3, 0};
+    int64_t scratch[16] = {0};
+    struct gcd_lehmer_stats stats = {0};
+    CHECK(!gcd_lehmer_apply(&wide, x, y, 4, 3, 2, scratch, &stats),
+          "PAIR with a multiplier of 2^31: not refused");
     mpz_clears(a, b, NULL);
 }
 
