@@ -7,7 +7,7 @@
  * that dependent chain, not the arithmetic over the moduli, bounds them (README, issue 10). A
  * Lehmer step reads the top 62 bits of both numbers, runs Euclid on them alone as far as it
  * provably agrees with Euclid on the whole numbers, and applies the resulting 2 x 2 matrix of
- * 32-bit cofactors to every word: about 31 bits off each number for one chain of about 17
+ * 32-bit cofactors to every word: about 30 bits off each number for one chain of about 16
  * quotients (Knuth, TAOCP vol. 2, 4.5.2, Algorithm L, with a double-digit start as in
  * Jebelean's "Improving the multiprecision Euclidean algorithm", 1993).
  *

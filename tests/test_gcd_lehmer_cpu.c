@@ -200,8 +200,8 @@ static void check_block_arithmetic(void)
         gcd_case_bits(b, rng, 32 * m - 80);
         check_apply(&st, a, b, k, "SHIFT", 0, 0);
         /* The largest products a PAIR step makes: multipliers 2^31 - 1 and 2^31 - 2 on words
-         * of all ones, then on random words (A = B and A = B + 1, so that both results stay at
-         * least 0). */
+         * of all ones (sums near 2^63), then on random words; the operands are chosen so that
+         * both results stay at least 0. */
         const uint32_t big = 0x7fffffffu;
         mpz_set_ui(a, 0);
         mpz_setbit(a, 32 * m);
