@@ -6,8 +6,8 @@
  * and write the other: every worker combines its chunk of words (phase 1), adds the carry of
  * the chunk below (phase 2), and the rare one-unit carries ripple on, one chunk a round, while
  * a barrier's OR finds any; those barriers leave the producer out. The producer posts each plan
- * and the workers report each step finished through two counters in shared memory, with no
- * barrier of the whole block a step; a step that could not be planned ahead is planned from the
+ * and the workers report each step finished through mbarriers (handoff_post), with no barrier
+ * of the whole block a step; a step that could not be planned ahead is planned from the
  * numbers after step k, once the workers report it. The twin, cpu_ref/gcd_lehmer_ref.c, takes
  * the same steps and runs the same phases chunk by chunk. */
 #include "gcd_lehmer_kernel.h"
