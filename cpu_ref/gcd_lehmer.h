@@ -545,9 +545,15 @@ GCD_LEHMER_HD void gcd_lehmer_plan_ahead(struct gcd_lehmer_step *next, bool *swa
     *words = 0;
     if (st->kind != GCD_LEHMER_PAIR)
         return;
+    /* Step k's words as gcd_lehmer_chunk_combine forms them, written out here for the PAIR step
+     * alone: through gcd_lehmer_chunk_combine, 10 pairs took 0.1 % to 0.8 % longer at 16 to 352
+     * Kibit (H100, one run, two passes). */
+    const struct gcd_lehmer_pair m = gcd_lehmer_pair_of(st);
+    const uint32_t *const sw = m.s_is_b ? bw : aw, *const tw = m.s_is_b ? aw : bw;
     uint32_t a[GCD_LEHMER_AHEAD_WORDS], b[GCD_LEHMER_AHEAD_WORDS];
-    int64_t c_a, c_b;
-    gcd_lehmer_chunk_combine(st, aw, bw, a, b, n, 0, n, &c_a, &c_b);
+    int64_t c_a = 0, c_b = 0;
+    for (uint32_t j = 0; j < n; j++)
+        gcd_lehmer_pair_words(&m, sw[j], tw[j], &a[j], &b[j], &c_a, &c_b);
     if (c_a || c_b)
         return;
     /* As four 64-bit limbs, read at constant places only, so that the kernel keeps them in
