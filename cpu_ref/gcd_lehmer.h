@@ -383,17 +383,30 @@ GCD_LEHMER_HD void gcd_lehmer_plan(struct gcd_lehmer_step *st, const uint32_t *x
     gcd_lehmer_decide(st, *swap ? ly : lx, lb, *swap ? yt : xt, *swap ? xt : yt, b_lead);
 }
 
-/* Word j of X - q Y (SHIFT and ONE, q < 2^32), and in *borrow what it takes from the next
- * word: one multiply-add and a subtraction, GMP's mpn_submul_1. The borrow cannot overflow:
- * q y + borrow <= (2^32 - 1)^2 + 2^32 - 1 = 2^64 - 2^32, whose high word reaches 2^32 - 1 only
- * with a low word of 0, which takes nothing from x. */
-GCD_LEHMER_HD uint32_t gcd_lehmer_submul_word(uint32_t x, uint32_t q, uint32_t y,
-                                              uint32_t *borrow)
+/* What one word of m_pos X - m_neg Y hands the next: the high word of the positive product,
+ * and that of the negative one plus the borrow of their difference. As a number, pos - neg, in
+ * [-(2^32 - 1), 2^32 - 1]. */
+struct gcd_lehmer_carry {
+    uint32_t pos, neg;
+};
+
+GCD_LEHMER_HD int64_t gcd_lehmer_carry_value(const struct gcd_lehmer_carry *c)
 {
-    const uint64_t n = (uint64_t)q * y + *borrow;
-    const uint32_t nl = (uint32_t)n;
-    *borrow = (uint32_t)(n >> 32) + (x < nl);
-    return x - nl;
+    return (int64_t)c->pos - (int64_t)c->neg;
+}
+
+/* Word j of m_pos X - m_neg Y: two multiply-adds and a subtraction, the form of GMP's
+ * mpn_submul_1 with both products formed. The borrow goes into the negative carry, which it
+ * cannot overflow: m y + c <= (2^32 - 1)^2 + 2^32 - 1 = 2^64 - 2^32, whose high word reaches
+ * 2^32 - 1 only with a low word of 0, and a low word of 0 borrows nothing. */
+GCD_LEHMER_HD uint32_t gcd_lehmer_word(uint32_t m_pos, uint32_t x, uint32_t m_neg, uint32_t y,
+                                       struct gcd_lehmer_carry *c)
+{
+    const uint64_t p = (uint64_t)m_pos * x + c->pos, n = (uint64_t)m_neg * y + c->neg;
+    const uint32_t pl = (uint32_t)p, nl = (uint32_t)n;
+    c->pos = (uint32_t)(p >> 32);
+    c->neg = (uint32_t)(n >> 32) + (pl < nl);
+    return pl - nl;
 }
 
 /* Word j of Y << shift (words past y's n read as 0). */
@@ -431,9 +444,8 @@ GCD_LEHMER_HD struct gcd_lehmer_pair gcd_lehmer_pair_of(const struct gcd_lehmer_
  * signed 64-bit sum t = m_pos x - m_neg y + c a word, without overflow, whose low word is the
  * new word and whose high word, arithmetically shifted, the carry. In the kernel's phase 1 that
  * takes 23.2 instructions a word, 7.5 of them on the IMAD pipe with the 4 multiplications,
- * where two multiply-adds and a borrow a number (GMP's submul form with both products formed)
- * took 26.0 and 12.5: ptxas moved the zero high words of their addends into place with IMAD.MOV
- * (nvdisasm, sm_90, CUDA 13.0). Phase 1 bounds the
+ * where gcd_lehmer_word's borrow and two carries took 26.0 and 12.5: ptxas moved the zero high
+ * words of its addends into place with IMAD.MOV (nvdisasm, sm_90, CUDA 13.0). Phase 1 bounds the
  * workers' step, which from 144 Kibit bounded the whole step (README, issue 10). */
 GCD_LEHMER_HD void gcd_lehmer_pair_words(const struct gcd_lehmer_pair *m, uint32_t x, uint32_t y,
                                          uint32_t *a, uint32_t *b, int64_t *c_a, int64_t *c_b)
@@ -456,9 +468,6 @@ GCD_LEHMER_HD void gcd_lehmer_chunk_combine(const struct gcd_lehmer_step *st, co
                                             int64_t *cb)
 {
     if (st->kind == GCD_LEHMER_PAIR) {
-        /* S and T through the pointer that the parity picks: in the kernel, straight from
-         * shared memory into registers, where a select on each word's values cost the producer
-         * about 2 % (its plan ahead; an uncommitted variant, 16 and 128 Kibit, H200, one run). */
         const struct gcd_lehmer_pair m = gcd_lehmer_pair_of(st);
         const uint32_t *const s = m.s_is_b ? b : a, *const t = m.s_is_b ? a : b;
         int64_t c_a = 0, c_b = 0;
@@ -469,13 +478,12 @@ GCD_LEHMER_HD void gcd_lehmer_chunk_combine(const struct gcd_lehmer_step *st, co
         return;
     }
     /* SHIFT and ONE: q may reach 2^32 - 1, past the signed sum's range. */
-    uint32_t borrow = 0;
+    struct gcd_lehmer_carry c_a = {0, 0};
     for (uint32_t j = lo; j < hi; j++) {
-        da[j] = gcd_lehmer_submul_word(a[j], st->va, gcd_lehmer_shifted(b, nb, j, st->shift),
-                                       &borrow);
+        da[j] = gcd_lehmer_word(1, a[j], st->va, gcd_lehmer_shifted(b, nb, j, st->shift), &c_a);
         db[j] = b[j];
     }
-    *ca = -(int64_t)borrow;
+    *ca = gcd_lehmer_carry_value(&c_a);
     *cb = 0;
 }
 
@@ -545,9 +553,9 @@ GCD_LEHMER_HD void gcd_lehmer_plan_ahead(struct gcd_lehmer_step *next, bool *swa
     *words = 0;
     if (st->kind != GCD_LEHMER_PAIR)
         return;
-    /* Step k's words as gcd_lehmer_chunk_combine forms them, written out here for the PAIR step
-     * alone: through gcd_lehmer_chunk_combine, 10 pairs took 0.1 % to 0.8 % longer at 16 to 352
-     * Kibit (H100, one run, two passes). */
+    /* Step k's words, read through the pointer that the parity picks: in the kernel, straight
+     * from shared memory into registers, where a select on each word's values cost the
+     * producer about 2 % (an uncommitted variant, 16 and 128 Kibit, H200, same run). */
     const struct gcd_lehmer_pair m = gcd_lehmer_pair_of(st);
     const uint32_t *const sw = m.s_is_b ? bw : aw, *const tw = m.s_is_b ? aw : bw;
     uint32_t a[GCD_LEHMER_AHEAD_WORDS], b[GCD_LEHMER_AHEAD_WORDS];
