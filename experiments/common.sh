@@ -79,3 +79,15 @@ if_shared_fits() {
     printf '%s\n' "$err" >&2
     return "$status"
 }
+
+# opcode_mix BINARY REGEX: the opcodes of the SASS of BINARY's functions matching REGEX
+# (cuobjdump -sass), most frequent first.
+opcode_mix() {
+    cuobjdump -sass "$1" |
+        awk -v fn="$2" '$0 ~ "Function : .*" fn {on = 1; next}
+             /Function : / {on = 0}
+             on && match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[A-Z0-9]+ +)?[A-Z0-9_.]+/) {
+                 n = split(substr($0, RSTART, RLENGTH), f, / +/); count[f[n]]++; total++ }
+             END { for (op in count) printf "%6d %s\n", count[op], op; printf "%6d total\n", total }' |
+        sort -rn
+}

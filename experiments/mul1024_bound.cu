@@ -2,7 +2,8 @@
 // arithmetic? A probe outside the build, compiled and run on the GPU machine by
 // experiments/mul1024_bound.sh:
 //   nvcc -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -o mul1024_bound \
-//        experiments/mul1024_bound.cu && ./mul1024_bound COMMIT
+//        experiments/mul1024_bound.cu && ./mul1024_bound COMMIT [RUN ...]
+// (the RUNs named, after memcpy; all of them without a name)
 // It times, on the same word-major batch that `mpgpu mul` multiplies (A[i * count + p]):
 // - memcpy: cudaMemcpyDeviceToDevice of the same 512 bytes a product (operands in, product
 //   out): the memory floor as the driver reaches it;
@@ -20,10 +21,13 @@
 //   registers) and, with the suffix -3, at 3 (168 registers); fp64-x3: the FP64 path alone,
 //   three 16x16-word products a thread, for its own rate. Do fewer IMAD.MOV, or the idle FP64
 //   pipe, take work off the IMAD pipe?
+// - kara29 (experiments/mul1024_radix29.sh): the same Karatsuba level on digits of 29 bits,
+//   every digit product a 64-bit multiply-accumulate into its column (radix29 below): no zero
+//   high word, no carry chain, but 972 digit products for the leaf's 768 word products.
 // If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
-// by memory. The products of school, kara and the kara-* runs are compared with a CPU schoolbook
-// on a sample (the first 64 and every 97th, 10874 of them); a mismatch exits 1. Writes CSV to
-// stdout.
+// by memory. The products of school, kara, kara29 and the kara-* runs are compared with a CPU
+// schoolbook on a sample (the first 64 and every 97th, 10874 of them); a mismatch exits 1.
+// Writes CSV to stdout.
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -267,6 +271,161 @@ __global__ void __launch_bounds__(128, BLOCKS_PER_SM) fp64_x3(const uint32_t *__
         C[q * count + p] = out[q];
 }
 
+// Radix 2^29 (README "Performance targets"): every 64-bit multiply-accumulate without the zero
+// high word of carry_chain_product's 32-bit addend (its IMAD.MOV) and without a carry chain
+// along the rows. The operands are cut into 36 digits of 29 bits (1044 bits) and the leaf is
+// the same Karatsuba level, M = (a0 - a1)(b1 - b0) digit by digit with signed digits, L = a0
+// b0, H = a1 b1, each a product of 18 digits summed column by column in 64 bits: a column holds
+// at most 18 digit products below 2^58, so |sum| < 2^63 and no carry leaves it. A column then
+// passes its carry on in 29-bit digits, and the product's digits Z_q = L_q + L_(q-18) + S_(q-18)
+// + H_(q-18) + H_(q-36) (S = M + L) are gathered into 32-bit words. It does 3 x 18^2 = 972
+// digit products where the 32-bit leaf does 768 word products.
+namespace radix29 {
+
+constexpr int R = 29, N = 18;
+constexpr uint32_t MASK = (1u << R) - 1;
+
+// Digit k of a 32-word operand (bits 29k .. 29k + 28; the words past 31 are zero).
+template <class LoadW> __device__ __forceinline__ uint32_t digit(LoadW w, int k)
+{
+    const int bit = R * k, j = bit / 32, s = bit % 32;
+    const uint32_t lo = w(j), hi = j + 1 < WORDS && s + R > 32 ? w(j + 1) : 0u;
+    return __funnelshift_r(lo, hi, s) & MASK;
+}
+
+// x y + z in one PTX mad.wide, signed for M's digit differences.
+template <class T> __device__ __forceinline__ int64_t mad_wide(T x, T y, int64_t z)
+{
+    int64_t d;
+    if ((T)-1 < 0)
+        asm("mad.wide.s32 %0, %1, %2, %3;" : "=l"(d) : "r"((int32_t)x), "r"((int32_t)y), "l"(z));
+    else
+        asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(d) : "r"((uint32_t)x), "r"((uint32_t)y), "l"(z));
+    return d;
+}
+
+// put(q, d): digits q = 0 .. 2N - 1 of a x b, the last one signed (M's sign).
+template <class T, class Put>
+__device__ __forceinline__ void product(const T (&a)[N], const T (&b)[N], Put put)
+{
+    int64_t carry = 0;
+#pragma unroll
+    for (int q = 0; q < 2 * N - 1; q++) {
+        int64_t column = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            if (q - i >= 0 && q - i < N)
+                column = mad_wide<T>(a[i], b[q - i], column);
+        carry += column;
+        put(q, (int32_t)((uint32_t)carry & MASK));
+        carry >>= R;
+    }
+    put(2 * N - 1, (int32_t)carry);
+}
+
+// Gathers the product's digits Z_q (in increasing q, each below 2^33 in magnitude) into 32-bit
+// words: word w leaves once no later digit reaches it.
+template <class StoreC> struct word_gather {
+    StoreC store;
+    int64_t pending = 0; // the sum's bits from bit `low` up
+    int low = 0, stored = 0;
+    __device__ __forceinline__ void add(int q, int64_t z)
+    {
+        pending += z << (R * q - low);
+#pragma unroll
+        for (int e = 0; e < 2; e++)
+            if (low + 32 <= R * (q + 1) && stored < 2 * WORDS) {
+                store(stored++, (uint32_t)pending);
+                pending >>= 32;
+                low += 32;
+            }
+    }
+    __device__ __forceinline__ void finish()
+    {
+#pragma unroll
+        for (int e = 0; e < 3; e++)
+            if (stored < 2 * WORDS) {
+                store(stored++, (uint32_t)pending);
+                pending >>= 32;
+            }
+    }
+};
+
+template <class LoadA, class LoadB, class StoreC>
+__device__ __forceinline__ void leaf(LoadA load_a, LoadB load_b, StoreC store_c)
+{
+    word_gather<StoreC> out{store_c};
+    int32_t s[2 * N]; // M's digits, then S = M + L, then H's high half
+    {
+        int32_t da[N], db[N];
+        uint32_t w[WORDS];
+        auto word = [&](int j) { return w[j]; };
+#pragma unroll
+        for (int j = 0; j < WORDS; j++)
+            w[j] = load_a(j);
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            da[k] = (int32_t)digit(word, k) - (int32_t)digit(word, N + k);
+#pragma unroll
+        for (int j = 0; j < WORDS; j++)
+            w[j] = load_b(j);
+#pragma unroll
+        for (int k = 0; k < N; k++)
+            db[k] = (int32_t)digit(word, N + k) - (int32_t)digit(word, k);
+        product<int32_t>(da, db, [&](int q, int32_t d) { s[q] = d; });
+    }
+    uint32_t keep[N]; // L's high half, then H's low half
+    {
+        uint32_t a0[N], b0[N];
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            a0[k] = digit(load_a, k);
+            b0[k] = digit(load_b, k);
+        }
+        product<uint32_t>(a0, b0, [&](int q, int32_t d) {
+            if (q < N)
+                out.add(q, d);
+            else
+                keep[q - N] = (uint32_t)d;
+            s[q] += d;
+        });
+    }
+    {
+        uint32_t a1[N], b1[N];
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            a1[k] = digit(load_a, N + k);
+            b1[k] = digit(load_b, N + k);
+        }
+        // H_q completes Z_(N+q) = [q < N: L_(N+q)] + S_q + H_q + [q >= N: H_(q-N)].
+        product<uint32_t>(a1, b1, [&](int q, int32_t d) {
+            out.add(N + q, (int64_t)s[q] + (uint32_t)d + keep[q % N]);
+            if (q < N)
+                keep[q] = (uint32_t)d;
+            else
+                s[q - N] = d; // S_(q-N) is used
+        });
+    }
+#pragma unroll
+    for (int k = 0; k < N; k++)
+        out.add(3 * N + k, s[k]);
+    out.finish();
+}
+
+} // namespace radix29
+
+__global__ void __launch_bounds__(128, 4) kara29(const uint32_t *__restrict__ A,
+                                                 const uint32_t *__restrict__ B,
+                                                 uint32_t *__restrict__ C, size_t count)
+{
+    const size_t p = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (p >= count)
+        return;
+    radix29::leaf([&](int j) { return __ldg(A + j * count + p); },
+                  [&](int j) { return __ldg(B + j * count + p); },
+                  [&](int q, uint32_t v) { C[q * count + p] = v; });
+}
+
 // Reads both operands and writes 64 words a product, 4 products a thread (16-byte accesses).
 __global__ void __launch_bounds__(128) copy(const uint32_t *__restrict__ A,
                                             const uint32_t *__restrict__ B,
@@ -320,6 +479,15 @@ template <class Launch> static timing time_it(Launch launch)
     CHECK(cudaEventDestroy(e1));
     std::sort(t.begin(), t.end());
     return {t[REPS / 2], t.front(), t.back()};
+}
+
+// The runs named after the commit on the command line, or all of them.
+static bool selected(int argc, char **argv, const char *name)
+{
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], name))
+            return true;
+    return argc <= 2;
 }
 
 int main(int argc, char **argv)
@@ -395,9 +563,12 @@ int main(int argc, char **argv)
         {"kara-fp64ml-3", kara_forms<FP64, FP64, CHAIN, 3>, 1, true},
         {"fp64-x3", fp64_x3<4>, 1, false},
         {"fp64-x3-3", fp64_x3<3>, 1, false},
+        {"kara29", kara29, 1, true},
     };
     int failed = 0;
     for (const auto &run : runs) {
+        if (!selected(argc, argv, run.name))
+            continue;
         cudaFuncAttributes fa;
         CHECK(cudaFuncGetAttributes(&fa, run.k));
         const unsigned blocks = (unsigned)((count / run.per_thread + 127) / 128);

@@ -20,17 +20,6 @@ trap 'rm -rf "$probe_dir"' EXIT
 "$probe_dir/mul1024_bound" "$commit" >"$RESULTS/mul1024_bound.txt"
 "$MPGPU" mul --bits 1024 --count 2^20 --reps 20 --csv "$CSV" --method thread-rowchain-karatsuba
 
-# The opcodes of one kernel's SASS in BINARY (functions matching REGEX), most frequent first.
-opcode_mix() {
-    cuobjdump -sass "$1" |
-        awk -v fn="$2" '$0 ~ "Function : .*" fn {on = 1; next}
-             /Function : / {on = 0}
-             on && match($0, /\/\*[0-9a-f]+\*\/ +(@!?U?P[A-Z0-9]+ +)?[A-Z0-9_.]+/) {
-                 n = split(substr($0, RSTART, RLENGTH), f, / +/); count[f[n]]++; total++ }
-             END { for (op in count) printf "%6d %s\n", count[op], op; printf "%6d total\n", total }' |
-        sort -rn
-}
-
 pipes="$RESULTS/mul1024_pipes_$commit.txt"
 {
     echo "# Nsight Compute, one launch of thread-rowchain-karatsuba, 1024 bits x 2^20 ($commit)"
