@@ -359,10 +359,10 @@ __device__ __forceinline__ void leaf(LoadA load_a, LoadB load_b, StoreC store_c)
     {
         int32_t da[N], db[N];
         uint32_t w[WORDS];
-        auto word = [&](int j) { return w[j]; };
 #pragma unroll
         for (int j = 0; j < WORDS; j++)
             w[j] = load_a(j);
+        auto word = [&](int j) { return w[j]; };
 #pragma unroll
         for (int k = 0; k < N; k++)
             da[k] = (int32_t)digit(word, k) - (int32_t)digit(word, N + k);
