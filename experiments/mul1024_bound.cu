@@ -21,9 +21,13 @@
 //   registers) and, with the suffix -3, at 3 (168 registers); fp64-x3: the FP64 path alone,
 //   three 16x16-word products a thread, for its own rate. Do fewer IMAD.MOV, or the idle FP64
 //   pipe, take work off the IMAD pipe?
-// - kara29 (experiments/mul1024_radix29.sh): the same Karatsuba level on digits of 29 bits,
-//   every digit product a 64-bit multiply-accumulate into its column (radix29 below): no zero
-//   high word, no carry chain, but 972 digit products for the leaf's 768 word products.
+// - kara29, kara-lop3* (experiments/mul1024_split.sh): the same Karatsuba level on digits of 29
+//   bits, every digit product a 64-bit multiply-accumulate into its column (radix29 below): no
+//   zero high word, no carry chain, but 972 digit products for the leaf's 768 word products;
+//   and the leaf on carry-chain rows with the zero high words of its addends made by LOP3 on the
+//   ALU pipe (lop3_zero_high): in all three products, in M and L and every other word of H, or
+//   every other word of all three. Does a split of the work closer to even between the IMAD
+//   and ALU pipes pay?
 // If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
 // by memory. The products of school, kara, kara29 and the kara-* runs are compared with a CPU
 // schoolbook on a sample (the first 64 and every 97th, 10874 of them); a mismatch exits 1.
@@ -205,10 +209,26 @@ __device__ __forceinline__ void folded_carry_product(const uint32_t (&a)[N], Loa
     }
 }
 
+// carry_chain_product's addend r_j with its zero high word made on the ALU pipe, as z & r_j (a
+// LOP3), where ptxas writes it by IMAD.MOV on the IMAD pipe: z is a zero that ptxas cannot see
+// (the dynamic shared memory size; the probe launches without any). On the words j with
+// j % EVERY == 0; the others are left to ptxas.
+template <int EVERY> struct lop3_zero_high {
+    uint32_t z;
+    __device__ __forceinline__ uint64_t operator()(int j, uint32_t r) const
+    {
+        if (j % EVERY)
+            return r;
+        uint64_t x;
+        asm("{ .reg .b32 h; and.b32 h, %1, %2; mov.b64 %0, {%1, h}; }" : "=l"(x) : "r"(r), "r"(z));
+        return x;
+    }
+};
+
 // How the probe's leaf multiplies each of its three 16x16-word products: the rows policy of
 // rowchain::direct_leaf, so that the probe times the kernel's own leaf with some of its products
 // in another form.
-enum form { CHAIN, FOLDED, FP64 };
+enum form { CHAIN, FOLDED, FP64, LOP3, LOP3_HALF };
 
 template <form FM, form FL, form FH> struct forms {
     template <rowchain::leaf_part W, int N, class LoadB, class StoreC>
@@ -220,6 +240,11 @@ template <form FM, form FL, form FH> struct forms {
             rowchain::carry_chain_product<N>(a, load_b, store_c);
         } else if (F == FOLDED) {
             folded_carry_product<N>(a, load_b, store_c);
+        } else if (F == LOP3 || F == LOP3_HALF) {
+            uint32_t z;
+            asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(z));
+            rowchain::carry_chain_product<N>(a, load_b, store_c,
+                                             lop3_zero_high<F == LOP3 ? 1 : 2>{z});
         } else {
             uint32_t b[N];
 #pragma unroll
@@ -564,6 +589,9 @@ int main(int argc, char **argv)
         {"fp64-x3", fp64_x3<4>, 1, false},
         {"fp64-x3-3", fp64_x3<3>, 1, false},
         {"kara29", kara29, 1, true},
+        {"kara-lop3", kara_forms<LOP3, LOP3, LOP3, 4>, 1, true},
+        {"kara-lop3-h2", kara_forms<LOP3, LOP3, LOP3_HALF, 4>, 1, true},
+        {"kara-lop3-half", kara_forms<LOP3_HALF, LOP3_HALF, LOP3_HALF, 4>, 1, true},
     };
     int failed = 0;
     for (const auto &run : runs) {

@@ -50,10 +50,16 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
 // last link cannot carry out: the window plus a * b_i is below X^(N+1) and its lowest word has
 // left. Fewer dependent steps than rowchain_product; the direct leaf below runs faster with it
 // (rowchain_direct.cu), the shared-memory leaf does not (5-7 % slower at 2048-8192 bits on an
-// H200, README "Performance targets").
-template <int N, class LoadB, class StoreC>
+// H200, README "Performance targets"). addend(j, r_j) forms the 64-bit addend of t_j: r_j itself
+// here; the probe experiments/mul1024_bound.cu passes forms that make its zero high word on
+// another pipe.
+struct zero_extended {
+    __device__ __forceinline__ uint64_t operator()(int, uint32_t r) const { return r; }
+};
+
+template <int N, class LoadB, class StoreC, class Addend = zero_extended>
 __device__ __forceinline__ void carry_chain_product(const uint32_t (&a)[N], LoadB load_b,
-                                                    StoreC store_c)
+                                                    StoreC store_c, Addend addend = {})
 {
     uint32_t r[N];
 #pragma unroll
@@ -65,7 +71,7 @@ __device__ __forceinline__ void carry_chain_product(const uint32_t (&a)[N], Load
         uint32_t lo[N], hi[N];
 #pragma unroll
         for (int j = 0; j < N; j++) {
-            const uint64_t t = (uint64_t)a[j] * b + r[j];
+            const uint64_t t = (uint64_t)a[j] * b + addend(j, r[j]);
             lo[j] = (uint32_t)t;
             hi[j] = (uint32_t)(t >> 32);
         }
