@@ -34,7 +34,7 @@ out="$RESULTS/mul1024_split.txt"
     for run in kara:'karaILb0E' kara-lop3:'kara_formsIL4form3ELS0_3ELS0_3ELi4E'; do
         echo
         echo "# Nsight Compute, one launch of the probe's ${run%%:*}"
-        ncu --clock-control none -k regex:"${run#*:}" -c 1 \
+        ncu --clock-control none --kernel-name-base mangled -k regex:"${run#*:}" -c 1 \
             --section WarpStateStats \
             --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_issued.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum \
             "$probe_dir/mul1024_bound" "$commit" "${run%%:*}" 2>&1
