@@ -50,9 +50,9 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
 // last link cannot carry out: the window plus a * b_i is below X^(N+1) and its lowest word has
 // left. Fewer dependent steps than rowchain_product; the direct leaf below runs faster with it
 // (rowchain_direct.cu), the shared-memory leaf does not (5-7 % slower at 2048-8192 bits on an
-// H200, README "Performance targets"). addend(j, r_j) forms the 64-bit addend of t_j: r_j itself
-// here; the probe experiments/mul1024_bound.cu passes forms that make its zero high word on
-// another pipe.
+// H200, README "Performance targets"). addend(j, r_j) forms the 64-bit addend of t_j: r_j
+// zero-extended by default; the probe experiments/mul1024_bound.cu passes one that makes the
+// zero high word on the ALU pipe (README: it does not pay).
 struct zero_extended {
     __device__ __forceinline__ uint64_t operator()(int, uint32_t r) const { return r; }
 };
