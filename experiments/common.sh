@@ -91,3 +91,14 @@ opcode_mix() {
              END { for (op in count) printf "%6d %s\n", count[op], op; printf "%6d total\n", total }' |
         sort -rn
 }
+
+# build_mul1024_probe: builds experiments/mul1024_bound.cu with the GPU machine's nvcc ($NVCC)
+# into a temporary folder removed on exit; sets $probe (the program) and $commit (the binary's).
+build_mul1024_probe() {
+    commit=$("$MPGPU" --version | sed -nE 's/.*\(commit ([^)]+)\).*/\1/p')
+    probe_dir=$(mktemp -d)
+    trap 'rm -rf "$probe_dir"' EXIT
+    probe="$probe_dir/mul1024_bound"
+    "${NVCC:-nvcc}" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -o "$probe" \
+        "$(dirname "${BASH_SOURCE[0]}")/mul1024_bound.cu"
+}

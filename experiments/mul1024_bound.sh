@@ -11,13 +11,8 @@
 #   kernel's K = 0 instance before; and the instruction mixes of two of the probe's leaves.
 source "$(dirname "$0")/common.sh"
 start_experiment mul1024_bound
-NVCC=${NVCC:-nvcc}
-commit=$("$MPGPU" --version | sed -nE 's/.*\(commit ([^)]+)\).*/\1/p')
-probe_dir=$(mktemp -d)
-trap 'rm -rf "$probe_dir"' EXIT
-"$NVCC" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -o "$probe_dir/mul1024_bound" \
-    "$(dirname "$0")/mul1024_bound.cu"
-"$probe_dir/mul1024_bound" "$commit" >"$RESULTS/mul1024_bound.txt"
+build_mul1024_probe
+"$probe" "$commit" >"$RESULTS/mul1024_bound.txt"
 "$MPGPU" mul --bits 1024 --count 2^20 --reps 20 --csv "$CSV" --method thread-rowchain-karatsuba
 
 pipes="$RESULTS/mul1024_pipes_$commit.txt"
@@ -35,10 +30,10 @@ pipes="$RESULTS/mul1024_pipes_$commit.txt"
     echo
     echo "# Instruction mix of the probe's FP64 path alone (fp64_x3 at 3 blocks an SM: three"
     echo "# 16x16-word products a thread, experiments/mul1024_bound.cu)"
-    opcode_mix "$probe_dir/mul1024_bound" 'fp64_x3ILi3E'
+    opcode_mix "$probe" 'fp64_x3ILi3E'
     echo
     echo "# Instruction mix of the probe's leaf with folded carries in all three products"
     echo "# (kara-folded: kara_forms<FOLDED, FOLDED, FOLDED, 4>)"
-    opcode_mix "$probe_dir/mul1024_bound" 'kara_formsIL4form1ELS0_1ELS0_1ELi4E'
+    opcode_mix "$probe" 'kara_formsIL4form1ELS0_1ELS0_1ELi4E'
 } >"$pipes"
 echo "mul1024_bound: wrote $RESULTS/mul1024_bound.txt, $CSV and $pipes" >&2

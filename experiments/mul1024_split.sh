@@ -9,21 +9,16 @@
 # IMAD) and the ALU pipe (2 cycles a warp for each IADD3, LOP3, SHF, LEA, ISETP, SEL, VIADD, PRMT
 # and MOV); and Nsight Compute's pipe, issue and stall counters for kara and kara-lop3.
 source "$(dirname "$0")/common.sh"
-NVCC=${NVCC:-nvcc}
-commit=$("$MPGPU" --version | sed -nE 's/.*\(commit ([^)]+)\).*/\1/p')
-probe_dir=$(mktemp -d)
-trap 'rm -rf "$probe_dir"' EXIT
-"$NVCC" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -o "$probe_dir/mul1024_bound" \
-    "$(dirname "$0")/mul1024_bound.cu"
+build_mul1024_probe
 out="$RESULTS/mul1024_split.txt"
 {
-    "$probe_dir/mul1024_bound" "$commit" copy kara kara29 kara-lop3 kara-lop3-h2 kara-lop3-half
+    "$probe" "$commit" copy kara kara29 kara-lop3 kara-lop3-h2 kara-lop3-half
     # kara_forms<LOP3 (3) or LOP3_HALF (4) for M, L, H, 4 blocks an SM>, as the probe names them
     for kernel in 'karaILb0E' 'kara29' 'kara_formsIL4form3ELS0_3ELS0_3ELi4E' \
         'kara_formsIL4form3ELS0_3ELS0_4ELi4E' 'kara_formsIL4form4ELS0_4ELS0_4ELi4E'; do
         echo
         echo "# SASS opcodes of the probe's $kernel, most frequent first, and pipe cycles a warp"
-        opcode_mix "$probe_dir/mul1024_bound" "$kernel" |
+        opcode_mix "$probe" "$kernel" |
             awk '{ print }
                  $2 ~ /^IMAD\.WIDE/ { imad += 4 * $1; next }
                  $2 ~ /^IMAD/ { imad += 2 * $1; next }
@@ -37,7 +32,7 @@ out="$RESULTS/mul1024_split.txt"
         ncu --clock-control none --kernel-name-base mangled -k regex:"${run#*:}" -c 1 \
             --section WarpStateStats \
             --metrics sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_issued.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum \
-            "$probe_dir/mul1024_bound" "$commit" "${run%%:*}" 2>&1
+            "$probe" "$commit" "${run%%:*}" 2>&1
     done
 } >"$out"
 echo "mul1024_split: wrote $out" >&2
