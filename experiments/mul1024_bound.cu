@@ -28,6 +28,9 @@
 //   ALU pipe (lop3_zero_high): in all three products, in M and L and every other word of H, or
 //   every other word of all three. Does a split of the work closer to even between the IMAD
 //   and ALU pipes pay?
+// - kara-pf (experiments/mul1024_prefetch.sh): the same leaf, 16 products a thread, each
+//   product's operands copied ahead into shared memory by cp.async (namespace prefetch). Does
+//   hiding the operand loads pay?
 // If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
 // by memory. The products of school, kara, kara29 and the kara-* runs are compared with a CPU
 // schoolbook on a sample (the first 64 and every 97th, 10874 of them); a mismatch exits 1.
@@ -451,6 +454,108 @@ __global__ void __launch_bounds__(128, 4) kara29(const uint32_t *__restrict__ A,
                   [&](int q, uint32_t v) { C[q * count + p] = v; });
 }
 
+// kara-pf (experiments/mul1024_prefetch.sh): the same leaf in a persistent loop, 16 products
+// a thread, each product's operands copied ahead into shared memory by cp.async while the
+// product before it is formed. Why: Nsight Compute's warp-stall samples of kara put 11 % of
+// its warps' time at the operand loads (long scoreboard), where a scheduler then has three
+// warps and not four to keep the IMAD pipe busy. A block holds three half-slots (16 words of a
+// and 16 of b, for 128 threads: 16 KiB each, 48 KiB a block, 4 blocks an SM): the low halves
+// of the next product go to slot 0 once L, the last reader of slot 0, is formed; its high
+// halves to the spare slot at the start of the product (H reads the current high halves until
+// the product ends). A warp copies its 32 products' rows of 128 bytes, 16 bytes a lane.
+namespace prefetch {
+
+constexpr unsigned THREADS = 128, HALF = 16, PER_THREAD = 16;
+
+using slot = uint32_t (*)[THREADS]; // slot[row][thread]: rows 0..15 a's half, 16..31 b's
+
+// The warp's 32 products from p0: words 16 h .. 16 h + 15 of a and of b into s.
+__device__ __forceinline__ void copy_half(slot s, const uint32_t *A, const uint32_t *B,
+                                          size_t count, size_t p0, int h)
+{
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, chunk = lane % 8;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        const unsigned row = 4 * k + lane / 8;
+        const uint32_t *src = (row < HALF ? A + (HALF * h + row) * count
+                                          : B + (HALF * h + row - HALF) * count) + p0 + 4 * chunk;
+        const unsigned dst = (unsigned)__cvta_generic_to_shared(&s[row][32 * warp + 4 * chunk]);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+// carry-chain rows, and the next product's low halves into slot 0 as H begins.
+struct prefetching_rows {
+    slot low;
+    const uint32_t *A, *B;
+    size_t count, next;
+    bool more;
+    template <rowchain::leaf_part W, int N, class LoadB, class StoreC>
+    __device__ __forceinline__ void product(const uint32_t (&a)[N], LoadB load_b,
+                                            StoreC store_c) const
+    {
+        if (W == rowchain::PART_H && more) {
+            __syncwarp(); // every lane has read slot 0
+            copy_half(low, A, B, count, next, 0);
+        }
+        rowchain::carry_chain_product<N>(a, load_b, store_c);
+    }
+};
+
+// count a multiple of 32.
+__global__ void __launch_bounds__(THREADS, 4) kara_pf(const uint32_t *__restrict__ A,
+                                                      const uint32_t *__restrict__ B,
+                                                      uint32_t *__restrict__ C, size_t count)
+{
+    __shared__ __align__(16) uint32_t buf[3][2 * HALF][THREADS];
+    const unsigned t = threadIdx.x;
+    const size_t stride = (size_t)gridDim.x * THREADS;
+    size_t p0 = blockIdx.x * (size_t)THREADS + t - t % 32; // the warp's first product
+    if (p0 >= count)
+        return;
+    unsigned high = 1, spare = 2;
+    copy_half(buf[0], A, B, count, p0, 0);
+    copy_half(buf[1], A, B, count, p0, 1);
+    for (; p0 < count; p0 += stride) {
+        asm volatile("cp.async.wait_all;" ::: "memory");
+        __syncwarp(); // every lane's copies have landed, and every lane is done with spare
+        const size_t next = p0 + stride, p = p0 + t % 32;
+        const bool more = next < count;
+        if (more)
+            copy_half(buf[spare], A, B, count, next, 1);
+        const slot low = buf[0], hi = buf[high];
+        rowchain::direct_leaf([&](int j) { return j < (int)HALF ? low[j][t] : hi[j - HALF][t]; },
+                              [&](int j) { return j < (int)HALF ? low[HALF + j][t] : hi[j][t]; },
+                              [&](int q, uint32_t v) { C[q * count + p] = v; },
+                              prefetching_rows{low, A, B, count, next, more});
+        const unsigned was = high;
+        high = spare;
+        spare = was;
+    }
+}
+
+// kara-smem48: kara with 48 KiB of shared memory reserved a block and not used, as kara-pf
+// reserves: does the shared-memory carve-out alone slow the leaf?
+__global__ void __launch_bounds__(THREADS, 4) kara_smem48(const uint32_t *__restrict__ A,
+                                                          const uint32_t *__restrict__ B,
+                                                          uint32_t *__restrict__ C, size_t count)
+{
+    __shared__ uint32_t reserved[3 * 2 * HALF * THREADS];
+    const size_t p = blockIdx.x * (size_t)THREADS + threadIdx.x;
+    if (p >= count) {
+        // never runs; an opaque store keeps the reservation
+        asm volatile("st.shared.u32 [%0], 0;" ::"r"(
+            (unsigned)__cvta_generic_to_shared(&reserved[threadIdx.x])));
+        return;
+    }
+    rowchain::direct_leaf([&](int j) { return __ldg(A + j * count + p); },
+                          [&](int j) { return __ldg(B + j * count + p); },
+                          [&](int q, uint32_t v) { C[q * count + p] = v; });
+}
+
+} // namespace prefetch
+
 // Reads both operands and writes 64 words a product, 4 products a thread (16-byte accesses).
 __global__ void __launch_bounds__(128) copy(const uint32_t *__restrict__ A,
                                             const uint32_t *__restrict__ B,
@@ -592,6 +697,8 @@ int main(int argc, char **argv)
         {"kara-lop3", kara_forms<LOP3, LOP3, LOP3, 4>, 1, true},
         {"kara-lop3-h2", kara_forms<LOP3, LOP3, LOP3_HALF, 4>, 1, true},
         {"kara-lop3-half", kara_forms<LOP3_HALF, LOP3_HALF, LOP3_HALF, 4>, 1, true},
+        {"kara-pf", prefetch::kara_pf, prefetch::PER_THREAD, true},
+        {"kara-smem48", prefetch::kara_smem48, 1, true},
     };
     int failed = 0;
     for (const auto &run : runs) {

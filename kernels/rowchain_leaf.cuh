@@ -183,7 +183,8 @@ struct carry_chain_rows {
 // H completes a column. 80 words stay live: M (then S, then H's high half), L's high half (then
 // H's low half), one row's window and one operand half.
 template <class Rows = carry_chain_rows, class LoadA, class LoadB, class StoreC>
-__device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC store_c)
+__device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC store_c,
+                                            Rows rows = {})
 {
     constexpr int N = LEAF / 2;
     uint32_t da[N], db[N], s[2 * N];
@@ -203,7 +204,7 @@ __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC s
         }
         subtract = mp::abs_diff_words<N>(db, x, y) == a_less;
     }
-    Rows::template product<PART_M, N>(
+    rows.template product<PART_M, N>(
         da, [&](int i) { return db[i]; }, [&](int q, uint32_t v) { s[q] = v; });
     uint32_t keep[N]; // L's high half, then H's low half
     int64_t s_top = 0;
@@ -212,7 +213,7 @@ __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC s
 #pragma unroll
         for (int j = 0; j < N; j++)
             a0[j] = load_a(j);
-        Rows::template product<PART_L, N>(
+        rows.template product<PART_L, N>(
             a0, [&](int i) { return load_b(i); },
             [&](int q, uint32_t v) {
                 if (q < N)
@@ -230,7 +231,7 @@ __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC s
 #pragma unroll
         for (int j = 0; j < N; j++)
             a1[j] = load_a(N + j);
-        Rows::template product<PART_H, N>(
+        rows.template product<PART_H, N>(
             a1, [&](int i) { return load_b(N + i); },
             [&](int q, uint32_t v) {
                 z += (int64_t)s[q] + v + keep[q % N];

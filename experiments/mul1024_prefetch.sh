@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Issue 13, 1024 bits x 2^20: Nsight Compute's warp-stall samples of the direct kernel's leaf put
+# about a ninth of its warps' time at the operand loads. Does hiding them pay? In one run of the
+# probe experiments/mul1024_bound.cu: the leaf (kara), the same leaf in a persistent loop with
+# each product's operands copied ahead into shared memory by cp.async (kara-pf), the leaf with
+# the 48 KiB of shared memory that kara-pf takes reserved and unused (kara-smem48), and the
+# memory floor (memcpy, copy). Runs on the GPU machine (nvcc and Nsight Compute there) and
+# writes $RESULTS/mul1024_prefetch.txt: the probe's CSV, then for kara and kara-pf Nsight
+# Compute's average warps stalled per issued instruction, by reason, beside the IMAD pipe's
+# load and the issue rate.
+source "$(dirname "$0")/common.sh"
+build_mul1024_probe
+out="$RESULTS/mul1024_prefetch.txt"
+{
+    "$probe" "$commit" copy kara kara-pf kara-smem48
+    for run in kara:'karaILb0E' kara-pf:'kara_pf' kara-smem48:'kara_smem48'; do
+        echo
+        echo "# Nsight Compute, one launch of the probe's ${run%%:*}: warps stalled per issue, by reason"
+        ncu --clock-control none --kernel-name-base mangled -k regex:"${run#*:}" -c 1 \
+            --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio',smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active,smsp__warps_active.avg.per_cycle_active,gpu__time_duration.sum \
+            "$probe" "$commit" "${run%%:*}" 2>&1
+    done
+} >"$out"
+echo "mul1024_prefetch: wrote $out" >&2
