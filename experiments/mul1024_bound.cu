@@ -456,8 +456,8 @@ __global__ void __launch_bounds__(128, 4) kara29(const uint32_t *__restrict__ A,
 
 // kara-pf (experiments/mul1024_prefetch.sh): the same leaf in a persistent loop, 16 products
 // a thread, each product's operands copied ahead into shared memory by cp.async while the
-// product before it is formed. Why: Nsight Compute's warp-stall samples of kara put 11 % of
-// its warps' time at the operand loads (long scoreboard), where a scheduler then has three
+// product before it is formed. Why: Nsight Compute puts about a sixth of kara's warp cycles at
+// the long scoreboard, most of them at the operand loads, where a scheduler then has three
 // warps and not four to keep the IMAD pipe busy. A block holds three half-slots (16 words of a
 // and 16 of b, for 128 threads: 16 KiB each, 48 KiB a block, 4 blocks an SM): the low halves
 // of the next product go to slot 0 once L, the last reader of slot 0, is formed; its high

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Issue 13, 1024 bits x 2^20: Nsight Compute's warp-stall samples of the direct kernel's leaf put
-# about a ninth of its warps' time at the operand loads. Does hiding them pay? In one run of the
-# probe experiments/mul1024_bound.cu: the leaf (kara), the same leaf in a persistent loop with
-# each product's operands copied ahead into shared memory by cp.async (kara-pf), the leaf with
-# the 48 KiB of shared memory that kara-pf takes reserved and unused (kara-smem48), and the
-# memory floor (memcpy, copy). Runs on the GPU machine (nvcc and Nsight Compute there) and
-# writes $RESULTS/mul1024_prefetch.txt: the probe's CSV, then for kara and kara-pf Nsight
-# Compute's average warps stalled per issued instruction, by reason, beside the IMAD pipe's
-# load and the issue rate.
+# Issue 13, 1024 bits x 2^20: Nsight Compute puts about a sixth of the direct kernel's leaf's warp
+# cycles at the long scoreboard, most of them at the operand loads. Does hiding them pay? In one
+# run of the probe experiments/mul1024_bound.cu: the leaf (kara), the same leaf in a persistent
+# loop with each product's operands copied ahead into shared memory by cp.async (kara-pf), the
+# leaf with the 48 KiB of shared memory that kara-pf takes reserved and unused (kara-smem48), and
+# the memory floor (memcpy, copy). Runs on the GPU machine (nvcc and Nsight Compute there) and
+# writes $RESULTS/mul1024_prefetch.txt: the probe's CSV, then for each of the three leaves Nsight
+# Compute's average warps stalled per issued instruction, by reason, beside the IMAD pipe's load
+# and the issue rate.
 source "$(dirname "$0")/common.sh"
 build_mul1024_probe
 out="$RESULTS/mul1024_prefetch.txt"
