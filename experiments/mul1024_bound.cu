@@ -30,7 +30,8 @@
 //   and ALU pipes pay?
 // - kara-pf (experiments/mul1024_prefetch.sh): the same leaf, 16 products a thread, each
 //   product's operands copied ahead into shared memory by cp.async (namespace prefetch). Does
-//   hiding the operand loads pay?
+//   hiding the operand loads pay? split3-bound-*: the leaf's three products on three warps, for
+//   more warps a scheduler, with a cheaper stand-in for their combination (namespace split3).
 // If the -l2 runs take as long as the others, the kernels are bound by their arithmetic, not
 // by memory. The products of school, kara, kara29 and the kara-* runs are compared with a CPU
 // schoolbook on a sample (the first 64 and every 97th, 10874 of them); a mismatch exits 1.
@@ -556,6 +557,63 @@ __global__ void __launch_bounds__(THREADS, 4) kara_smem48(const uint32_t *__rest
 
 } // namespace prefetch
 
+// split3-bound-9, split3-bound-7 (experiments/mul1024_prefetch.sh): would more warps a
+// scheduler let the IMAD pipe run fuller? The leaf's three 16x16-word products of 32 products
+// on three warps, M, L and H, a block of 96 threads, each at most 72 (9 blocks an SM, 6.75 warps
+// a scheduler) or 80 registers (7 blocks), where the leaf in one thread takes 128 (4 warps a
+// scheduler). Each warp writes its part to shared memory, and after a barrier stores a third of
+// 64 words a product, each the sum of three part words: a stand-in for the Karatsuba
+// combination, which would cost more. So its time bounds the split from below; its output is
+// not the product and is not checked.
+namespace split3 {
+
+constexpr int N = 16;
+
+template <int BLOCKS>
+__global__ void __launch_bounds__(96, BLOCKS) bound(const uint32_t *__restrict__ A,
+                                                    const uint32_t *__restrict__ B,
+                                                    uint32_t *__restrict__ C, size_t count)
+{
+    __shared__ uint32_t part[3][2 * N][32], sign[32];
+    const unsigned w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const size_t p = blockIdx.x * (size_t)32 + lane;
+    auto load_a = [&](int j) { return __ldg(A + j * count + p); };
+    auto load_b = [&](int j) { return __ldg(B + j * count + p); };
+    auto keep = [&](int q, uint32_t v) { part[w][q][lane] = v; };
+    if (w == 0) {
+        uint32_t da[N], db[N];
+        {
+            uint32_t x[N], y[N];
+#pragma unroll
+            for (int j = 0; j < N; j++) {
+                x[j] = load_a(j);
+                y[j] = load_a(N + j);
+            }
+            const uint32_t a_less = mp::abs_diff_words<N>(da, x, y);
+#pragma unroll
+            for (int j = 0; j < N; j++) {
+                x[j] = load_b(j);
+                y[j] = load_b(N + j);
+            }
+            sign[lane] = a_less ^ mp::abs_diff_words<N>(db, x, y);
+        }
+        rowchain::carry_chain_product<N>(da, [&](int i) { return db[i]; }, keep);
+    } else {
+        const int half = N * (w - 1); // L = a0 b0, H = a1 b1
+        uint32_t a[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            a[j] = load_a(half + j);
+        rowchain::carry_chain_product<N>(a, [&](int i) { return load_b(half + i); }, keep);
+    }
+    __syncthreads();
+    for (int q = 22 * w; q < (w == 2 ? 64 : 22 * w + 22); q++)
+        C[q * count + p] = part[0][q % 32][lane] + part[1][q % 32][lane] +
+                           part[2][q % 32][lane] + sign[lane];
+}
+
+} // namespace split3
+
 // Reads both operands and writes 64 words a product, 4 products a thread (16-byte accesses).
 __global__ void __launch_bounds__(128) copy(const uint32_t *__restrict__ A,
                                             const uint32_t *__restrict__ B,
@@ -679,6 +737,7 @@ int main(int argc, char **argv)
         probe_kernel k;
         unsigned per_thread;
         bool check;
+        unsigned threads = 128, products_per_block = 128; // products a block at one a thread
     } runs[] = {
         {"copy", copy, 4, false},          {"school", school<false>, 1, true},
         {"kara", kara<false>, 1, true},    {"school-l2", school<true>, 1, false},
@@ -699,6 +758,8 @@ int main(int argc, char **argv)
         {"kara-lop3-half", kara_forms<LOP3_HALF, LOP3_HALF, LOP3_HALF, 4>, 1, true},
         {"kara-pf", prefetch::kara_pf, prefetch::PER_THREAD, true},
         {"kara-smem48", prefetch::kara_smem48, 1, true},
+        {"split3-bound-9", split3::bound<9>, 1, false, 96, 32},
+        {"split3-bound-7", split3::bound<7>, 1, false, 96, 32},
     };
     int failed = 0;
     for (const auto &run : runs) {
@@ -706,9 +767,10 @@ int main(int argc, char **argv)
             continue;
         cudaFuncAttributes fa;
         CHECK(cudaFuncGetAttributes(&fa, run.k));
-        const unsigned blocks = (unsigned)((count / run.per_thread + 127) / 128);
+        const size_t per_block = (size_t)run.per_thread * run.products_per_block;
+        const unsigned blocks = (unsigned)((count + per_block - 1) / per_block);
         CHECK(cudaMemset(dc, 0, 2 * op_words * 4));
-        t = time_it([&] { run.k<<<blocks, 128>>>(da, db, dc, count); });
+        t = time_it([&] { run.k<<<blocks, run.threads>>>(da, db, dc, count); });
         size_t checked = 0, mismatches = 0;
         if (run.check) {
             CHECK(cudaMemcpy(hc.data(), dc, 2 * op_words * 4, cudaMemcpyDeviceToHost));
