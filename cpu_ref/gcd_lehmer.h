@@ -601,4 +601,26 @@ GCD_LEHMER_HD void gcd_lehmer_plan_ahead(struct gcd_lehmer_step *next, bool *swa
     *words = 1 + (uint32_t)(top + 31) / 32;
 }
 
+/* Step k + 1 as the producer plans it ahead while the block applies step k, which covers the
+ * words [0, w) of A and B (A being Y when ia): gcd_lehmer_plan_ahead on their top
+ * GCD_LEHMER_AHEAD_WORDS words. next->kind is GCD_LEHMER_EXACT when it cannot be planned ahead
+ * (w too short, or gcd_lehmer_plan_ahead's reasons); else *ia_next says that the larger new
+ * number is Y, and *w_next is the words step k + 1 covers: one word of headroom over the new
+ * numbers, within the w words of step k. The kernel (kernels/gcd_lehmer.cu) and the twin
+ * (gcd_lehmer_ref.c) both plan through this. */
+GCD_LEHMER_HD void gcd_lehmer_plan_next(struct gcd_lehmer_step *next, uint32_t *ia_next,
+                                        uint32_t *w_next, const struct gcd_lehmer_step *st,
+                                        bool ia, const uint32_t *a, const uint32_t *b, uint32_t w)
+{
+    next->kind = GCD_LEHMER_EXACT;
+    if (w < GCD_LEHMER_AHEAD_WORDS)
+        return;
+    const uint32_t at = w - GCD_LEHMER_AHEAD_WORDS;
+    bool swap = false;
+    uint32_t words = 0;
+    gcd_lehmer_plan_ahead(next, &swap, &words, st, ia, a + at, b + at);
+    *ia_next = swap ? 1 : 0;
+    *w_next = at + words + 1 < w ? at + words + 1 : w;
+}
+
 #endif

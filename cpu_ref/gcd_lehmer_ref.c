@@ -88,7 +88,7 @@ bool gcd_lehmer_apply(const struct gcd_lehmer_step *st, uint32_t *a, uint32_t *b
  * where it was planned from the numbers (na, nb), and the words it covers (w). */
 struct planned {
     struct gcd_lehmer_step st;
-    int ia;
+    uint32_t ia;
     uint32_t na, nb, w;
 };
 
@@ -135,17 +135,8 @@ bool gcd_lehmer_reduce(mpz_t g, const mpz_t u, const mpz_t v, uint32_t chunk,
         /* The producer plans the next step from the top words before this one, while the
          * block applies it. */
         struct planned next = {.w = 0};
-        bool swap = false;
-        next.st.kind = GCD_LEHMER_EXACT;
-        if (p.w >= GCD_LEHMER_AHEAD_WORDS) {
-            const uint32_t at = p.w - GCD_LEHMER_AHEAD_WORDS;
-            uint32_t words;
-            gcd_lehmer_plan_ahead(&next.st, &swap, &words, &p.st, p.ia == 1, x[p.ia] + at,
-                                  x[1 - p.ia] + at);
-            /* One word of headroom over the new numbers, within the words of this step. */
-            next.ia = swap ? 1 : 0;
-            next.w = at + words + 1 < p.w ? at + words + 1 : p.w;
-        }
+        gcd_lehmer_plan_next(&next.st, &next.ia, &next.w, &p.st, p.ia == 1, x[p.ia], x[1 - p.ia],
+                             p.w);
         if (!gcd_lehmer_apply(&p.st, x[p.ia], x[1 - p.ia], p.w, p.nb, chunk, scratch, stats)) {
             ok = false;
             break;

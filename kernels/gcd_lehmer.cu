@@ -242,19 +242,10 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
             /* The numbers before step i, whole once step i - 1 is finished. */
             for (; done < i; done++)
                 handoff_wait(s_done_mb, done + 1);
+            /* Step i + 1 from the top words before step i and step i's matrix. */
             planned next = {};
-            next.st.kind = GCD_LEHMER_EXACT;
-            if (pl.w >= GCD_LEHMER_AHEAD_WORDS) {
-                /* Step i + 1 from the top words before step i and step i's matrix. */
-                const uint32_t *const a = src + pl.ia * p.cap, *const b = src + (pl.ia ^ 1) * p.cap;
-                const uint32_t at = pl.w - GCD_LEHMER_AHEAD_WORDS;
-                bool swap = false;
-                uint32_t words = 0;
-                gcd_lehmer_plan_ahead(&next.st, &swap, &words, &st, pl.ia == 1, a + at, b + at);
-                next.ia = swap ? 1 : 0;
-                next.na = next.nb = 0;
-                next.w = at + words + 1 < pl.w ? at + words + 1 : pl.w;
-            }
+            gcd_lehmer_plan_next(&next.st, &next.ia, &next.w, &st, pl.ia == 1,
+                                 src + pl.ia * p.cap, src + (pl.ia ^ 1) * p.cap, pl.w);
             if (next.st.kind == GCD_LEHMER_EXACT) {
                 /* Not planned ahead: from the numbers after step i. */
                 for (; done < i + 1; done++)
