@@ -504,7 +504,7 @@ struct prefetching_rows {
     }
 };
 
-// count a multiple of 32.
+// Whole warps of products only: count a multiple of 32 (the probe's is 2^20).
 __global__ void __launch_bounds__(THREADS, 4) kara_pf(const uint32_t *__restrict__ A,
                                                       const uint32_t *__restrict__ B,
                                                       uint32_t *__restrict__ C, size_t count)

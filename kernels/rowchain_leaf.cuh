@@ -162,7 +162,8 @@ enum leaf_part { PART_M, PART_L, PART_H };
 
 // How the direct leaf multiplies each of its three 16x16-word products: carry-chain rows. The
 // probe experiments/mul1024_bound.cu passes other forms (folded carries, the FP64 pipe) to time
-// them inside the same leaf.
+// them inside the same leaf, and one with state, which copies the next product's operands ahead
+// as H begins.
 struct carry_chain_rows {
     template <leaf_part W, int N, class LoadB, class StoreC>
     static __device__ __forceinline__ void product(const uint32_t (&a)[N], LoadB load_b,
@@ -181,7 +182,8 @@ struct carry_chain_rows {
 //   Z_q = H_(q-2N), plus S's signed top at 3N              3N <= q < 4N
 // so M comes first, L's low words leave as they come (S forms beside them), and each word of
 // H completes a column. 80 words stay live: M (then S, then H's high half), L's high half (then
-// H's low half), one row's window and one operand half.
+// H's low half), one row's window and one operand half. rows forms the three products, in the
+// order M, L, H.
 template <class Rows = carry_chain_rows, class LoadA, class LoadB, class StoreC>
 __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC store_c,
                                             Rows rows = {})
