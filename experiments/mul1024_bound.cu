@@ -582,21 +582,7 @@ __global__ void __launch_bounds__(96, BLOCKS) bound(const uint32_t *__restrict__
     auto keep = [&](int q, uint32_t v) { part[w][q][lane] = v; };
     if (w == 0) {
         uint32_t da[N], db[N];
-        {
-            uint32_t x[N], y[N];
-#pragma unroll
-            for (int j = 0; j < N; j++) {
-                x[j] = load_a(j);
-                y[j] = load_a(N + j);
-            }
-            const uint32_t a_less = mp::abs_diff_words<N>(da, x, y);
-#pragma unroll
-            for (int j = 0; j < N; j++) {
-                x[j] = load_b(j);
-                y[j] = load_b(N + j);
-            }
-            sign[lane] = a_less ^ mp::abs_diff_words<N>(db, x, y);
-        }
+        sign[lane] = rowchain::operand_differences<N>(da, db, load_a, load_b);
         rowchain::carry_chain_product<N>(da, [&](int i) { return db[i]; }, keep);
     } else {
         const int half = N * (w - 1); // L = a0 b0, H = a1 b1

@@ -157,6 +157,28 @@ __device__ __forceinline__ void karatsuba_leaf(uint32_t *sh, unsigned ra, unsign
     }
 }
 
+// da = |a0 - a1| and db = |b0 - b1| for operands of 2N words (load_a(j), load_b(j), j < 2N;
+// a0 the low half): the factors of M. True when the differences have the same sign, so that M
+// is subtracted (L + H - M is the middle product).
+template <int N, class LoadA, class LoadB>
+__device__ __forceinline__ bool operand_differences(uint32_t (&da)[N], uint32_t (&db)[N],
+                                                    LoadA load_a, LoadB load_b)
+{
+    uint32_t x[N], y[N];
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        x[j] = load_a(j);
+        y[j] = load_a(N + j);
+    }
+    const uint32_t a_less = mp::abs_diff_words<N>(da, x, y);
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        x[j] = load_b(j);
+        y[j] = load_b(N + j);
+    }
+    return mp::abs_diff_words<N>(db, x, y) == a_less;
+}
+
 // The three products of the direct leaf below, in the order it forms them.
 enum leaf_part { PART_M, PART_L, PART_H };
 
@@ -190,22 +212,7 @@ __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC s
 {
     constexpr int N = LEAF / 2;
     uint32_t da[N], db[N], s[2 * N];
-    bool subtract;
-    {
-        uint32_t x[N], y[N];
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            x[j] = load_a(j);
-            y[j] = load_a(N + j);
-        }
-        const uint32_t a_less = mp::abs_diff_words<N>(da, x, y);
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            x[j] = load_b(j);
-            y[j] = load_b(N + j);
-        }
-        subtract = mp::abs_diff_words<N>(db, x, y) == a_less;
-    }
+    const bool subtract = operand_differences<N>(da, db, load_a, load_b);
     rows.template product<PART_M, N>(
         da, [&](int i) { return db[i]; }, [&](int q, uint32_t v) { s[q] = v; });
     uint32_t keep[N]; // L's high half, then H's low half
