@@ -119,31 +119,32 @@ static void leaf_product(struct run *run, uint32_t *z, const uint32_t *a, const 
 
 /* ---- The direct kernel at 1024 bits (kernels/rowchain_direct.cu) -------------------------- */
 
-/* c[0 .. 2n) = a * b as carry_chain_product: per row, t_j = a_j b_i + r_j for every j, word i
- * out, then one carry chain r_j = lo(t_(j+1)) + hi(t_j) whose last link must not carry out. */
-static void carry_chain_product(struct run *run, uint32_t *c, const uint32_t *a,
-                                const uint32_t *b, unsigned n)
+/* c[0 .. 2n) = a * b as comba_product: column q sums a_i b_(q-i), i from the highest down, into
+ * a 96-bit accumulator {c2, lo} as ptx::mac96 does (lo: the carry of the columns before, then
+ * the column's low 64 bits; c2 counts the carries out of lo); word q leaves, and the next
+ * column starts from lo = {c2, high word of lo}. Checks that c2 stays at most n and that the
+ * last column leaves nothing above its word. */
+static void comba_product(struct run *run, uint32_t *c, const uint32_t *a, const uint32_t *b,
+                          unsigned n)
 {
-    uint32_t r[HALF] = {0}, lo[HALF], hi[HALF];
-    for (unsigned i = 0; i < n; i++) {
-        for (unsigned j = 0; j < n; j++) {
-            const uint64_t t = (uint64_t)a[j] * b[i] + r[j];
-            lo[j] = (uint32_t)t;
-            hi[j] = (uint32_t)(t >> 32);
+    uint64_t lo = 0;
+    for (unsigned q = 0; q + 1 < 2 * n; q++) {
+        uint32_t c2 = 0;
+        for (unsigned i = n; i-- > 0;) {
+            if (i > q || q - i >= n)
+                continue;
+            const uint64_t p = (uint64_t)a[i] * b[q - i];
+            lo += p;
+            c2 += lo < p;
         }
-        c[i] = lo[0];
-        uint64_t carry = 0;
-        for (unsigned j = 0; j + 1 < n; j++) {
-            const uint64_t v = (uint64_t)lo[j + 1] + hi[j] + carry;
-            r[j] = (uint32_t)v;
-            carry = v >> 32;
-        }
-        const uint64_t top = (uint64_t)hi[n - 1] + carry;
-        if (top >> 32)
+        if (c2 > n)
             run->broken = 1;
-        r[n - 1] = (uint32_t)top;
+        c[q] = (uint32_t)lo;
+        lo = (lo >> 32) | ((uint64_t)c2 << 32);
     }
-    memcpy(c + n, r, n * sizeof *r);
+    if (lo >> 32)
+        run->broken = 1;
+    c[2 * n - 1] = (uint32_t)lo;
 }
 
 /* z[0 .. 2 LEAF) = a * b as direct_leaf, in its order: M; then L, whose low words are Z's
@@ -156,8 +157,8 @@ static void direct_product(struct run *run, uint32_t *z, const uint32_t *a, cons
     uint32_t da[HALF], db[HALF], s[2 * HALF], l[2 * HALF], h[2 * HALF];
     const int a_less = leaf_abs_diff(da, a, a + N);
     const int subtract = leaf_abs_diff(db, b, b + N) == a_less;
-    carry_chain_product(run, s, da, db, N);
-    carry_chain_product(run, l, a, b, N);
+    comba_product(run, s, da, db, N);
+    comba_product(run, l, a, b, N);
     int64_t s_top = 0;
     for (unsigned q = 0; q < 2 * N; q++) {
         if (q < N)
@@ -168,7 +169,7 @@ static void direct_product(struct run *run, uint32_t *z, const uint32_t *a, cons
     }
     if (s_top < -1 || s_top > 1)
         run->broken = 1;
-    carry_chain_product(run, h, a + N, b + N, N);
+    comba_product(run, h, a + N, b + N, N);
     int64_t t = 0;
     for (unsigned q = 0; q < 2 * N; q++) {
         t += (int64_t)s[q] + h[q] + (q < N ? l[N + q] : h[q - N]);

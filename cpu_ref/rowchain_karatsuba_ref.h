@@ -21,8 +21,9 @@
  *   M = |a0 - a1| |b0 - b1|, L = a0 b0, P = L + X^16 (L -+ M), H = a1 b1,
  *   Z = P + X^16 H + X^32 H;
  * - at exactly 32 words, the direct kernel's leaf instead (rowchain_direct.cu): the same three
- *   products on carry-chain rows, merged in its order, S = L -+ M as L's words come, then each
- *   word of H completing a column of Z.
+ *   products by product scanning (comba_product: each column summed into a 96-bit accumulator),
+ *   merged in its order, S = L -+ M as L's words come, then each word of H completing a column
+ *   of Z.
  * What it does not share: every intermediate has an array of its own, where the kernels reuse
  * shared and device memory in place (the slot layout of rowchain_block_layout.cuh and the
  * operand views of rowchain_operand_view.cuh are addressing, not arithmetic). Instead it checks

@@ -92,6 +92,17 @@ opcode_mix() {
         sort -rn
 }
 
+# pipe_cycles: passes opcode_mix's lines through, then what they ask of the IMAD pipe (fmaheavy:
+# 4 cycles a warp for IMAD.WIDE, 2 for any other IMAD) and of the ALU pipe (2 cycles a warp for
+# each IADD3, LOP3, SHF, LEA, ISETP, SEL, VIADD, PRMT and MOV).
+pipe_cycles() {
+    awk '{ print }
+         $2 ~ /^IMAD\.WIDE/ { imad += 4 * $1; next }
+         $2 ~ /^IMAD/ { imad += 2 * $1; next }
+         $2 ~ /^(IADD3|LOP3|SHF|LEA|ISETP|SEL|VIADD|PRMT|MOV)/ { alu += 2 * $1 }
+         END { printf "# IMAD pipe %d cycles, ALU pipe %d cycles a warp\n", imad, alu }'
+}
+
 # build_mul1024_probe: builds experiments/mul1024_bound.cu with the GPU machine's nvcc ($NVCC)
 # into a temporary folder removed on exit; sets $probe (the program) and $commit (the binary's).
 build_mul1024_probe() {

@@ -9,14 +9,18 @@
 //   out): the memory floor as the driver reaches it;
 // - copy: a kernel reading both operands and writing 64 words a product in that layout;
 // - school, kara: one thread a product, operands straight from device memory into registers,
-//   32x32 schoolbook rows, and the leaf of thread-rowchain-karatsuba's direct kernel (one
-//   Karatsuba level over 16x16 rows), every row an IMAD.WIDE per word product and one carry
-//   chain (kernels/rowchain_leaf.cuh);
+//   32x32 schoolbook carry-chain rows, and the leaf of thread-rowchain-karatsuba's direct
+//   kernel (one Karatsuba level over three 16x16-word products by product scanning,
+//   comba_product in kernels/rowchain_leaf.cuh: one IMAD.WIDE with a carry out per word
+//   product, the carries summed two at a time);
+// - kara-rows (experiments/mul1024_comba.sh): the same leaf on carry-chain rows, every row an
+//   IMAD.WIDE per word product and one carry chain: the kernel's leaf until product scanning,
+//   and what the runs below, all measured before that change, call kara;
 // - school-l2, kara-l2: the same kernels with every thread's addresses folded onto the first
 //   8192 products, so operands and products stay in L2 and device memory is nearly idle.
 // - kara-folded*, kara-fp64*: the same leaf (direct_leaf, with the rows policy `forms`) with
 //   some of its three products M = |a0 - a1| |b0 - b1|, L = a0 b0 and H = a1 b1 in another form
-//   than kara's carry-chain rows: rows with folded carries (folded_carry_product: all three, M,
+//   than carry-chain rows: rows with folded carries (folded_carry_product: all three, M,
 //   M and L, or H), or on the FP64 pipe (fp64col: M, or M and L), at 4 blocks an SM (128
 //   registers) and, with the suffix -3, at 3 (168 registers); fp64-x3: the FP64 path alone,
 //   three 16x16-word products a thread, for its own rate. Do fewer IMAD.MOV, or the idle FP64
@@ -59,6 +63,59 @@
 constexpr int WORDS = 32, REPS = 20, WARMUP = 3;
 constexpr size_t L2_PRODUCTS = 8192; // 4 MiB of operands and products: L2-resident
 
+// Carry-chain rows: the direct kernel's leaf products before product scanning (comba_product in
+// kernels/rowchain_leaf.cuh), and the form the probe's other runs vary. Operand scanning with
+// the row's products independent: t_j = a_j b_i + r_j (at most 2^64 - 2^32, so no carry leaves
+// it), then one carry chain r_j = lo(t_(j+1)) + hi(t_j). Its last link cannot carry out: the
+// window plus a * b_i is below X^(N+1) and its lowest word has left. Fewer dependent steps than
+// rowchain_product, and slower in the shared-memory leaf (5-7 % at 2048-8192 bits on an H200,
+// README "Performance targets"). addend(j, r_j) forms the 64-bit addend of t_j: r_j
+// zero-extended by default; lop3_zero_high below makes the zero high word on the ALU pipe.
+struct zero_extended {
+    __device__ __forceinline__ uint64_t operator()(int, uint32_t r) const { return r; }
+};
+
+template <int N, class LoadB, class StoreC, class Addend = zero_extended>
+__device__ __forceinline__ void carry_chain_product(const uint32_t (&a)[N], LoadB load_b,
+                                                    StoreC store_c, Addend addend = {})
+{
+    uint32_t r[N];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        r[j] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const uint32_t b = load_b(i);
+        uint32_t lo[N], hi[N];
+#pragma unroll
+        for (int j = 0; j < N; j++) {
+            const uint64_t t = (uint64_t)a[j] * b + addend(j, r[j]);
+            lo[j] = (uint32_t)t;
+            hi[j] = (uint32_t)(t >> 32);
+        }
+        store_c(i, lo[0]);
+        r[0] = ptx::add_cc(lo[1], hi[0]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            r[j] = ptx::addc_cc(lo[j + 1], hi[j]);
+        r[N - 1] = ptx::addc(hi[N - 1], 0);
+    }
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        store_c(N + j, r[j]);
+}
+
+// The direct leaf's rows policy for carry-chain rows (kara-rows, and the base of the runs that
+// put some of the leaf's products in other forms).
+struct carry_chain_rows {
+    template <rowchain::leaf_part W, int N, class LoadB, class StoreC>
+    static __device__ __forceinline__ void product(const uint32_t (&a)[N], LoadB load_b,
+                                                   StoreC store_c)
+    {
+        carry_chain_product<N>(a, load_b, store_c);
+    }
+};
+
 __device__ __forceinline__ size_t product_of_thread(bool l2)
 {
     const size_t p = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
@@ -77,24 +134,27 @@ __global__ void __launch_bounds__(128) school(const uint32_t *__restrict__ A,
 #pragma unroll
     for (int j = 0; j < WORDS; j++)
         a[j] = __ldg(A + j * count + p);
-    rowchain::carry_chain_product<WORDS>(
+    carry_chain_product<WORDS>(
         a, [&](int i) { return __ldg(B + i * count + p); },
         [&](int q, uint32_t v) { C[q * count + p] = v; });
 }
 
-// The leaf of thread-rowchain-karatsuba's direct kernel (rowchain_direct.cu), here also with
-// its operands folded into L2.
-template <bool L2>
-__global__ void __launch_bounds__(128, 4) kara(const uint32_t *__restrict__ A,
-                                               const uint32_t *__restrict__ B,
-                                               uint32_t *__restrict__ C, size_t count)
+// The leaf of thread-rowchain-karatsuba's direct kernel (rowchain_direct.cu), 64 threads a
+// block and 8 blocks an SM as there (kara-128: 128 threads and 4 blocks), here also with its
+// operands folded into L2; with Rows = carry_chain_rows, the same leaf on carry-chain rows
+// (kara-rows).
+template <bool L2, class Rows = rowchain::comba_columns, unsigned THREADS = 64>
+__global__ void __launch_bounds__(THREADS, 512 / THREADS) kara(const uint32_t *__restrict__ A,
+                                                               const uint32_t *__restrict__ B,
+                                                               uint32_t *__restrict__ C,
+                                                               size_t count)
 {
     if (blockIdx.x * (size_t)blockDim.x + threadIdx.x >= count)
         return;
     const size_t p = product_of_thread(L2);
-    rowchain::direct_leaf([&](int j) { return __ldg(A + j * count + p); },
-                          [&](int j) { return __ldg(B + j * count + p); },
-                          [&](int q, uint32_t v) { C[q * count + p] = v; });
+    rowchain::direct_leaf<Rows>([&](int j) { return __ldg(A + j * count + p); },
+                                [&](int j) { return __ldg(B + j * count + p); },
+                                [&](int q, uint32_t v) { C[q * count + p] = v; });
 }
 
 // The FP64 pipe (issue 13's second option beside the tensor cores): an N x N-word product with
@@ -241,13 +301,13 @@ template <form FM, form FL, form FH> struct forms {
     {
         constexpr form F = W == rowchain::PART_M ? FM : W == rowchain::PART_L ? FL : FH;
         if (F == CHAIN) {
-            rowchain::carry_chain_product<N>(a, load_b, store_c);
+            carry_chain_product<N>(a, load_b, store_c);
         } else if (F == FOLDED) {
             folded_carry_product<N>(a, load_b, store_c);
         } else if (F == LOP3 || F == LOP3_HALF) {
             uint32_t z;
             asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(z));
-            rowchain::carry_chain_product<N>(a, load_b, store_c,
+            carry_chain_product<N>(a, load_b, store_c,
                                              lop3_zero_high<F == LOP3 ? 1 : 2>{z});
         } else {
             uint32_t b[N];
@@ -500,7 +560,7 @@ struct prefetching_rows {
             __syncwarp(); // every lane has read slot 0
             copy_half(low, A, B, count, next, 0);
         }
-        rowchain::carry_chain_product<N>(a, load_b, store_c);
+        carry_chain_product<N>(a, load_b, store_c);
     }
 };
 
@@ -550,9 +610,9 @@ __global__ void __launch_bounds__(THREADS, 4) kara_smem48(const uint32_t *__rest
             (unsigned)__cvta_generic_to_shared(&reserved[threadIdx.x])));
         return;
     }
-    rowchain::direct_leaf([&](int j) { return __ldg(A + j * count + p); },
-                          [&](int j) { return __ldg(B + j * count + p); },
-                          [&](int q, uint32_t v) { C[q * count + p] = v; });
+    rowchain::direct_leaf<carry_chain_rows>([&](int j) { return __ldg(A + j * count + p); },
+                                            [&](int j) { return __ldg(B + j * count + p); },
+                                            [&](int q, uint32_t v) { C[q * count + p] = v; });
 }
 
 } // namespace prefetch
@@ -583,14 +643,14 @@ __global__ void __launch_bounds__(96, BLOCKS) bound(const uint32_t *__restrict__
     if (w == 0) {
         uint32_t da[N], db[N];
         sign[lane] = rowchain::operand_differences<N>(da, db, load_a, load_b);
-        rowchain::carry_chain_product<N>(da, [&](int i) { return db[i]; }, keep);
+        carry_chain_product<N>(da, [&](int i) { return db[i]; }, keep);
     } else {
         const int half = N * (w - 1); // L = a0 b0, H = a1 b1
         uint32_t a[N];
 #pragma unroll
         for (int j = 0; j < N; j++)
             a[j] = load_a(half + j);
-        rowchain::carry_chain_product<N>(a, [&](int i) { return load_b(half + i); }, keep);
+        carry_chain_product<N>(a, [&](int i) { return load_b(half + i); }, keep);
     }
     __syncthreads();
     for (int q = 22 * w; q < (w == 2 ? 64 : 22 * w + 22); q++)
@@ -725,9 +785,13 @@ int main(int argc, char **argv)
         bool check;
         unsigned threads = 128, products_per_block = 128; // products a block at one a thread
     } runs[] = {
-        {"copy", copy, 4, false},          {"school", school<false>, 1, true},
-        {"kara", kara<false>, 1, true},    {"school-l2", school<true>, 1, false},
-        {"kara-l2", kara<true>, 1, false},
+        {"copy", copy, 4, false},
+        {"school", school<false>, 1, true},
+        {"kara", kara<false>, 1, true, 64, 64},
+        {"kara-128", kara<false, rowchain::comba_columns, 128>, 1, true},
+        {"kara-rows", kara<false, carry_chain_rows>, 1, true, 64, 64},
+        {"school-l2", school<true>, 1, false},
+        {"kara-l2", kara<true>, 1, false, 64, 64},
         {"kara-folded", kara_forms<FOLDED, FOLDED, FOLDED, 4>, 1, true},
         {"kara-folded-m", kara_forms<FOLDED, CHAIN, CHAIN, 4>, 1, true},
         {"kara-folded-ml", kara_forms<FOLDED, FOLDED, CHAIN, 4>, 1, true},

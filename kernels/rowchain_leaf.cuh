@@ -1,6 +1,7 @@
 // thread-rowchain-karatsuba: the leaves. One thread multiplies two 32-word (1024-bit) leaf
 // operands in registers, by one more Karatsuba level (001 section III) over three 16x16-word
-// operand-scanning row chains (000 Algorithm 1).
+// products: operand-scanning row chains (000 Algorithm 1) in the block kernel's leaf, product
+// scanning (000 Algorithm 2, comba_product) in the direct kernel's at exactly 1024 bits.
 //
 // Why row chains (GPU.md gives the Hopper ceilings): a row-chain word product is one
 // IMAD.WIDE.U32 t = a_j * b_i + (r + hi(t_prev)) plus one add of two words; the sum never
@@ -45,46 +46,36 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
         store_c(N + j, r[j]);
 }
 
-// The same operand scanning with the row's products independent: t_j = a_j b_i + r_j (at most
-// 2^64 - 2^32, so no carry leaves it), then one carry chain r_j = lo(t_(j+1)) + hi(t_j). Its
-// last link cannot carry out: the window plus a * b_i is below X^(N+1) and its lowest word has
-// left. Fewer dependent steps than rowchain_product; the direct leaf below runs faster with it
-// (rowchain_direct.cu), the shared-memory leaf does not (5-7 % slower at 2048-8192 bits on an
-// H200, README "Performance targets"). addend(j, r_j) forms the 64-bit addend of t_j: r_j
-// zero-extended by default; the probe experiments/mul1024_bound.cu passes one that makes the
-// zero high word on the ALU pipe (README: it does not pay).
-struct zero_extended {
-    __device__ __forceinline__ uint64_t operator()(int, uint32_t r) const { return r; }
-};
-
-template <int N, class LoadB, class StoreC, class Addend = zero_extended>
-__device__ __forceinline__ void carry_chain_product(const uint32_t (&a)[N], LoadB load_b,
-                                                    StoreC store_c, Addend addend = {})
+// c[0 .. 2N) = a * b by product scanning (000 Algorithm 2) with every word in registers, for the
+// direct kernel's leaf: column q sums a_i b_(q-i) into a 96-bit accumulator {c2, lo} by
+// ptx::mac96, one IMAD.WIDE.U32 with a carry out a word product and one IADD3.X for two carries.
+// Carry-chain rows (the leaf's products before, kept in experiments/mul1024_bound.cu) spend
+// beside each IMAD.WIDE an IMAD.MOV for the zero high word of its addend and an IADD3.X in the
+// row's carry chain. Why it pays (experiments/mul1024_comba.sh, README "Performance targets"):
+// the leaf's instructions fall by a third and its IMAD-pipe cycles by a fifth. The column runs
+// from the highest i down, which ptxas schedules a little better on an H200.
+template <int N, class LoadB, class StoreC>
+__device__ __forceinline__ void comba_product(const uint32_t (&a)[N], LoadB load_b,
+                                              StoreC store_c)
 {
-    uint32_t r[N];
+    uint32_t b[N];
 #pragma unroll
-    for (int j = 0; j < N; j++)
-        r[j] = 0;
+    for (int i = 0; i < N; i++)
+        b[i] = load_b(i);
+    uint64_t lo = 0; // the carry of the columns before, then the column's low 64 bits
 #pragma unroll
-    for (int i = 0; i < N; i++) {
-        const uint32_t b = load_b(i);
-        uint32_t lo[N], hi[N];
+    for (int q = 0; q < 2 * N - 1; q++) {
+        uint32_t c2 = 0; // the column's bits 64 and up: at most N
 #pragma unroll
-        for (int j = 0; j < N; j++) {
-            const uint64_t t = (uint64_t)a[j] * b + addend(j, r[j]);
-            lo[j] = (uint32_t)t;
-            hi[j] = (uint32_t)(t >> 32);
+        for (int i = N - 1; i >= 0; i--) {
+            if (q - i < 0 || q - i >= N)
+                continue;
+            ptx::mac96(lo, c2, a[i], b[q - i]);
         }
-        store_c(i, lo[0]);
-        r[0] = ptx::add_cc(lo[1], hi[0]);
-#pragma unroll
-        for (int j = 1; j < N - 1; j++)
-            r[j] = ptx::addc_cc(lo[j + 1], hi[j]);
-        r[N - 1] = ptx::addc(hi[N - 1], 0);
+        store_c(q, (uint32_t)lo);
+        lo = (lo >> 32) | ((uint64_t)c2 << 32);
     }
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        store_c(N + j, r[j]);
+    store_c(2 * N - 1, (uint32_t)lo);
 }
 
 // A leaf's 32x32-word product, in place, by one more Karatsuba level inside the thread: three
@@ -182,16 +173,16 @@ __device__ __forceinline__ bool operand_differences(uint32_t (&da)[N], uint32_t 
 // The three products of the direct leaf below, in the order it forms them.
 enum leaf_part { PART_M, PART_L, PART_H };
 
-// How the direct leaf multiplies each of its three 16x16-word products: carry-chain rows. The
-// probe experiments/mul1024_bound.cu passes other forms (folded carries, the FP64 pipe) to time
-// them inside the same leaf, and one with state, which copies the next product's operands ahead
-// as H begins.
-struct carry_chain_rows {
+// How the direct leaf multiplies each of its three 16x16-word products: by product scanning.
+// The probe experiments/mul1024_bound.cu passes other forms (carry-chain rows, folded carries,
+// the FP64 pipe) to time them inside the same leaf, and one with state, which copies the next
+// product's operands ahead as H begins.
+struct comba_columns {
     template <leaf_part W, int N, class LoadB, class StoreC>
     static __device__ __forceinline__ void product(const uint32_t (&a)[N], LoadB load_b,
                                                    StoreC store_c)
     {
-        carry_chain_product<N>(a, load_b, store_c);
+        comba_product<N>(a, load_b, store_c);
     }
 };
 
@@ -204,9 +195,9 @@ struct carry_chain_rows {
 //   Z_q = H_(q-2N), plus S's signed top at 3N              3N <= q < 4N
 // so M comes first, L's low words leave as they come (S forms beside them), and each word of
 // H completes a column. 80 words stay live: M (then S, then H's high half), L's high half (then
-// H's low half), one row's window and one operand half. rows forms the three products, in the
-// order M, L, H.
-template <class Rows = carry_chain_rows, class LoadA, class LoadB, class StoreC>
+// H's low half) and the two operand halves being multiplied. rows forms the three products, in
+// the order M, L, H.
+template <class Rows = comba_columns, class LoadA, class LoadB, class StoreC>
 __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC store_c,
                                             Rows rows = {})
 {
