@@ -45,8 +45,9 @@ static atomic_int hold_timeouts;
 /* The hold's two flags in mapped host memory, one pair per host thread (the workers of
  * --devices time their GPUs at once), allocated at the thread's first held region and kept for
  * its life. Why not one pair per region: mapping new host memory before each timed region slowed
- * the next kernel, 2^20 products of 1024 bits by 3 % on an H200 (0.1620 against 0.1570 ms,
- * experiments/timing_hold.sh), which held timing measured until this was kept. */
+ * the kernel timed next, and held timing measured that too. On an H200, 2^20 products of 1024
+ * bits: 0.1585 against 0.1571 ms in experiments/timing_hold.sh, and mpgpu's own 0.1625 against
+ * 0.1583 ms (README, "Timing"). */
 static pthread_key_t hold_flags_key;
 static pthread_once_t hold_flags_once = PTHREAD_ONCE_INIT;
 
