@@ -51,14 +51,8 @@
 
 #include "../kernels/rowchain_leaf.cuh"
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t err_ = (call);                                                                 \
-        if (err_ != cudaSuccess) {                                                                 \
-            fprintf(stderr, "mul1024_bound: %s failed: %s\n", #call, cudaGetErrorString(err_));   \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#define PROBE_NAME "mul1024_bound"
+#include "probe_check.cuh"
 
 constexpr int WORDS = 32, REPS = 20, WARMUP = 3;
 constexpr size_t L2_PRODUCTS = 8192; // 4 MiB of operands and products: L2-resident

@@ -11,7 +11,7 @@
 #   kernel's K = 0 instance before; and the instruction mixes of two of the probe's leaves.
 source "$(dirname "$0")/common.sh"
 start_experiment mul1024_bound
-build_mul1024_probe
+build_probe mul1024_bound
 "$probe" "$commit" >"$RESULTS/mul1024_bound.txt"
 "$MPGPU" mul --bits 1024 --count 2^20 --reps 20 --csv "$CSV" --method thread-rowchain-karatsuba
 

@@ -9,7 +9,7 @@
 # the probe's CSV, each leaf's SASS opcode mix with what it asks of the IMAD and ALU pipes
 # (pipe_cycles in common.sh), and Nsight Compute's pipe, issue and stall counters for both.
 source "$(dirname "$0")/common.sh"
-build_mul1024_probe
+build_probe mul1024_bound
 out="$RESULTS/mul1024_comba.txt"
 {
     "$probe" "$commit" copy kara kara-128 kara-l2 kara-rows

@@ -13,7 +13,7 @@
 # issued instruction, by reason, beside the IMAD pipe's load, the issue rate and the warps active a
 # scheduler.
 source "$(dirname "$0")/common.sh"
-build_mul1024_probe
+build_probe mul1024_bound
 out="$RESULTS/mul1024_prefetch.txt"
 {
     "$probe" "$commit" copy kara-rows kara-pf kara-smem48 split3-bound-9 split3-bound-7

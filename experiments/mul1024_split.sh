@@ -10,7 +10,7 @@
 # cycles a warp for each IADD3, LOP3, SHF, LEA, ISETP, SEL, VIADD, PRMT and MOV); and Nsight
 # Compute's pipe, issue and stall counters for kara-rows and kara-lop3.
 source "$(dirname "$0")/common.sh"
-build_mul1024_probe
+build_probe mul1024_bound
 out="$RESULTS/mul1024_split.txt"
 {
     "$probe" "$commit" copy kara-rows kara29 kara-lop3 kara-lop3-h2 kara-lop3-half

@@ -6,9 +6,9 @@
 // 2^20 and on 10240 products of 1024 bits, 20 repetitions after 3 warm-up, between two CUDA
 // events, three ways:
 // - plain: the events and the kernel launched one after the other, the launch latency inside;
-// - held, flags kept: the stream waits behind a one-thread kernel spinning on a flag in mapped
-//   host memory until the events and the kernel are queued (kernels/stream_hold.cu), the flags
-//   allocated once, as cli/timing.c keeps them per host thread;
+// - held, flags kept: the stream waits behind mpgpu's holding kernel (kernels/stream_hold.cu,
+//   compiled in here), spinning on a flag in mapped host memory until the events and the kernel
+//   are queued, the flags allocated once, as cli/timing.c keeps them per host thread;
 // - held, flags each time: the same with the flags allocated (cudaHostAlloc, mapped) and freed
 //   around every repetition, as cli/timing.c did before.
 // Writes CSV to stdout. The operands are fixed pseudo-random words; the products are not checked
@@ -22,15 +22,10 @@
 #include <vector>
 
 #include "../kernels/rowchain_leaf.cuh"
+#include "../kernels/stream_hold.cu"
 
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t err_ = (call);                                                                 \
-        if (err_ != cudaSuccess) {                                                                 \
-            fprintf(stderr, "timing_hold: %s failed: %s\n", #call, cudaGetErrorString(err_));      \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#define PROBE_NAME "timing_hold"
+#include "probe_check.cuh"
 
 constexpr int REPS = 20, WARMUP = 3, THREADS = 64;
 
@@ -44,12 +39,6 @@ __global__ void __launch_bounds__(THREADS, 8) leaf(const uint32_t *__restrict__ 
     rowchain::direct_leaf([&](int j) { return __ldg(A + j * count + p); },
                           [&](int j) { return __ldg(B + j * count + p); },
                           [&](int q, uint32_t v) { C[q * count + p] = v; });
-}
-
-__global__ void hold(volatile int *flag)
-{
-    while (flag[0] == 0)
-        __nanosleep(1000);
 }
 
 enum way { PLAIN, HELD_KEPT, HELD_EACH };
@@ -76,7 +65,7 @@ int main(int argc, char **argv)
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
     int *kept;
-    CHECK(cudaHostAlloc(&kept, sizeof *kept, cudaHostAllocMapped));
+    CHECK(cudaHostAlloc(&kept, 2 * sizeof *kept, cudaHostAllocMapped));
     cudaDeviceProp prop;
     CHECK(cudaGetDeviceProperties(&prop, 0));
     char date[32];
@@ -92,13 +81,12 @@ int main(int argc, char **argv)
             for (int r = 0; r < WARMUP + REPS; r++) {
                 int *flag = kept;
                 if (w == HELD_EACH)
-                    CHECK(cudaHostAlloc(&flag, sizeof *flag, cudaHostAllocMapped));
+                    CHECK(cudaHostAlloc(&flag, 2 * sizeof *flag, cudaHostAllocMapped));
                 if (w != PLAIN) {
-                    *(volatile int *)flag = 0;
+                    ((volatile int *)flag)[0] = ((volatile int *)flag)[1] = 0;
                     int *dflag;
                     CHECK(cudaHostGetDevicePointer((void **)&dflag, flag, 0));
-                    hold<<<1, 1, 0, s>>>(dflag);
-                    CHECK(cudaGetLastError());
+                    CHECK(stream_hold_launch(dflag, 1000000000ull, s)); // cli/timing.c's 1 s
                 }
                 CHECK(cudaEventRecord(e0, s));
                 leaf<<<(unsigned)((count + THREADS - 1) / THREADS), THREADS, 0, s>>>(a, b, c, count);

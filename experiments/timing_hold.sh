@@ -5,10 +5,6 @@
 # (mpgpu before), on 2^20 and 10240 products. Runs on the GPU machine (nvcc there) and writes
 # $RESULTS/timing_hold.txt.
 source "$(dirname "$0")/common.sh"
-commit=$("$MPGPU" --version | sed -nE 's/.*\(commit ([^)]+)\).*/\1/p')
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-"${NVCC:-nvcc}" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -o "$dir/timing_hold" \
-    "$(dirname "$0")/timing_hold.cu"
-"$dir/timing_hold" "$commit" >"$RESULTS/timing_hold.txt"
+build_probe timing_hold
+"$probe" "$commit" >"$RESULTS/timing_hold.txt"
 echo "timing_hold: wrote $RESULTS/timing_hold.txt" >&2
