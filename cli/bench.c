@@ -1,5 +1,7 @@
 #include "bench.h"
 
+#include <inttypes.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +94,128 @@ static void emit_row(struct bench *b, const struct bench_ops *ops, void *ctx, co
         b->exit_status = EXIT_BAD_INPUT;
 }
 
+/* Element s of the elements a check looks at: every one, or a spread sample (0, stride,
+ * 2 stride, ... and the last), so that a fault confined to one part of the batch (one GPU's
+ * share, one block, the tail) is still seen. */
+struct check_pick {
+    uint64_t elements, stride, steps;
+    bool add_last;
+};
+
+static struct check_pick check_pick_for(enum verify_mode v, const struct bench_check_spec *spec)
+{
+    struct check_pick p = {.elements = spec->elements, .stride = 1};
+    const uint64_t sample = spec->sample ? spec->sample : BENCH_SAMPLE_ELEMENTS;
+    if (v == VERIFY_SAMPLE && p.elements > sample)
+        p.stride = p.elements / sample;
+    p.steps = (p.elements + p.stride - 1) / p.stride;
+    p.add_last = p.elements > 0 && (p.elements - 1) % p.stride != 0;
+    return p;
+}
+
+static uint64_t check_pick_element(const struct check_pick *p, uint64_t s)
+{
+    return s == p->steps ? p->elements - 1 : s * p->stride;
+}
+
+/* Looks at the picked elements on spec->threads threads: each one's reference, then the
+ * comparison. Returns 0, BENCH_STOPPED (Ctrl-C) or EXIT_BAD_INPUT (no scratch memory). */
+static int check_elements(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *c,
+                          const struct bench_check_spec *spec, struct bench_check *out)
+{
+    const struct check_pick pick = check_pick_for(b->opt->verify, spec);
+    const uint64_t total = pick.steps + pick.add_last;
+    char label[96];
+    snprintf(label, sizeof label, "%s %s: check against %s", b->subcommand, c->method, spec->reference);
+    char unit[48];
+    snprintf(unit, sizeof unit, "%ss", spec->element);
+    struct progress pg;
+    progress_begin(&pg, progress_mode_for(b->opt->quiet), label, unit, total);
+    uint64_t done = 0, bad = 0, no_scratch = 0, fallbacks = 0, first = UINT64_MAX;
+#pragma omp parallel num_threads(spec->threads > 1 ? spec->threads : 1) \
+    reduction(+ : bad, no_scratch, fallbacks)
+    {
+        void *scratch = malloc(spec->scratch_bytes ? spec->scratch_bytes : 1);
+        uint64_t my_first = UINT64_MAX;
+        no_scratch += scratch == NULL;
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t s = 0; s < total; s++) {
+            if (!scratch || interrupt_requested())
+                continue;
+            const uint64_t i = check_pick_element(&pick, s);
+            const enum bench_ref ref = ops->reference(ctx, c, i, scratch);
+            if (ref == BENCH_REF_NO_MEMORY) {
+                no_scratch++;
+                continue;
+            }
+            if (ref == BENCH_REF_FALLBACK) {
+                fallbacks++;
+                continue;
+            }
+            if (!ops->compare(ctx, c, i, scratch)) {
+                bad++;
+                if (i < my_first)
+                    my_first = i;
+            }
+            uint64_t now;
+#pragma omp atomic capture
+            now = ++done;
+            if (omp_get_thread_num() == 0)
+                progress_update(&pg, now);
+        }
+#pragma omp critical
+        if (my_first < first)
+            first = my_first;
+        free(scratch);
+    }
+    progress_end(&pg);
+    if (interrupt_requested())
+        return BENCH_STOPPED;
+    if (no_scratch) {
+        fprintf(stderr, "mpgpu: %s %s: out of host memory for the check against %s\n", b->subcommand,
+                c->method, spec->reference);
+        return EXIT_BAD_INPUT;
+    }
+    out->checked = done;
+    out->mismatches = bad;
+    out->fallbacks = fallbacks;
+    if (bad) {
+        char name[120];
+        if (ops->name_element)
+            ops->name_element(ctx, c, first, name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s %" PRIu64, spec->element, first);
+        snprintf(out->first_bad, sizeof out->first_bad, "first bad %s", name);
+    }
+    return 0;
+}
+
+/* The check of a case after its timed passes: the results against the reference, element by
+ * element (which ones by --verify), then the subcommand's checks of the case as a whole. */
+static int check_case(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *c,
+                      struct bench_check *out)
+{
+    if (ops->check) {
+        ops->check(ctx, c, out);
+        return 0;
+    }
+    struct bench_check_spec spec = {.element = "element", .reference = "GMP", .threads = 1};
+    int rc = ops->check_begin(ctx, c, &spec);
+    if (rc != 0)
+        return rc;
+    const enum verify_mode v = b->opt->verify;
+    out->reference = spec.reference;
+    if (spec.elements == 0)
+        out->verify_mode = "reference";
+    else
+        out->verify_mode = v == VERIFY_ALL ? "all" : v == VERIFY_SAMPLE ? "sample" : "none";
+    if (spec.elements > 0 && v != VERIFY_NONE && (rc = check_elements(b, ops, ctx, c, &spec, out)) != 0)
+        return rc;
+    if (ops->check_end)
+        ops->check_end(ctx, c, out);
+    return 0;
+}
+
 /* The worse of two exit statuses: a wrong result outranks everything but a failed CUDA call. */
 static void raise_status(struct bench *b, int status)
 {
@@ -119,18 +243,22 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
         int rc = ops->setup ? ops->setup(ctx, c) : 0;
         if (rc == 0)
             rc = time_case(b, ops, ctx, c, samples);
-        if (rc == BENCH_STOPPED || (rc == 0 && interrupt_requested())) {
-            b->interrupted = true;
-        } else if (rc != 0) {
-            raise_status(b, rc);
-        } else {
+        if (rc == 0 && interrupt_requested())
+            rc = BENCH_STOPPED;
+        struct bench_check chk = {.verify_mode = "none"};
+        if (rc == 0) {
             struct timing_stats st;
             timing_stats_from(samples, b->reps, &st);
             c->median_ms = st.median_ms;
             c->min_ms = st.min_ms;
             c->max_ms = st.max_ms;
-            struct bench_check chk = {.verify_mode = "none"};
-            ops->check(ctx, c, &chk);
+            rc = check_case(b, ops, ctx, c, &chk);
+        }
+        if (rc == BENCH_STOPPED) {
+            b->interrupted = true;
+        } else if (rc != 0) {
+            raise_status(b, rc);
+        } else {
             c->done = true;
             emit_row(b, ops, ctx, c, &chk);
             rows++;
@@ -145,6 +273,10 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
                         c->throughput_unit, chk.first_bad);
                 raise_status(b, EXIT_MISMATCH);
             }
+            if (chk.fallbacks && b->table)
+                fprintf(b->table, "# %s: %llu of the %s were answered by %s, not by the GPU: "
+                        "not counted as checked\n", c->method, (unsigned long long)chk.fallbacks,
+                        c->throughput_unit, chk.reference);
             if (ops->summary && b->table)
                 ops->summary(ctx, c, b->table);
         }

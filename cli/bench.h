@@ -35,7 +35,33 @@ struct bench_case {
 struct bench_check {
     const char *verify_mode;     /* "all", "sample", "none" or "reference" (the case is one) */
     uint64_t checked, mismatches;
-    char first_bad[160];         /* where it first differs, e.g. "first bad index 17" */
+    uint64_t fallbacks;          /* elements the reference itself answered: not GPU results, not checked */
+    const char *reference;       /* what computed the expected values */
+    char first_bad[160];         /* where it first differs, e.g. "first bad product 17" */
+};
+
+/* What reference() found for an element. */
+enum bench_ref {
+    BENCH_REF_READY,     /* the expected value is in scratch: compare() judges the element */
+    BENCH_REF_FALLBACK,  /* the run answered the element with the reference itself (gcd's GMP
+                          * fallback): no GPU result, so not checked, but counted apart */
+    BENCH_REF_NO_MEMORY, /* the reference could not be had */
+};
+
+/* Spread samples look at about this many elements (--verify sample), unless a subcommand
+ * asks for fewer because each costs much more than one product (a chunk of a range). */
+#define BENCH_SAMPLE_ELEMENTS 1000u
+
+/* What a case's results are, for the check: the loop picks which elements to look at (every one
+ * with --verify all; with sample, 0, stride, 2 stride, ... and the last, about `sample` of them;
+ * none with none) and runs them on the CPU in parallel, with progress and Ctrl-C. */
+struct bench_check_spec {
+    uint64_t elements;           /* results that can be checked; 0: the case is a reference */
+    const char *element;         /* what one is, for messages: "product", "pair", "chunk", ... */
+    const char *reference;       /* what computes the expected value: "GMP", "the CPU twin" */
+    size_t scratch_bytes;        /* for the reference of one element, per checking thread */
+    int threads;                 /* CPU threads for the check, >= 1 */
+    uint64_t sample;             /* elements of a spread sample; 0: BENCH_SAMPLE_ELEMENTS */
 };
 
 struct bench_ops {
@@ -45,8 +71,26 @@ struct bench_ops {
      * with CUDA events around the kernels or with the monotonic clock. Returns 0,
      * BENCH_STOPPED, or an EXIT_* status. */
     int (*pass)(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms);
-    /* After the last pass: compares its results with the reference. */
+    /* After the last pass, before the check: brings the results to the host and says what
+     * they are (spec starts zeroed, threads 1). Returns 0 or an EXIT_* status. */
+    int (*check_begin)(void *ctx, struct bench_case *c, struct bench_check_spec *spec);
+    /* The reference of element i into scratch (spec.scratch_bytes of the calling thread's own),
+     * computed from the host's own copy of the inputs, never from what the device holds.
+     * Called from several threads at once, for distinct i. */
+    enum bench_ref (*reference)(const void *ctx, const struct bench_case *c, uint64_t i,
+                                void *scratch);
+    /* Whether element i of the results equals the reference in scratch. Thread-safe as above. */
+    bool (*compare)(const void *ctx, const struct bench_case *c, uint64_t i, const void *scratch);
+    /* Optional: names element i in the mismatch message ("pair 17", "chunk [a, b] on GPU 1");
+     * default "<element> <i>". */
+    void (*name_element)(const void *ctx, const struct bench_case *c, uint64_t i, char *out,
+                         size_t len);
+    /* Transitional, until collatz and delay check by elements: the whole check at once. */
     void (*check)(void *ctx, struct bench_case *c, struct bench_check *out);
+    /* Optional: after the elements (also with --verify none): checks of the case as a whole
+     * (operands unchanged, passes that agree), each adding to out->mismatches with its own
+     * message in out->first_bad; and what follows a good check (writing --output). */
+    void (*check_end)(void *ctx, struct bench_case *c, struct bench_check *out);
     /* The row's params column, "key=value;key=value". */
     void (*describe)(void *ctx, const struct bench_case *c, char *params, size_t len);
     /* Optional: '#' lines after the case's row (on the table's stream). */
@@ -57,7 +101,7 @@ struct bench_ops {
 
 struct bench {
     const char *subcommand;
-    const struct cli_common *opt;
+    const struct cli_common *opt;   /* opt->verify picks the elements the check looks at */
     unsigned warmup, reps;       /* the passes of every case: opt's, unless the subcommand sets them */
     uint64_t seed;               /* written into rows: opt's seed, 0 for inputs from a file */
     struct run_env env;

@@ -269,31 +269,57 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     return 0;
 }
 
-static void ctt_check(void *ctx, struct bench_case *c, struct bench_check *out)
+static int ctt_check_begin(void *ctx, struct bench_case *c, struct bench_check_spec *spec)
 {
     struct ctt_bench *t = ctx;
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
-    if (m == M_GMP) {
-        out->verify_mode = "reference";
-        return;
-    }
+    if (m == M_GMP)
+        return 0;
     /* With --reduce the last pass left its reduced results on the host. */
     if (on_gpu(m) && !t->opt.include_transfers && !t->args.reduce) {
         cudaError_t err = ctt_device_download(&t->dev, t->mem, t->comps);
         if (err != cudaSuccess)
             gpu_fail(t->dev.failed_call, err);
     }
-    const enum verify_mode v = t->opt.verify;
-    out->verify_mode = v == VERIFY_ALL ? "all" : v == VERIFY_SAMPLE ? "sample" : "none";
-    if (v == VERIFY_NONE)
+    spec->elements = t->batch.count;
+    spec->element = "computation";
+    spec->reference = "GMP";
+    spec->scratch_bytes = ctt_gmp_expect_bytes(&t->batch);
+    spec->threads = t->all_threads;
+    return 0;
+}
+
+/* From the batch as the host generated it: a mapping that changed an operand and wrote the
+ * result of the changed one is still caught. */
+static enum bench_ref ctt_reference(const void *ctx, const struct bench_case *c, uint64_t i, void *expect)
+{
+    (void)c;
+    const struct ctt_bench *t = ctx;
+    ctt_gmp_expect(&t->batch, (size_t)i, t->args.reduce, expect);
+    return BENCH_REF_READY;
+}
+
+static bool ctt_compare(const void *ctx, const struct bench_case *c, uint64_t i, const void *expect)
+{
+    (void)c;
+    const struct ctt_bench *t = ctx;
+    return ctt_gmp_matches(&t->batch, (size_t)i, t->mem, t->comps, expect);
+}
+
+/* A mapping only reads the operands: every operand word as the host wrote it (also those of
+ * computations a sample skipped). */
+static void ctt_check_end(void *ctx, struct bench_case *c, struct bench_check *out)
+{
+    const struct ctt_bench *t = ctx;
+    if ((enum ctt_method)(uintptr_t)c->data == M_GMP || t->opt.verify == VERIFY_NONE)
         return;
-    const size_t n = t->batch.count;
-    const size_t stride = v == VERIFY_ALL ? 1 : (n > 1000 ? n / 1000 : 1);
-    size_t first_bad = n;
-    out->mismatches = ctt_verify(&t->batch, t->mem, t->comps, stride, t->all_threads,
-                                 t->args.reduce, &out->checked, &first_bad);
-    if (out->mismatches)
-        snprintf(out->first_bad, sizeof out->first_bad, "first bad computation %zu", first_bad);
+    for (uint64_t k = 0; k < t->batch.operand_words; k++)
+        if (t->mem[k] != t->batch.words[k]) {
+            out->mismatches++;
+            snprintf(out->first_bad, sizeof out->first_bad,
+                     "operand word %llu was changed by the mapping", (unsigned long long)k);
+            return;
+        }
 }
 
 static void ctt_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
@@ -326,7 +352,10 @@ static void ctt_teardown(void *ctx, struct bench_case *c)
 static const struct bench_ops ctt_ops = {
     .setup = ctt_setup,
     .pass = ctt_pass,
-    .check = ctt_check,
+    .check_begin = ctt_check_begin,
+    .reference = ctt_reference,
+    .compare = ctt_compare,
+    .check_end = ctt_check_end,
     .describe = ctt_describe,
     .teardown = ctt_teardown,
 };

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "check_strided.h"
 #include "cli.h"
 #include "commands.h"
 #include "fixed_device.h"
@@ -258,24 +257,7 @@ static int fixed_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool
     return 0;
 }
 
-struct fixed_check_ctx {
-    const struct fixed_bench *f;
-    const struct fixed_case *fc;
-};
-
-/* Element i of the batch against fixed_ref (GMP underneath), in the op's result width. */
-static bool fixed_check_one(const void *ctx, size_t i, void *expect)
-{
-    const struct fixed_check_ctx *x = ctx;
-    const struct fixed_bench *f = x->f;
-    const enum fixed_op op = x->fc->op;
-    const unsigned n = fixed_words(x->fc->bits);
-    const unsigned aw = fixed_a_words(op, n), bw = fixed_b_words(op, n), rw = fixed_r_words(op, n);
-    fixed_ref(op, x->fc->bits, f->args.chain, f->a + i * aw, f->b + i * bw, f->dev.cfg.m, expect);
-    return memcmp(expect, f->r + i * rw, rw * sizeof(uint32_t)) == 0;
-}
-
-static void fixed_check(void *ctx, struct bench_case *c, struct bench_check *out)
+static int fixed_check_begin(void *ctx, struct bench_case *c, struct bench_check_spec *spec)
 {
     struct fixed_bench *f = ctx;
     const struct fixed_case *fc = c->data;
@@ -284,20 +266,31 @@ static void fixed_check(void *ctx, struct bench_case *c, struct bench_check *out
         if (err != cudaSuccess)
             gpu_fail(f->dev.failed_call, err);
     }
-    const enum verify_mode v = f->opt.verify;
-    out->verify_mode = v == VERIFY_ALL ? "all" : v == VERIFY_SAMPLE ? "sample" : "none";
-    if (v == VERIFY_NONE)
-        return;
-    const size_t stride = v == VERIFY_ALL ? 1 : (f->count > 1000 ? f->count / 1000 : 1);
-    const struct fixed_check_ctx check = {f, fc};
-    size_t first = f->count;
-    const int64_t bad = check_strided(f->count, stride, omp_get_max_threads(), fixed_check_one, &check,
-                                      2 * FIXED_MAX_WORDS * sizeof(uint32_t), &out->checked, &first);
-    if (bad < 0)
-        cli_bad_input("--count %zu: out of host memory for the check", f->count);
-    out->mismatches = (uint64_t)bad;
-    if (bad)
-        snprintf(out->first_bad, sizeof out->first_bad, "first bad index %zu", first);
+    spec->elements = f->count;
+    spec->element = "element";
+    spec->reference = "GMP";
+    spec->scratch_bytes = fixed_r_words(fc->op, fixed_words(fc->bits)) * sizeof(uint32_t);
+    spec->threads = omp_get_max_threads();
+    return 0;
+}
+
+/* Element i's result from fixed_ref (GMP underneath), in the op's result width. */
+static enum bench_ref fixed_reference(const void *ctx, const struct bench_case *c, uint64_t i, void *expect)
+{
+    const struct fixed_bench *f = ctx;
+    const struct fixed_case *fc = c->data;
+    const unsigned n = fixed_words(fc->bits);
+    const unsigned aw = fixed_a_words(fc->op, n), bw = fixed_b_words(fc->op, n);
+    fixed_ref(fc->op, fc->bits, f->args.chain, f->a + i * aw, f->b + i * bw, f->dev.cfg.m, expect);
+    return BENCH_REF_READY;
+}
+
+static bool fixed_compare(const void *ctx, const struct bench_case *c, uint64_t i, const void *expect)
+{
+    const struct fixed_bench *f = ctx;
+    const struct fixed_case *fc = c->data;
+    const unsigned rw = fixed_r_words(fc->op, fixed_words(fc->bits));
+    return memcmp(expect, f->r + i * rw, rw * sizeof(uint32_t)) == 0;
 }
 
 static void fixed_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
@@ -325,7 +318,9 @@ static void fixed_teardown(void *ctx, struct bench_case *c)
 static const struct bench_ops fixed_ops = {
     .setup = fixed_setup,
     .pass = fixed_pass,
-    .check = fixed_check,
+    .check_begin = fixed_check_begin,
+    .reference = fixed_reference,
+    .compare = fixed_compare,
     .describe = fixed_describe,
     .teardown = fixed_teardown,
 };

@@ -10,6 +10,7 @@
 #include "hexio.h"
 #include "hostmem.h"
 #include "random_words.h"
+#include "test_hook.h"
 #include "timing.h"
 
 int mul_bench_all_threads(void)
@@ -210,6 +211,8 @@ static double run_batch(struct mul_bench *m, size_t w, size_t s, bool resident)
         gpu_fail(failed ? failed : "kernel", err);
     if (!resident && !x.transfers)
         DEV_CHECK(dev, mul_device_download(dev, x.c, n));
+    if (test_hook_spoil("mul-worker", w))
+        x.c[0] ^= 1; /* the first product of each batch this worker ran */
     return sample;
 }
 
@@ -303,35 +306,47 @@ static void write_output(struct mul_bench *m)
     m->output_written = true;
 }
 
-static void mul_check(void *ctx, struct bench_case *c, struct bench_check *out)
+static int mul_check_begin(void *ctx, struct bench_case *c, struct bench_check_spec *spec)
 {
     struct mul_bench *m = ctx;
     if (!c->data) {
-        out->verify_mode = "reference";
+        /* The baseline is the reference: its products are what --output gets. */
         for (size_t p = 0; p < m->count; p++)
             gmp_batch_product_words(&m->gmp, p, m->c + p * 2 * m->words);
-        write_output(m);
-        return;
+        return 0;
     }
     if (m->n_batches == 1 && !m->opt.include_transfers)
         DEV_CHECK(&m->devs[0], mul_device_download(&m->devs[0], m->c, m->count));
-    const enum verify_mode v = m->opt.verify;
-    out->verify_mode = v == VERIFY_ALL ? "all" : v == VERIFY_SAMPLE ? "sample" : "none";
-    if (v == VERIFY_NONE) {
-        write_output(m); /* unchecked, as the user asked */
-        return;
-    }
-    const size_t stride = v == VERIFY_ALL ? 1 : (m->count > 1000 ? m->count / 1000 : 1);
-    size_t first_bad = m->count;
-    const int64_t bad = mul_verify(m->words, m->count, m->a, m->b, m->c, stride, mul_bench_all_threads(),
-                                   &out->checked, &first_bad);
-    if (bad < 0)
-        cli_bad_input("%u-bit products: out of host memory for the check against GMP", m->words * 32);
-    out->mismatches = (uint64_t)bad;
-    if (out->mismatches)
-        snprintf(out->first_bad, sizeof out->first_bad, "first bad index %zu", first_bad);
-    else
-        write_output(m);
+    spec->elements = m->count;
+    spec->element = "product";
+    spec->reference = "GMP";
+    spec->scratch_bytes = 2 * (size_t)m->words * sizeof(uint32_t);
+    spec->threads = mul_bench_all_threads();
+    return 0;
+}
+
+static enum bench_ref mul_reference(const void *ctx, const struct bench_case *c, uint64_t p, void *expect)
+{
+    (void)c;
+    const struct mul_bench *m = ctx;
+    gmp_mul_words(expect, m->a + p * m->words, m->b + p * m->words, m->words);
+    return BENCH_REF_READY;
+}
+
+static bool mul_compare(const void *ctx, const struct bench_case *c, uint64_t p, const void *expect)
+{
+    (void)c;
+    const struct mul_bench *m = ctx;
+    return memcmp(expect, m->c + p * 2 * m->words, 2 * (size_t)m->words * sizeof(uint32_t)) == 0;
+}
+
+/* --output gets the products of the first case that is the reference or matched it (unchecked
+ * ones with --verify none, as the user asked). */
+static void mul_check_end(void *ctx, struct bench_case *c, struct bench_check *out)
+{
+    (void)c;
+    if (out->mismatches == 0)
+        write_output(ctx);
 }
 
 static void mul_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
@@ -385,7 +400,10 @@ static void mul_summary(void *ctx, const struct bench_case *c, FILE *out)
 const struct bench_ops mul_bench_ops = {
     .setup = mul_setup,
     .pass = mul_pass,
-    .check = mul_check,
+    .check_begin = mul_check_begin,
+    .reference = mul_reference,
+    .compare = mul_compare,
+    .check_end = mul_check_end,
     .describe = mul_describe,
     .summary = mul_summary,
     .teardown = mul_teardown,

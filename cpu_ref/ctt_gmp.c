@@ -1,6 +1,7 @@
 #include "ctt_gmp.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ctt_rational.h"
 
@@ -138,23 +139,6 @@ void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool
         compute(g->r[i], g->a[i], g->b[i], (enum ctt_op)b->comps[i].op);
 }
 
-/* Whether the integer at mem + off (len words, sign neg, in a space of cap words) is `want`,
- * its length normalized (no zero top word), no minus zero, and zeros above it in its space. */
-static bool result_is(const uint32_t *mem, uint32_t off, uint32_t len, bool neg, uint32_t cap,
-                      const mpz_t want)
-{
-    if (len > cap)
-        return false;
-    mpz_t got;
-    mpz_init(got);
-    import_signed(got, mem + off, len, neg);
-    bool ok = mpz_cmp(want, got) == 0 && (len == 0 || mem[off + len - 1] != 0) && (len > 0 || !neg);
-    for (uint32_t i = len; ok && i < cap; i++)
-        ok = mem[off + i] == 0;
-    mpz_clear(got);
-    return ok;
-}
-
 /* Writes |z| into the len0 words at mem + off that held it, zeros above; returns its length. */
 static uint32_t store_magnitude(uint32_t *mem, uint32_t off, uint32_t len0, const mpz_t z)
 {
@@ -187,68 +171,132 @@ void ctt_reduce(const struct ctt_batch *b, uint32_t *mem, struct ctt_qcomp *q, i
     }
 }
 
-bool ctt_gmp_check_one(const uint32_t *mem, const struct ctt_comp *c, uint64_t operand_words,
-                       uint64_t total_words)
+/* An expected value in scratch: its sign, its normalized length, then its words. */
+enum { EXPECT_NEG, EXPECT_LEN, EXPECT_WORDS };
+
+/* Words of one expected value: the longest result a computation of at most CTT_MAX_WORDS-word
+ * operands has (a rational numerator a d + c b: 2 CTT_MAX_WORDS + 1 words). */
+#define EXPECT_STRIDE (EXPECT_WORDS + 2 * CTT_MAX_WORDS + 1)
+
+size_t ctt_gmp_expect_bytes(const struct ctt_batch *b)
 {
+    return (b->rational ? 2 : 1) * EXPECT_STRIDE * sizeof(uint32_t);
+}
+
+static void export_expect(uint32_t *e, const mpz_t z)
+{
+    size_t len = 0;
+    mpz_export(e + EXPECT_WORDS, &len, -1, sizeof *e, 0, 0, z);
+    e[EXPECT_NEG] = mpz_sgn(z) < 0;
+    e[EXPECT_LEN] = (uint32_t)len;
+}
+
+void ctt_gmp_expect(const struct ctt_batch *b, size_t i, bool reduced, uint32_t *e)
+{
+    const uint32_t *w = b->words;
+    if (b->rational) {
+        const struct ctt_qcomp *q = &b->qcomps[i];
+        mpz_t a, bb, c, d, x, y;
+        mpz_inits(a, bb, c, d, x, y, NULL);
+        import_signed(a, w + q->a_off, q->a_len, q->a_neg);
+        import_signed(bb, w + q->b_off, q->b_len, false);
+        import_signed(c, w + q->c_off, q->c_len, q->c_neg);
+        import_signed(d, w + q->d_off, q->d_len, false);
+        compute_q(x, y, a, bb, c, d, (enum ctt_op)q->op);
+        if (reduced)
+            reduce_q(x, y, a);
+        export_expect(e, x);
+        export_expect(e + EXPECT_STRIDE, y);
+        mpz_clears(a, bb, c, d, x, y, NULL);
+        return;
+    }
+    const struct ctt_comp *c = &b->comps[i];
+    mpz_t a, bb, r;
+    mpz_inits(a, bb, r, NULL);
+    import_signed(a, w + c->a_off, c->a_len, c->a_neg);
+    import_signed(bb, w + c->b_off, c->b_len, c->b_neg);
+    compute(r, a, bb, (enum ctt_op)c->op);
+    export_expect(e, r);
+    mpz_clears(a, bb, r, NULL);
+}
+
+/* Whether the integer at mem + off (len words, sign neg, in a space of cap words) is e: its
+ * length normalized (no zero top word: e's length), no minus zero, zeros above it in its space. */
+static bool result_is(const uint32_t *mem, uint32_t off, uint32_t len, bool neg, uint32_t cap,
+                      const uint32_t *e)
+{
+    if (len > cap || len != e[EXPECT_LEN] || neg != (e[EXPECT_NEG] != 0))
+        return false;
+    if (memcmp(mem + off, e + EXPECT_WORDS, (size_t)len * sizeof *mem) != 0)
+        return false;
+    for (uint32_t k = len; k < cap; k++)
+        if (mem[off + k] != 0)
+            return false;
+    return true;
+}
+
+/* The fields a mapping only reads: what the host put there. */
+static bool comp_inputs_equal(const struct ctt_comp *x, const struct ctt_comp *y)
+{
+    return x->a_off == y->a_off && x->a_len == y->a_len && x->b_off == y->b_off &&
+           x->b_len == y->b_len && x->op == y->op && x->a_neg == y->a_neg && x->b_neg == y->b_neg;
+}
+
+static bool qcomp_inputs_equal(const struct ctt_qcomp *x, const struct ctt_qcomp *y)
+{
+    return x->a_off == y->a_off && x->a_len == y->a_len && x->b_off == y->b_off &&
+           x->b_len == y->b_len && x->c_off == y->c_off && x->c_len == y->c_len &&
+           x->d_off == y->d_off && x->d_len == y->d_len && x->op == y->op &&
+           x->a_neg == y->a_neg && x->c_neg == y->c_neg;
+}
+
+bool ctt_gmp_matches(const struct ctt_batch *b, size_t i, const uint32_t *mem, const void *comps,
+                     const uint32_t *e)
+{
+    const uint64_t total = b->operand_words + b->result_words;
+    if (b->rational) {
+        const struct ctt_qcomp *q = &((const struct ctt_qcomp *)comps)[i];
+        struct ctt_comp s[CTT_Q_MAX_STEPS];
+        const unsigned n = ctt_q_steps(q, s);
+        if (!qcomp_inputs_equal(q, &b->qcomps[i]) || q->x_off < b->operand_words ||
+            (uint64_t)q->x_off + ctt_q_capacity(q) > total || q->y_off != s[n - 2].r_off)
+            return false;
+        return result_is(mem, q->x_off, q->x_len, q->x_neg, ctt_result_capacity(&s[n - 1]), e) &&
+               result_is(mem, q->y_off, q->y_len, false, ctt_result_capacity(&s[n - 2]),
+                         e + EXPECT_STRIDE);
+    }
+    const struct ctt_comp *c = &((const struct ctt_comp *)comps)[i];
     const uint32_t cap = ctt_result_capacity(c);
-    if (c->r_off < operand_words || (uint64_t)c->r_off + cap > total_words)
+    if (!comp_inputs_equal(c, &b->comps[i]) || c->r_off < b->operand_words ||
+        (uint64_t)c->r_off + cap > total)
         return false;
-    mpz_t a, b, want;
-    mpz_inits(a, b, want, NULL);
-    import_signed(a, mem + c->a_off, c->a_len, c->a_neg);
-    import_signed(b, mem + c->b_off, c->b_len, c->b_neg);
-    compute(want, a, b, (enum ctt_op)c->op);
-    const bool ok = result_is(mem, c->r_off, c->r_len, c->r_neg, cap, want);
-    mpz_clears(a, b, want, NULL);
-    return ok;
+    return result_is(mem, c->r_off, c->r_len, c->r_neg, cap, e);
 }
 
-bool ctt_gmp_check_q_one(const uint32_t *mem, const struct ctt_qcomp *q, uint64_t operand_words,
-                         uint64_t total_words, bool reduced)
-{
-    struct ctt_comp s[CTT_Q_MAX_STEPS];
-    const unsigned n = ctt_q_steps(q, s);
-    if (q->x_off < operand_words || (uint64_t)q->x_off + ctt_q_capacity(q) > total_words ||
-        q->y_off != s[n - 2].r_off)
-        return false;
-    mpz_t a, b, c, d, x, y;
-    mpz_inits(a, b, c, d, x, y, NULL);
-    import_signed(a, mem + q->a_off, q->a_len, q->a_neg);
-    import_signed(b, mem + q->b_off, q->b_len, false);
-    import_signed(c, mem + q->c_off, q->c_len, q->c_neg);
-    import_signed(d, mem + q->d_off, q->d_len, false);
-    compute_q(x, y, a, b, c, d, (enum ctt_op)q->op);
-    if (reduced)
-        reduce_q(x, y, a);
-    const bool ok = result_is(mem, q->x_off, q->x_len, q->x_neg, ctt_result_capacity(&s[n - 1]), x) &&
-                    result_is(mem, q->y_off, q->y_len, false, ctt_result_capacity(&s[n - 2]), y);
-    mpz_clears(a, b, c, d, x, y, NULL);
-    return ok;
-}
-
-uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps,
-                    size_t stride, int threads, bool reduced, uint64_t *checked, size_t *first_bad)
+uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps, int threads,
+                    bool reduced, size_t *first_bad)
 {
     const long n = (long)b->count;
-    const uint64_t total = b->operand_words + b->result_words;
-    const struct ctt_comp *ic = comps;
-    const struct ctt_qcomp *qc = comps;
-    uint64_t bad = 0, done = 0;
+    uint64_t bad = 0;
     long first = n;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) reduction(+ : bad, done) reduction(min : first)
-    for (long i = 0; i < n; i++) {
-        if (i % (long)stride != 0 && i != n - 1)
-            continue;
-        done++;
-        const bool ok = b->rational ? ctt_gmp_check_q_one(mem, &qc[i], b->operand_words, total, reduced)
-                                    : ctt_gmp_check_one(mem, &ic[i], b->operand_words, total);
-        if (!ok) {
-            bad++;
-            if (i < first)
-                first = i;
+#pragma omp parallel num_threads(threads) reduction(+ : bad) reduction(min : first)
+    {
+        uint32_t *e = malloc(ctt_gmp_expect_bytes(b));
+#pragma omp for schedule(dynamic, 64)
+        for (long i = 0; i < n; i++) {
+            bool ok = e != NULL;
+            if (ok) {
+                ctt_gmp_expect(b, (size_t)i, reduced, e);
+                ok = ctt_gmp_matches(b, (size_t)i, mem, comps, e);
+            }
+            if (!ok) {
+                bad++;
+                if (i < first)
+                    first = i;
+            }
         }
+        free(e);
     }
-    *checked = done;
     *first_bad = (size_t)first;
     return bad;
 }

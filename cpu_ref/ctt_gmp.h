@@ -32,24 +32,24 @@ void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool
  * zeros above them, q's lengths shortened; zero becomes 0/1. */
 void ctt_reduce(const struct ctt_batch *b, uint32_t *mem, struct ctt_qcomp *q, int threads);
 
-/* Whether computation c's result in mem (mem + c->r_off, c->r_len words, sign c->r_neg) equals
- * GMP's value of it, its r_len normalized and its result space within
- * [operand_words, total_words). */
-bool ctt_gmp_check_one(const uint32_t *mem, const struct ctt_comp *c, uint64_t operand_words,
-                       uint64_t total_words);
+/* The check of a mapping's results, element by element: the expected result of computation i
+ * of b, computed by GMP from the host's own operand words and descriptors (b as generated,
+ * never what the device holds), x/y reduced to lowest terms with `reduced`, into e
+ * (ctt_gmp_expect_bytes(b) bytes). */
+size_t ctt_gmp_expect_bytes(const struct ctt_batch *b);
+void ctt_gmp_expect(const struct ctt_batch *b, size_t i, bool reduced, uint32_t *e);
 
-/* The same for a rational computation q: x and y equal GMP's unreduced x and y (reduced to
- * lowest terms with `reduced`), both normalized, y positive, at the places ctt_rational.h lays
- * out inside [operand_words, total_words). */
-bool ctt_gmp_check_q_one(const uint32_t *mem, const struct ctt_qcomp *q, uint64_t operand_words,
-                         uint64_t total_words, bool reduced);
+/* Whether computation i as a mapping left it (its memory block mem and its descriptors comps:
+ * struct ctt_comp, or ctt_qcomp when b->rational) holds e: the descriptor's operand fields as
+ * the host wrote them, its result normalized (no zero top word, no minus zero, y positive) in
+ * the space ctt_rational.h lays out inside the result area [operand_words, operand_words +
+ * result_words), zeros above it. */
+bool ctt_gmp_matches(const struct ctt_batch *b, size_t i, const uint32_t *mem, const void *comps,
+                     const uint32_t *e);
 
-/* Checks computations 0, stride, 2 stride, ... and the last of the batch, whose results are in
- * mem (the batch's buffer as the mapping left it) and comps (as the mapping left them: struct
- * ctt_comp, or struct ctt_qcomp when b->rational), on `threads` threads; `reduced`: rational
- * results in lowest terms (ctt_reduce). Returns the mismatches; *checked and *first_bad (count
- * when none). */
-uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps,
-                    size_t stride, int threads, bool reduced, uint64_t *checked, size_t *first_bad);
+/* Every computation of b by the two above, on `threads` threads. Returns the mismatches and
+ * *first_bad (count when none). */
+uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps, int threads,
+                    bool reduced, size_t *first_bad);
 
 #endif

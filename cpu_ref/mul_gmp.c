@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_strided.h"
 
 /* Operands up to this size convert on the stack. */
 #define MUL_WORDS_STACK 256
@@ -86,25 +85,4 @@ void gmp_mul_words(uint32_t *out, const uint32_t *a, const uint32_t *b, unsigned
     mpn_mul_n(lc, la, lb, limbs);
     limbs_to_words(out, 2 * words, lc);
     free(heap);
-}
-
-struct mul_check {
-    unsigned words;
-    const uint32_t *a, *b, *c;
-};
-
-static bool mul_check_one(const void *ctx, size_t p, void *expect)
-{
-    const struct mul_check *m = ctx;
-    gmp_mul_words(expect, m->a + p * m->words, m->b + p * m->words, m->words);
-    return memcmp(expect, m->c + p * 2 * m->words, 2 * (size_t)m->words * sizeof(uint32_t)) == 0;
-}
-
-int64_t mul_verify(unsigned words, size_t n, const uint32_t *a, const uint32_t *b,
-                   const uint32_t *c, size_t stride, int threads, uint64_t *checked,
-                   size_t *first_bad)
-{
-    const struct mul_check m = {words, a, b, c};
-    return check_strided(n, stride, threads, mul_check_one, &m, 2 * (size_t)words * sizeof(uint32_t),
-                         checked, first_bad);
 }

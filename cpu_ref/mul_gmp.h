@@ -1,6 +1,7 @@
 /* The GMP baseline of `mpgpu mul` (mpn_mul_n per product, as the papers' CPU column) and the
- * verification of GPU products against it. Operands are arrays of 32-bit words, least
- * significant first, product-major: operand p is words [p * words, (p + 1) * words). */
+ * reference product every GPU product is checked against (gmp_mul_words). Operands are arrays
+ * of 32-bit words, least significant first, product-major: operand p is words
+ * [p * words, (p + 1) * words). */
 #ifndef MPGPU_MUL_GMP_H
 #define MPGPU_MUL_GMP_H
 
@@ -27,13 +28,5 @@ void gmp_batch_product_words(const struct gmp_batch *g, size_t p, uint32_t *out)
 
 /* The full product of one pair: out gets 2 * words words. */
 void gmp_mul_words(uint32_t *out, const uint32_t *a, const uint32_t *b, unsigned words);
-
-/* Checks products c (product-major, 2 * words each) against GMP for the n pairs a, b.
- * stride 1 checks every product; stride k > 1 checks products 0, k, 2k, ... and the last.
- * Returns the number of mismatches (-1: no host memory for the check); *checked gets the
- * number checked and *first_bad the smallest mismatching index (n when none). */
-int64_t mul_verify(unsigned words, size_t n, const uint32_t *a, const uint32_t *b,
-                   const uint32_t *c, size_t stride, int threads, uint64_t *checked,
-                   size_t *first_bad);
 
 #endif

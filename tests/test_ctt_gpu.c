@@ -51,10 +51,9 @@ static void run_and_check(const struct ctt_batch *b, enum ctt_mapping m, const c
                d.failed_call ? d.failed_call : "?", cudaGetErrorString(err));
         cudaGetLastError();
     } else {
-        uint64_t checked = 0;
         size_t first = 0;
-        const uint64_t bad = ctt_verify(b, mem, b->rational ? (void *)qcomps : (void *)comps, 1,
-                                        8, false, &checked, &first);
+        const uint64_t bad = ctt_verify(b, mem, b->rational ? (void *)qcomps : (void *)comps, 8,
+                                        false, &first);
         /* Disjoint and packed: regions sorted by offset (offset * 2^32 + size keys) tile the
          * result space. */
         uint64_t *keys = malloc(b->count * sizeof *keys);

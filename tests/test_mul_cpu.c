@@ -7,10 +7,7 @@
  *   tests/mul_operands.h, seeded random and the worst cases, at sizes around their edges, and
  *   write no word past the product; the school reference also on unequal lengths.
  * - gmp_batch (the timed GMP baseline, one and several threads) agrees with the oracle.
- * - mul_verify passes clean products, finds planted wrong words (lowest and highest word of a
- *   product), counts them and names the smallest bad index, on one and several threads with
- *   more than one schedule chunk each; in sample mode it checks exactly the sampled products
- *   (every stride-th and the last) and misses a bad one between them. */
+ * Which products a run checks, and how a mismatch is named, is the run loop's (test_bench_check). */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,35 +156,6 @@ static void test_batch_and_verify(unsigned words, size_t count, int threads)
           "first %zu (%s)", words * 32, threads, bad, count, first,
           first < count ? pattern_names[first % N_PATTERNS] : "-");
 
-    uint64_t checked, found;
-    size_t first_bad;
-    found = mul_verify(words, count, a, b, c, 1, threads, &checked, &first_bad);
-    CHECK(found == 0 && checked == count && first_bad == count,
-          "verify all, clean, %u bits, %d threads: %llu bad of %llu checked, first %zu", words * 32,
-          threads, (unsigned long long)found, (unsigned long long)checked, first_bad);
-
-    /* Wrong words in a product the sample (stride 7) skips, in one it takes and in the last
-     * one; the first two lie about half the batch apart, so with several threads in different
-     * schedule chunks, and the smallest index must survive the threads' reduction. */
-    const size_t stride = 7, skipped = stride * (count / stride - 2) + 3,
-                 taken = stride * (count / (2 * stride)), last = count - 1;
-    c[skipped * n] ^= 1;
-    c[taken * n + n - 1] ^= 0x80000000u;
-    c[last * n + words] ^= 0x10;
-    found = mul_verify(words, count, a, b, c, 1, threads, &checked, &first_bad);
-    CHECK(found == 3 && checked == count && first_bad == taken,
-          "verify all, %u bits, %d threads: %llu bad, first %zu; planted 3, first %zu", words * 32,
-          threads, (unsigned long long)found, first_bad, taken);
-    const uint64_t sampled = (count + stride - 1) / stride + ((count - 1) % stride != 0);
-    found = mul_verify(words, count, a, b, c, stride, threads, &checked, &first_bad);
-    CHECK(found == 2 && checked == sampled && first_bad == taken,
-          "verify sample, %u bits, %d threads: %llu bad of %llu checked, first %zu; want 2 of "
-          "%llu, first %zu", words * 32, threads, (unsigned long long)found,
-          (unsigned long long)checked, first_bad, (unsigned long long)sampled, taken);
-    c[0] ^= 0x100;
-    found = mul_verify(words, count, a, b, c, 1, threads, &checked, &first_bad);
-    CHECK(found == 4 && first_bad == 0, "verify all, %u bits, %d threads, product 0 wrong too: "
-          "%llu bad, first %zu", words * 32, threads, (unsigned long long)found, first_bad);
 out:
     free(a);
     free(b);
