@@ -240,7 +240,7 @@ static const struct common_def common_defs[] = {
     {OPT_DEVICE, "device", "D", "CUDA device index (default 0)"},
     {OPT_THREADS, "threads", "T", "CPU threads for the CPU baseline (default 1, as the papers; 0: all cores)"},
     {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once)"},
-    {OPT_VERIFY, "verify", "all|sample|none", "check GPU results against the CPU reference (GMP, or the CPU twin): all, a sample, or none (default: all for mul and toom, sample for collatz and delay)"},
+    {OPT_VERIFY, "verify", "all|sample|none", NULL /* the subcommand's: verify_help */},
     {OPT_INCLUDE_TRANSFERS, "include-transfers", NULL, "include host<->device copies in the timed region (default: kernels only, as the papers)"},
     {OPT_INCLUDE_LAUNCH, "include-launch", NULL, "also time the host's launch latency, as plain CUDA events around a launch do (default: the stream is held until the region is queued, as nvbench, so the GPU's time alone is timed)"},
     {OPT_QUIET, "quiet", NULL, "print no table and no progress; errors still go to stderr"},
@@ -314,6 +314,17 @@ static void print_help(const struct cli_spec *spec)
                      spec->count_default);
             help = count_help;
         }
+        char verify_help[512];
+        if (common_defs[i].bit == OPT_VERIFY) {
+            static const char *const mode_names[] = {"all", "sample", "none"};
+            snprintf(verify_help, sizeof verify_help, "%s (default: %s)",
+                     spec->verify_help ? spec->verify_help
+                                       : "check each GPU result against GMP: all of them, a "
+                                         "sample of about 1000 spread over the batch (every k-th "
+                                         "and the last), or none",
+                     mode_names[spec->verify_default]);
+            help = verify_help;
+        }
         if (common_defs[i].bit == OPT_BITS) {
             char rule[96];
             bits_rule(spec, rule, sizeof rule);
@@ -380,7 +391,7 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
     out->warmup = 2;
     out->seed = 1;
     out->threads = 1;
-    out->verify = VERIFY_ALL;
+    out->verify = spec->verify_default;
 
     struct option longopts[N_COMMON + 64];
     size_t n = 0;

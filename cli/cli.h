@@ -89,12 +89,16 @@ struct cli_spec {
     /* Called for each subcommand option; returns 0, or exits through cli_bad_input. */
     int (*handle)(int id, const char *arg, void *ctx);
     void *ctx;
+    /* --verify: its default (VERIFY_ALL unless set), and its help: what a result is checked
+     * against and what a sample is; NULL: every result against GMP, a sample of about 1000. */
+    enum verify_mode verify_default;
+    const char *verify_help;
     const char *methods_help; /* appended to --help: the methods and what they are */
     const char *examples;     /* appended to --help */
 };
 
 /* Defaults: count 10240, bits 1024, reps 10, warmup 2, seed 1, device 0, threads 1,
- * verify all. Parses argv (argv[0] is the subcommand name); prints help and exits 0 on --help. */
+ * verify spec->verify_default. Parses argv (argv[0] is the subcommand name); prints help and exits 0 on --help. */
 void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out);
 
 /* One line "mpgpu: <message>" on stderr, then exit(EXIT_BAD_INPUT). */

@@ -383,6 +383,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
             "--method: ctt, ctw, auto and gmp. 003 runs 8192 computations (Fig. 5.5): give "
             "--count 8192 to match it.",
         .common = (OPT_ALL_COMMON & ~OPT_BITS) | OPT_INCLUDE_LAUNCH,
+        .verify_help = "check each computation against GMP, which computes it from the host's own copy of the batch (a mapping's operands and descriptors must come back unchanged): all of them, a sample of about 1000 spread over the batch (every k-th and the last), or none",
         .options = ctt_options,
         .handle = ctt_handle,
         .ctx = &t.args,

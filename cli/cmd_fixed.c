@@ -380,6 +380,7 @@ int cmd_fixed(int argc, char **argv)
         .description = description,
         .common = OPT_COUNT | OPT_BITS | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE | OPT_CSV |
                   OPT_VERIFY | OPT_INCLUDE_TRANSFERS | OPT_INCLUDE_LAUNCH | OPT_QUIET,
+        .verify_help = "check each element against GMP (the op chained --chain times with mpz, in the op's result width): all of them, a sample of about 1000 spread over the batch (every k-th and the last), or none",
         .bits_min = FIXED_MIN_BITS,
         .bits_max = FIXED_MAX_BITS,
         .bits_multiple = 1,

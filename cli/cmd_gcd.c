@@ -593,6 +593,7 @@ int cmd_gcd(int argc, char **argv)
             "$XDG_CACHE_HOME/mpgpu, else ~/.cache/mpgpu; that initialisation is reported apart.\n"
             "Zeros and signs follow GMP: gcd(0, V) = |V|, gcd(0, 0) = 0.",
         .common = OPT_ALL_COMMON & ~OPT_THREADS,
+        .verify_help = "check each GPU result against GMP's mpz_gcd: all pairs, a sample of about 1000 spread over them (every k-th and the last), or none; a pair that GMP answered because the moduli ran out is no GPU result: it is counted apart (gmp_fallbacks in params and a line under the row), never as checked",
         .bits_default = "16384",
         .count_default = "10, as 002 Table 2",
         .options = gcd_options,

@@ -13,7 +13,7 @@ finish() {
         exit 1
     fi
     if [ "$fails" -ne 0 ]; then
-        echo "FAILED"
+        echo "FAILED (MPGPU_TEST_SEED=${MPGPU_TEST_SEED:-unset}: the seed of the random inputs that follow it)"
         exit 1
     fi
     echo "passed"

@@ -6,6 +6,8 @@ set -u
 MPGPU=${1:?usage: test_cli_gpu.sh path/to/mpgpu}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The I/O mode's random pairs follow the test seed (CI draws a fresh one each run).
+RANDOM=${MPGPU_TEST_SEED:-20261122}
 "$MPGPU" mul --method sumrotate-shuffle --bits 64 --count 1 --reps 1 --warmup 0 --quiet 2>"$tmp/err"
 if [ $? -eq 3 ] && grep -q "no CUDA-capable GPU" "$tmp/err"; then
     echo "skipped: $(cat "$tmp/err")"
@@ -86,6 +88,21 @@ for row in 1 2; do
         echo "FAIL: --devices 0,0 row $row: $(sed -n "$((row + 1))p" "$csv")"; sed 's/^/    /' "$tmp/out"; fails=$((fails + 1))
     fi
 done
+# A wrong product made on the second GPU (worker 1 of --devices 0,0; the test-only hook spoils the
+# first product of each batch it ran, after the download) is caught: exit 1, naming a product
+# at the start of a batch; the same hook aimed at a worker that does not exist changes nothing.
+checks=$((checks + 1))
+MPGPU_TEST_SPOIL=mul-worker:1 "$MPGPU" mul --bits 1024 --count 1000 --batch 300 --reps 1 --warmup 0 \
+    --devices 0,0 --method thread-comba >"$tmp/out" 2>"$tmp/err"
+st=$?
+bad=$(sed -nE 's/.*differ from the reference; first bad product ([0-9]+)$/\1/p' "$tmp/err")
+if [ "$st" -ne 1 ] || [ -z "$bad" ] || [ $((bad % 300)) -ne 0 ]; then
+    echo "FAIL: a spoiled product of GPU worker 1: status $st, first bad '$bad'"; sed 's/^/    /' "$tmp/err"; fails=$((fails + 1))
+fi
+checks=$((checks + 1))
+MPGPU_TEST_SPOIL=mul-worker:1 "$MPGPU" mul --bits 1024 --count 1000 --batch 300 --reps 1 --warmup 0 \
+    --method thread-comba >"$tmp/out" 2>"$tmp/err" ||
+    { echo "FAIL: the hook for worker 1 spoiled a run of one worker"; sed 's/^/    /' "$tmp/err"; fails=$((fails + 1)); }
 run "mul --devices 0,0, an equal share each" mul --bits 2048 --count 1001 --devices 0,0 --reps 1 \
     --method thread-rowchain-karatsuba --csv "$tmp/e.csv" && {
     checks=$((checks + 1))

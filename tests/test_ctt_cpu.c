@@ -11,7 +11,8 @@
  * against GMP's mpz on the same unreduced formulas, and the formulas themselves against mpq
  * after reduction, on equal and unequal lengths, one word and the maximum length, all-ones
  * words, zero numerators and x - x; seeded random batches; the refusal of a zero
- * denominator; and --reduce's reduction to lowest terms (cpu_ref/ctt_gmp.c) against GMP. */
+ * denominator; and --reduce's reduction to lowest terms (cpu_ref/ctt_gmp.c) against GMP. The
+ * checker itself judges the device's results by the host's operands and descriptors. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,6 +182,64 @@ static void check_generator(void)
                     check_mpq(&b, what);
                 ctt_batch_free(&b);
             }
+}
+
+/* The checker takes the operands and descriptors from the host's batch, only the results from
+ * the "device" (issue 36): a mapping that changed an operand and wrote the result of the
+ * changed operand, or changed a descriptor's length, is caught; the same block untouched passes. */
+static void check_verifier_uses_host_copy(void)
+{
+    const enum ctt_op ops[] = {CTT_SUB, CTT_MUL, CTT_QMUL};
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+        const enum ctt_op op = ops[o];
+        struct ctt_gen g = {.seed = seed, .op = op, .count = 200, .mean_words = 6,
+                            .sigma_words = 2, .max_words = 64, .signed_operands = true};
+        struct ctt_batch host;
+        CHECK(ctt_batch_generate(&host, &g) == 0, "generate");
+        const uint64_t total = host.operand_words + host.result_words;
+        const size_t comp_bytes = host.rational ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
+        /* The "device": a copy of the block and descriptors that a mapping works on. */
+        struct ctt_batch dev = host;
+        dev.words = malloc(total * 4);
+        void *dev_comps = malloc(host.count * comp_bytes);
+        memcpy(dev.words, host.words, total * 4);
+        memcpy(dev_comps, host.rational ? (void *)host.qcomps : (void *)host.comps,
+               host.count * comp_bytes);
+        dev.comps = dev_comps;
+        dev.qcomps = dev_comps;
+        const size_t victim = host.count / 2 + seed % (host.count / 4);
+        /* Its first operand's lowest word, flipped before the mapping runs. */
+        const uint32_t a_off = host.rational ? host.qcomps[victim].a_off : host.comps[victim].a_off;
+        dev.words[a_off] ^= 0x10;
+        ctt_run_serial(&dev);
+        size_t first = 0;
+        uint64_t bad = ctt_verify(&dev, dev.words, dev_comps, 2, false, &first);
+        CHECK(bad == 0, "op %d: the mapping's own view of its changed operand looks right (%llu bad)",
+              op, (unsigned long long)bad);
+        bad = ctt_verify(&host, dev.words, dev_comps, 2, false, &first);
+        CHECK(bad >= 1 && first <= victim, "op %d: operand word %u changed on the device with a "
+              "matching result: %llu bad, first %zu (want <= %zu)", op, a_off,
+              (unsigned long long)bad, first, victim);
+
+        /* A descriptor whose operand length the mapping changed. */
+        memcpy(dev.words, host.words, total * 4);
+        memcpy(dev_comps, host.rational ? (void *)host.qcomps : (void *)host.comps,
+               host.count * comp_bytes);
+        ctt_run_serial(&dev);
+        bad = ctt_verify(&host, dev.words, dev_comps, 2, false, &first);
+        CHECK(bad == 0, "op %d: an untouched block: %llu bad, first %zu", op,
+              (unsigned long long)bad, first);
+        if (host.rational)
+            ((struct ctt_qcomp *)dev_comps)[victim].c_off ^= 1;
+        else
+            ((struct ctt_comp *)dev_comps)[victim].b_off ^= 1;
+        bad = ctt_verify(&host, dev.words, dev_comps, 2, false, &first);
+        CHECK(bad == 1 && first == victim, "op %d: changed descriptor %zu: %llu bad, first %zu", op,
+              victim, (unsigned long long)bad, first);
+        free(dev.words);
+        free(dev_comps);
+        ctt_batch_free(&host);
+    }
 }
 
 static void check_scan(void)
@@ -478,6 +537,7 @@ int main(void)
     seed = test_seed();
     check_routines();
     check_generator();
+    check_verifier_uses_host_copy();
     check_scan();
     check_schedule();
     check_ctw_mul();

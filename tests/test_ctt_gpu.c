@@ -10,7 +10,8 @@
  * all-ones integers of those lengths in every place, zero numerators, and x - x for qsub (F1 and
  * F2 at one offset). Counts are prime, so the last warp and block are partial. Besides each
  * value, the result regions the mapping reserved must be disjoint and packed (003 Algorithm
- * 3.2). Each batch checked is one check. Exits 77 (skipped) without a GPU. */
+ * 3.2). Each batch checked is one check. And an operand changed on the device is caught by the
+ * check, which takes operands from the host. Exits 77 (skipped) without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,44 @@ static void rational_edge_batch(enum ctt_mapping m, enum ctt_op op)
     ctt_batch_free(&b);
 }
 
+/* A mapping that changes an operand on the device computes, and writes, the result of the
+ * changed operand; the check takes the operands from the host's batch, so it is caught
+ * (issue 36). Stood in for by changing one operand word on the device before the launch. */
+static void operand_changed_on_device(enum ctt_mapping m, enum ctt_op op)
+{
+    const struct ctt_gen g = {.seed = seed + 77, .op = op, .count = 257, .mean_words = 40,
+                              .sigma_words = 8, .max_words = CTT_MAX_WORDS};
+    struct ctt_batch b;
+    if (ctt_batch_generate(&b, &g) != 0) {
+        CHECK(false, "generate");
+        return;
+    }
+    const size_t victim = 100 + seed % 100;
+    const uint32_t a_off = b.rational ? b.qcomps[victim].a_off : b.comps[victim].a_off;
+    const uint32_t changed = b.words[a_off] ^ 0x100;
+    const size_t comp_bytes = b.rational ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
+    uint32_t *mem = malloc((b.operand_words + b.result_words) * 4);
+    void *comps = malloc(b.count * comp_bytes);
+    struct ctt_device d;
+    cudaError_t err = ctt_device_open(&d, &b, m);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(d.d_mem + a_off, &changed, 4, cudaMemcpyHostToDevice);
+    if (err == cudaSuccess)
+        err = ctt_device_launch(&d, m);
+    if (err == cudaSuccess)
+        err = ctt_device_download(&d, mem, comps);
+    size_t first = 0;
+    const uint64_t bad = err == cudaSuccess ? ctt_verify(&b, mem, comps, 8, false, &first) : 0;
+    CHECK(err == cudaSuccess && bad == 1 && first == victim && mem[a_off] == changed,
+          "%s %s: operand word %u changed on the device: CUDA %s, %llu bad (want 1), first %zu "
+          "(want %zu)", mapping_names[m], op_names[op], a_off, cudaGetErrorString(err),
+          (unsigned long long)bad, first, victim);
+    ctt_device_close(&d);
+    free(mem);
+    free(comps);
+    ctt_batch_free(&b);
+}
+
 int main(void)
 {
     seed = test_seed();
@@ -220,5 +259,9 @@ int main(void)
             else
                 edge_batch((enum ctt_mapping)m, (enum ctt_op)op);
         }
+    for (int m = CTT_MAP_THREAD; m <= CTT_MAP_AUTO; m++) {
+        operand_changed_on_device((enum ctt_mapping)m, CTT_MUL);
+        operand_changed_on_device((enum ctt_mapping)m, CTT_QADD);
+    }
     return test_finish("test_ctt_gpu");
 }
