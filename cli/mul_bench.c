@@ -61,6 +61,8 @@ void mul_bench_check_host(const struct mul_bench *m, const struct bench_case *ca
 
 void mul_bench_free(struct mul_bench *m)
 {
+    free(m->pass_wall_ms);
+    m->pass_wall_ms = NULL;
     if (!m->from_input) {
         free(m->a);
         free(m->b);
@@ -146,6 +148,11 @@ static int mul_setup(void *ctx, struct bench_case *c)
             cli_bad_input("--count %zu: the GMP baseline needs more host memory than is free", m->count);
         return 0;
     }
+    free(m->pass_wall_ms);
+    m->pass_wall_ms = malloc(m->opt.reps * sizeof *m->pass_wall_ms);
+    m->n_pass_wall = 0;
+    if (!m->pass_wall_ms)
+        cli_bad_input("--reps %u: out of host memory", m->opt.reps);
     const size_t nw = workers(m), share = (m->count + nw - 1) / nw;
     m->batch = share;
     for (size_t w = 0; w < nw; w++) {
@@ -257,6 +264,12 @@ static const struct md_chunk_ops batch_ops = {
     .commit = batch_commit,
 };
 
+static void record_pass_wall(struct mul_bench *m, bool warmup, double t0)
+{
+    if (!warmup && m->n_pass_wall < m->opt.reps)
+        m->pass_wall_ms[m->n_pass_wall++] = time_now_ms() - t0;
+}
+
 /* One pass over all products, in device batches. One GPU: the batches' times are added, as
  * before issue 14. Several: they run at once, so the pass takes the time of the busiest, the
  * largest of the workers' added times. */
@@ -272,9 +285,11 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     }
     memset(m->workers, 0, sizeof m->workers);
     m->held = gpu_region_held(&m->opt, warmup);
+    const double t0 = time_now_ms();
     if (m->n_batches == 1 && !m->opt.include_transfers) {
         *ms = run_batch(m, 0, 0, true);
         m->workers[0] = (struct md_stats){m->count, *ms};
+        record_pass_wall(m, warmup, t0);
         return 0;
     }
     const size_t nw = workers(m);
@@ -286,6 +301,7 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     struct progress pg;
     progress_begin(&pg, PROGRESS_OFF, c->method, "batches", m->n_batches);
     const uint64_t done = md_schedule(&team, 0, m->n_batches, 0, &batch_ops, m, &pg, batches);
+    record_pass_wall(m, warmup, t0);
     progress_end(&pg);
     select_worker(m, 0);
     *ms = 0;
@@ -365,7 +381,14 @@ static void mul_describe(void *ctx, const struct bench_case *c, char *params, si
             strcpy(devices, ";devices=");
             md_format(&m->devices, devices + strlen(devices), sizeof devices - strlen(devices));
         }
-        snprintf(params, len, "words=%u;batches=%zu%s%s", c->bits / 32, m->n_batches, from_auto, devices);
+        char wall[48] = "";
+        if (m->n_pass_wall > 0) {
+            struct timing_stats st;
+            timing_stats_from(m->pass_wall_ms, m->n_pass_wall, &st);
+            snprintf(wall, sizeof wall, ";pass_wall_ms=%.4g", st.median_ms);
+        }
+        snprintf(params, len, "words=%u;batches=%zu%s%s%s", c->bits / 32, m->n_batches, from_auto,
+                 devices, wall);
     } else {
         snprintf(params, len, "words=%u;limbs=%zu", c->bits / 32, (size_t)(c->bits / 32 + 1) / 2);
     }

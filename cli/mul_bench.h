@@ -35,6 +35,11 @@ struct mul_bench {
     size_t batch, n_batches;
     /* Each worker's products and timed region in the last pass, for its rate. */
     struct md_stats workers[MD_MAX_DEVICES];
+    /* Of a case in device batches: each timed pass's wall time, from handing out the first
+     * batch to the last one's products back, transfers and host threads included. A pass is
+     * timed as the busiest worker's kernels; scaling is judged on both. */
+    double *pass_wall_ms;
+    unsigned n_pass_wall;
     bool held; /* the pass in hand is timed held (gpu_region_held) */
     struct gmp_batch gmp;
     /* `mpgpu mul --method auto`'s choices (none elsewhere): the rows of each say in params

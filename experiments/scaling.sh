@@ -29,8 +29,10 @@ shift_bits=${PER_GPU_SHIFT:-0}
 # shown when CMD fails.
 logged() { "$@" >>"$log" 2>>"$err" || { local rc=$?; tail -5 "$err" >&2; return "$rc"; }; }
 # strip: params less what may differ with the number of GPUs: the devices, mul's batches, and
-# the time spent settling overflows on the host (a time, not a total).
-strip() { sed -E 's/;?(devices|batches|overflow_ms)=[^;]*//g'; }
+# the times spent settling overflows on the host and in a mul pass (times, not totals).
+strip() { sed -E 's/;?(devices|batches|overflow_ms|pass_wall_ms)=[^;]*//g'; }
+# wall ROW: mul's median pass wall time (params pass_wall_ms), empty for the other subcommands.
+wall() { field "$1" 15 | sed -nE 's/.*pass_wall_ms=([^;]*).*/\1/p'; }
 # field ROW COLUMN: a field of the CSV's data row ROW (1 = the first data row).
 field() { sed -n "$(($1 + 1))p" "$CSV" | cut -d, -f"$2"; }
 
@@ -50,6 +52,13 @@ compare() {
     awk -v name="$1" -v n="$n" -v t1="$t1" -v tn="$tn" 'BEGIN {
         printf "scaling: %s: 1 GPU %.3f ms, %d GPUs %.3f ms, speed-up %.3f, efficiency %.1f %%, same totals\n",
                name, t1, n, tn, t1 / tn, 100 * t1 / (n * tn) }' | tee -a "$log"
+    # mul's row time is the busiest GPU's kernels, which cannot show what the batches' transfers
+    # and host threads cost: the pass's wall time is judged too.
+    t1=$(wall $one) tn=$(wall $many)
+    [ -n "$t1" ] && [ -n "$tn" ] && awk -v name="$1" -v n="$n" -v t1="$t1" -v tn="$tn" 'BEGIN {
+        printf "scaling: %s, pass wall time: 1 GPU %.3f ms, %d GPUs %.3f ms, speed-up %.3f, efficiency %.1f %%\n",
+               name, t1, n, tn, t1 / tn, 100 * t1 / (n * tn) }' | tee -a "$log"
+    return 0
 }
 
 for what in ${SCALING:-collatz delay mul}; do

@@ -34,7 +34,7 @@ run "batches" mul --bits 1024 --count 1000 --batch 300 --reps 2 --csv "$csv" \
     --method sumrotate-shuffle,thread-comba &&
 for row in 1 2; do
     checks=$((checks + 1))
-    if [ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
+    if [[ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0;pass_wall_ms="[0-9]* ]] || [ "$(field "$csv" $row 28)" != 1000 ] ||
        [ "$(field "$csv" $row 29)" != 0 ]; then
         echo "FAIL: batch row $row: $(sed -n "$((row + 1))p" "$csv")"; fails=$((fails + 1))
     fi
@@ -83,7 +83,7 @@ run "mul --devices 0,0" mul --bits 1024 --count 1000 --batch 300 --reps 2 --csv 
     --method sumrotate-shuffle,thread-comba &&
 for row in 1 2; do
     checks=$((checks + 1))
-    if [ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0/0" ] || [ "$(field "$csv" $row 28)" != 1000 ] ||
+    if [[ "$(field "$csv" $row 15)" != "words=32;batches=4;devices=0/0;pass_wall_ms="[0-9]* ]] || [ "$(field "$csv" $row 28)" != 1000 ] ||
        [ "$(field "$csv" $row 29)" != 0 ] || [ "$(grep -c "^#   .* on GPU 0 (thread [12]): [0-9]* products" "$tmp/out")" -ne 4 ]; then
         echo "FAIL: --devices 0,0 row $row: $(sed -n "$((row + 1))p" "$csv")"; sed 's/^/    /' "$tmp/out"; fails=$((fails + 1))
     fi
@@ -106,7 +106,7 @@ MPGPU_TEST_SPOIL=mul-worker:1 "$MPGPU" mul --bits 1024 --count 1000 --batch 300 
 run "mul --devices 0,0, an equal share each" mul --bits 2048 --count 1001 --devices 0,0 --reps 1 \
     --method thread-rowchain-karatsuba --csv "$tmp/e.csv" && {
     checks=$((checks + 1))
-    [ "$(field "$tmp/e.csv" 1 15)" = "words=64;batches=2;devices=0/0" ] && [ "$(field "$tmp/e.csv" 1 29)" = 0 ] ||
+    [[ "$(field "$tmp/e.csv" 1 15)" == "words=64;batches=2;devices=0/0;pass_wall_ms="[0-9]* ]] && [ "$(field "$tmp/e.csv" 1 29)" = 0 ] ||
         { echo "FAIL: --devices 0,0 share: $(sed -n 2p "$tmp/e.csv")"; fails=$((fails + 1)); }
 }
 run "I/O mode, --devices 0,0" mul --input "$tmp/pairs.txt" --output "$tmp/dev.txt" --method thread-comba \
@@ -137,8 +137,8 @@ printf '# gpu: Some Other GPU, 8 SMs, SM clock 1000 MHz\nbits,count,method,media
 checks=$((checks + 1))
 if ! MPGPU_TUNE_TABLE="$tmp/other.csv" "$MPGPU" mul --method auto --bits 1024 --count 500 --reps 1 --csv "$tmp/auto.csv" >"$tmp/out" 2>"$tmp/err" ||
    ! grep -q "was measured on Some Other GPU" "$tmp/err" ||
-   ! grep -q '^sumrotate-shuffle .* ok 500 .*;auto_bits=1024;auto_count=10240;devices=0$' "$tmp/out" ||
-   ! grep -q ',mul,sumrotate-shuffle,1024,words=32;batches=1;auto_bits=1024;auto_count=10240;devices=0,500,' "$tmp/auto.csv"; then
+   ! grep -q '^sumrotate-shuffle .* ok 500 .*;auto_bits=1024;auto_count=10240;devices=0;pass_wall_ms=[0-9.e+-]*$' "$tmp/out" ||
+   ! grep -q ',mul,sumrotate-shuffle,1024,words=32;batches=1;auto_bits=1024;auto_count=10240;devices=0;pass_wall_ms=[0-9.e+-]*,500,' "$tmp/auto.csv"; then
     echo "FAIL: --method auto with another GPU's table"; sed 's/^/    /' "$tmp/err" "$tmp/out"; fails=$((fails + 1))
 fi
 
