@@ -475,15 +475,17 @@ int cmd_fixed(int argc, char **argv)
                 };
             }
 
+    /* --csv is opened (exit 2 when it cannot be) before "no GPU" is said (exit 3). */
     char why[256];
-    if (!gpu_open(f.opt.device, why, sizeof why)) {
+    const bool have_gpu = gpu_open(f.opt.device, why, sizeof why);
+    struct bench b;
+    bench_open(&b, "fixed", &f.opt, have_gpu, f.opt.device);
+    if (!have_gpu) {
         fprintf(stderr, "mpgpu: %s; fixed runs on the GPU only\n", why);
         free(cases);
         free(fcs);
         return EXIT_GPU_ERROR;
     }
-    struct bench b;
-    bench_open(&b, "fixed", &f.opt, true, f.opt.device);
     if (f.args.input)
         b.seed = 0;
     int status = bench_run(&b, &fixed_ops, &f, cases, n_cases);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -19,6 +20,7 @@
 #include "gcd_moduli.h"
 #include "gcd_pairs.h"
 #include "gpu.h"
+#include "hostmem.h"
 #include "interrupt.h"
 #include "timing.h"
 
@@ -54,6 +56,9 @@ struct gcd_cli {
     struct cli_common opt;
     struct gcd_args args;
     struct gcd_moduli M;
+    char cache_dir[1024];      /* the moduli cache's folder (gcd_moduli_cache_dir) */
+    const char *cache_var;     /* the variable that chose it; NULL: no cache */
+    int moduli_loaded;         /* gcd_moduli_load's 0 (read), 1 (sieved, cached), 2 (not cached) */
     const char *moduli_source; /* "cache" or "built" */
     char moduli_path[1200];
     double init_ms;
@@ -139,58 +144,104 @@ static const struct cli_option gcd_options[] = {
     {0},
 };
 
-/* The moduli cache folder: $MPGPU_CACHE, else $XDG_CACHE_HOME/mpgpu, else ~/.cache/mpgpu. */
-static void cache_dir(char *out, size_t len)
+static enum gcd_filter moduli_filter(const struct gcd_cli *r)
 {
-    const char *env = getenv("MPGPU_CACHE");
-    if (env && *env) {
-        snprintf(out, len, "%s", env);
-        return;
-    }
-    env = getenv("XDG_CACHE_HOME");
-    if (env && *env) {
-        snprintf(out, len, "%s/mpgpu", env);
-        return;
-    }
-    env = getenv("HOME");
-    snprintf(out, len, "%s/.cache/mpgpu", env && *env ? env : ".");
+    return r->args.all_primes ? GCD_FILTER_ALL : GCD_FILTER_CHEAP;
 }
 
-/* mkdir -p; a failure shows later, when the cache cannot be written (gcd_moduli_load says so). */
-static void make_dirs(char *path)
+/* mkdir -p. Returns 0, or -1 with errno of the mkdir that failed. */
+static int make_dirs(const char *dir)
 {
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
+    char path[1024];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1;; p++) {
+        const bool end = *p == '\0';
+        if (!end && *p != '/')
             continue;
         *p = '\0';
-        mkdir(path, 0755);
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return -1;
+        if (end)
+            return 0;
         *p = '/';
     }
-    mkdir(path, 0755);
 }
 
-/* The moduli of (L, filter) from the cache, sieved once when it is missing or damaged; the
- * one-time initialisation 002 section 5 reports apart (about 300 ms there). What the cache said
- * is held in `log` and printed by report_moduli, after the sizes are checked, so that bad input
- * still gets one line. */
+/* The cache file of the run's moduli in the cache folder. */
+static void cache_file(const struct gcd_cli *r, char *path, size_t len)
+{
+    char name[64];
+    gcd_moduli_cache_name(name, sizeof name, r->args.L, moduli_filter(r));
+    snprintf(path, len, "%s/%s", r->cache_dir, name);
+}
+
+/* Whether a file can be made in dir (created first), by making one: access(2) says yes to root
+ * on a read-only file system. */
+static bool dir_writable(const char *dir, char *why, size_t why_len)
+{
+    if (make_dirs(dir) != 0) {
+        snprintf(why, why_len, "it cannot be created (%s)", strerror(errno));
+        return false;
+    }
+    char probe[1100];
+    snprintf(probe, sizeof probe, "%s/.mpgpu-probe-XXXXXX", dir);
+    const int fd = mkstemp(probe);
+    if (fd < 0) {
+        snprintf(why, why_len, "no file can be written in it (%s)", strerror(errno));
+        return false;
+    }
+    close(fd);
+    unlink(probe);
+    return true;
+}
+
+/* The cache folder, chosen before any work. $MPGPU_CACHE is the user's own choice, so one that
+ * cannot hold the cache is refused here (exit 2) rather than sieved into again on every run;
+ * one that cannot be written but already holds the file (a shared cache made beforehand) is
+ * read as it is. The folders of $XDG_CACHE_HOME and $HOME are only defaults: one that cannot be
+ * written costs a line when the moduli are sieved (load_moduli). */
+static void choose_cache(struct gcd_cli *r)
+{
+    r->cache_var = gcd_moduli_cache_dir(r->cache_dir, sizeof r->cache_dir);
+    if (!r->cache_var || strcmp(r->cache_var, "MPGPU_CACHE") != 0)
+        return;
+    char path[1200], why[256];
+    cache_file(r, path, sizeof path);
+    if (dir_writable(r->cache_dir, why, sizeof why) || access(path, R_OK) == 0)
+        return;
+    cli_bad_input("MPGPU_CACHE '%s' cannot hold the moduli cache: %s; accepted: a folder that "
+                  "can be created and written, or one that holds %s (or leave MPGPU_CACHE unset)",
+                  r->cache_dir, why, strrchr(path, '/') + 1);
+}
+
+/* The moduli of (L, filter) from the cache, sieved when it is missing or damaged and written
+ * back when the folder allows; the one-time initialisation 002 section 5 reports apart (about
+ * 300 ms there). What the cache said is held in `log` and printed by report_moduli. */
 static void load_moduli(struct gcd_cli *r, FILE *log)
 {
-    const enum gcd_filter f = r->args.all_primes ? GCD_FILTER_ALL : GCD_FILTER_CHEAP;
-    char dir[1024], name[64], path[1200];
-    cache_dir(dir, sizeof dir);
-    make_dirs(dir);
-    gcd_moduli_cache_name(name, sizeof name, r->args.L, f);
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    const enum gcd_filter f = moduli_filter(r);
+    r->moduli_path[0] = '\0';
+    if (!r->cache_var) {
+        if (log)
+            fprintf(log, "gcd moduli cache: none of $MPGPU_CACHE, $XDG_CACHE_HOME and $HOME is "
+                         "set, so the moduli are not cached (set one to keep them)\n");
+    } else if (make_dirs(r->cache_dir) != 0) {
+        if (log)
+            fprintf(log, "gcd moduli cache: the folder %s ($%s) cannot be created (%s), so the "
+                         "moduli are not cached\n", r->cache_dir, r->cache_var, strerror(errno));
+    } else {
+        cache_file(r, r->moduli_path, sizeof r->moduli_path);
+    }
     const double t0 = time_now_ms();
-    const int rc = gcd_moduli_load(path, r->args.L, f, &r->M, log);
+    r->moduli_loaded = gcd_moduli_load(r->moduli_path[0] ? r->moduli_path : NULL, r->args.L, f,
+                                       &r->M, log);
     r->init_ms = time_now_ms() - t0;
-    if (rc < 0) {
+    if (r->moduli_loaded < 0) {
         fprintf(stderr, "mpgpu: gcd: the %u-bit %s moduli cannot be built: out of host memory\n",
                 r->args.L, gcd_filter_name(f));
         exit(EXIT_BAD_INPUT);
     }
-    r->moduli_source = rc == 0 ? "cache" : "built";
-    snprintf(r->moduli_path, sizeof r->moduli_path, "%s", path);
+    r->moduli_source = r->moduli_loaded == 0 ? "cache" : "built";
 }
 
 static void report_moduli(const struct gcd_cli *r, const char *log)
@@ -198,23 +249,27 @@ static void report_moduli(const struct gcd_cli *r, const char *log)
     if (r->opt.quiet)
         return;
     fputs(log, stderr);
-    fprintf(stderr, "mpgpu: gcd moduli: %llu %s primes of %u bits, %s %s in %.0f ms "
+    char how[1300];
+    if (r->moduli_loaded == 2)
+        snprintf(how, sizeof how, "sieved (not cached)");
+    else
+        snprintf(how, sizeof how, "%s %s", r->moduli_loaded == 0 ? "read from" : "sieved into",
+                 r->moduli_path);
+    fprintf(stderr, "mpgpu: gcd moduli: %llu %s primes of %u bits, %s in %.0f ms "
                     "(one-time initialisation, not timed)\n",
-            (unsigned long long)r->M.count, gcd_filter_name(r->M.filter), r->M.L,
-            strcmp(r->moduli_source, "cache") ? "sieved into" : "read from", r->moduli_path,
-            r->init_ms);
+            (unsigned long long)r->M.count, gcd_filter_name(r->M.filter), r->M.L, how, r->init_ms);
 }
 
-/* The largest N whose first attempt the moduli can serve (Fig. 2 line 3). The formula grows
- * with N from N = 3 on. */
-static uint64_t max_bits_for(const struct gcd_moduli *M)
+/* The largest N whose first attempt `count` moduli of L bits can serve (Fig. 2 line 3). The
+ * formula grows with N from N = 3 on. */
+static uint64_t max_bits_for(unsigned L, uint64_t count)
 {
     uint64_t lo = 3, hi = UINT64_C(1) << 40;
-    if (gcd_modular_nq_formula(lo, M->L) > M->count)
+    if (gcd_modular_nq_formula(lo, L) > count)
         return 0;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (gcd_modular_nq_formula(mid, M->L) <= M->count)
+        if (gcd_modular_nq_formula(mid, L) <= count)
             lo = mid;
         else
             hi = mid - 1;
@@ -222,9 +277,12 @@ static uint64_t max_bits_for(const struct gcd_moduli *M)
     return lo;
 }
 
+/* Against the size of M (gcd_moduli_count), so that nothing is sieved for a size refused. */
 static void check_size(const struct gcd_cli *r, uint64_t bits)
 {
-    const uint64_t limit = max_bits_for(&r->M);
+    const unsigned L = r->args.L;
+    const enum gcd_filter f = moduli_filter(r);
+    const uint64_t count = gcd_moduli_count(L, f), limit = max_bits_for(L, count);
     char what[1200];
     if (r->from_input)
         snprintf(what, sizeof what, "--input %s: a number of %llu bits", r->args.input,
@@ -235,10 +293,9 @@ static void check_size(const struct gcd_cli *r, uint64_t bits)
         cli_bad_input("%s needs %llu moduli (002 Fig. 2 line 2); the %u-bit %s primes "
                       "are %llu, enough for %llu bits; accepted: 1..%llu (--all-primes or a larger "
                       "--L give more)",
-                      what,
-                      (unsigned long long)gcd_modular_nq_formula(bits, r->M.L), r->M.L,
-                      gcd_filter_name(r->M.filter), (unsigned long long)r->M.count,
-                      (unsigned long long)limit, (unsigned long long)limit);
+                      what, (unsigned long long)gcd_modular_nq_formula(bits, L), L,
+                      gcd_filter_name(f), (unsigned long long)count, (unsigned long long)limit,
+                      (unsigned long long)limit);
 }
 
 static void prepare_pairs(struct gcd_cli *r, unsigned bits)
@@ -528,6 +585,47 @@ static const struct bench_ops gcd_ops = {
     .teardown = gcd_teardown,
 };
 
+/* Host bytes of an mpz of `bits` bits: its limbs and malloc's 16-byte header. */
+static uint64_t mpz_host_bytes(uint64_t bits)
+{
+    return (bits + 63) / 64 * 8 + 16;
+}
+
+/* The host memory of the run at its largest size, refused up front (malloc does not fail under
+ * overcommit: the run would grow until the kernel kills it). Per pair: its two numbers (held
+ * already when read from --input), the method's GCD and GMP's, each of the planted factor's size
+ * (random pairs rarely share more than a few bits), and four mpz_t; once: GMP's scratch for one
+ * GCD (7 numbers measured at 2^24 bits; 8 here), and the moduli when they will be loaded, beside
+ * the sieve's bitmap or the cache file (about 1.3 bytes a modulus). */
+static void check_host_memory(const struct gcd_cli *r, const unsigned *sizes, size_t n_sizes,
+                              bool moduli)
+{
+    unsigned bits = 0;
+    for (size_t s = 0; s < n_sizes; s++)
+        bits = sizes[s] > bits ? sizes[s] : bits;
+    const uint64_t gcd_bits = r->args.gcd_bits > 64 ? r->args.gcd_bits : 64;
+    uint64_t per_pair = 2 * mpz_host_bytes(gcd_bits) + 4 * sizeof(mpz_t);
+    if (!r->from_input)
+        per_pair += 2 * mpz_host_bytes(bits);
+    unsigned __int128 need = (unsigned __int128)per_pair * r->count + 8 * mpz_host_bytes(bits);
+    char what[1300], lower[64];
+    if (r->from_input)
+        snprintf(what, sizeof what, "gcd --input %s (%zu pairs of up to %u bits)", r->args.input,
+                 r->count, bits);
+    else
+        snprintf(what, sizeof what, "gcd --bits %u --count %zu", bits, r->count);
+    snprintf(lower, sizeof lower, "%s", r->from_input ? "the pairs in --input" : "--count or --bits");
+    if (moduli) {
+        const uint64_t count = gcd_moduli_count(r->args.L, moduli_filter(r)),
+                       bitmap = (UINT64_C(1) << (r->args.L - 2)) / 8;
+        need += count * 4 + (bitmap > 2 * count ? bitmap : 2 * count);
+        snprintf(what + strlen(what), sizeof what - strlen(what), " with the %u-bit %s moduli",
+                 r->args.L, gcd_filter_name(moduli_filter(r)));
+        snprintf(lower + strlen(lower), sizeof lower - strlen(lower), ", or --L");
+    }
+    hostmem_require_lower(need > UINT64_MAX ? UINT64_MAX : (uint64_t)need, what, lower);
+}
+
 /* A list option of names (--barrier, --inverse): want[i] for each name given; "all" is every
  * one; extra (when not NULL) is one more accepted name, reported in *extra_given. */
 static void parse_names(const char *option, const char *list, const char *const *names, int n,
@@ -589,8 +687,9 @@ int cmd_gcd(int argc, char **argv)
             "(one launch per attempt; a pair that runs short of moduli is retried with twice\n"
             "as many, and answered by GMP, saying so, if M runs out); --include-transfers\n"
             "times whole GCDs, uploads, downloads and the final conversion with GMP included.\n"
-            "The moduli are sieved once and cached in $MPGPU_CACHE, else\n"
-            "$XDG_CACHE_HOME/mpgpu, else ~/.cache/mpgpu; that initialisation is reported apart.\n"
+            "The moduli are sieved once, when a modular GPU method first runs, and cached in\n"
+            "$MPGPU_CACHE (refused when it cannot hold them), else $XDG_CACHE_HOME/mpgpu, else\n"
+            "$HOME/.cache/mpgpu, else nowhere; that initialisation is reported apart.\n"
             "Zeros and signs follow GMP: gcd(0, V) = |V|, gcd(0, 0) = 0.",
         .common = OPT_ALL_COMMON & ~OPT_THREADS,
         .verify_help = "check each GPU result against GMP's mpz_gcd: all pairs, a sample of about 1000 spread over them (every k-th and the last), or none; a pair that GMP answered because the moduli ran out is no GPU result: it is counted apart (gmp_fallbacks in params and a line under the row), never as checked",
@@ -683,22 +782,21 @@ int cmd_gcd(int argc, char **argv)
                               (unsigned long long)r.args.gcd_bits, sizes[s], sizes[s]);
     }
 
-    /* The moduli, and the sizes they serve, before any GPU work. */
+    /* Bad input first, then the outputs, all before any work and before "no GPU" (exit 3);
+     * the moduli are sieved only for a modular method that will run. */
     if (want_moduli) {
-        char *log = NULL;
-        size_t log_len = 0;
-        FILE *log_f = open_memstream(&log, &log_len);
-        load_moduli(&r, log_f);
-        if (log_f)
-            fclose(log_f);
         for (size_t s = 0; s < n_sizes; s++)
             check_size(&r, sizes[s]);
-        report_moduli(&r, log ? log : "");
-        free(log);
+        choose_cache(&r);
     }
-
     char why[256];
-    bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why);
+    const bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why),
+               load = have_gpu && want_moduli;
+    check_host_memory(&r, sizes, n_sizes, load);
+    struct bench b;
+    bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device);
+    if (r.args.output && !(r.output = fopen(r.args.output, "w")))
+        cli_bad_input("--output '%s' cannot be opened for writing: %s", r.args.output, strerror(errno));
     int gpu_status = 0;
     if (any_gpu && !have_gpu) {
         fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
@@ -707,13 +805,23 @@ int cmd_gcd(int argc, char **argv)
             return EXIT_GPU_ERROR;
         gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
     }
+    if (load) {
+        char *log = NULL;
+        size_t log_len = 0;
+        FILE *log_f = open_memstream(&log, &log_len);
+        load_moduli(&r, log_f);
+        if (log_f)
+            fclose(log_f);
+        report_moduli(&r, log ? log : "");
+        free(log);
+    }
 
     struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS * GCD_N_INVERSES + 3), sizeof *cases);
     size_t n_cases = 0;
     for (size_t s = 0; s < n_sizes; s++) {
         bool run_barrier[GCD_N_BARRIERS];
         memcpy(run_barrier, barriers, sizeof run_barrier);
-        if (auto_barriers)
+        if (auto_barriers && load)
             run_barrier[auto_barrier(&r.M, sizes[s])] = true;
         for (int bi = 0; bi < GCD_N_BARRIERS; bi++)
             for (int ii = 0; ii < GCD_N_INVERSES; ii++)
@@ -733,11 +841,7 @@ int cmd_gcd(int argc, char **argv)
                 .cpu_threads = 1,
             };
     }
-    if (r.args.output && !(r.output = fopen(r.args.output, "w")))
-        cli_bad_input("--output '%s' cannot be opened for writing: %s", r.args.output, strerror(errno));
 
-    struct bench b;
-    bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device);
     if (r.from_input)
         b.seed = 0;
     int status = bench_run(&b, &gcd_ops, &r, cases, n_cases);

@@ -1,9 +1,11 @@
 /* mpgpu tune: measures which GPU multiplication method is fastest at each operand size and
  * count of products on this GPU, writes the table `mpgpu mul --method auto` reads, and prints
  * the crossovers, as GMP's tune/tuneup picks its thresholds from measurements (STYLE.md). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -107,6 +109,27 @@ static int tune_setup(void *ctx, struct bench_case *c)
     return mul_bench_ops.setup(ctx, c);
 }
 
+/* The table is written once everything is measured: a path that cannot be written is refused
+ * before the GPU is looked for, so that no run is lost to it. Opening for appending changes
+ * nothing of a table already there, and a file made only for the check is removed again.
+ * `named`: "--table" or "MPGPU_TUNE_TABLE", whichever gave the path; NULL for the default. */
+static void check_table(const char *table, const char *named)
+{
+    struct stat st;
+    const bool existed = stat(table, &st) == 0;
+    FILE *f = fopen(table, "a");
+    if (!f && named)
+        cli_bad_input("%s '%s' cannot be opened for writing: %s; accepted: a file in a folder that "
+                      "exists and can be written", named, table, strerror(errno));
+    if (!f)
+        cli_bad_input("the default table '%s' (relative to the current folder) cannot be opened "
+                      "for writing: %s; give --table FILE or set MPGPU_TUNE_TABLE, or run from "
+                      "the top folder of mpgpu's source", table, strerror(errno));
+    fclose(f);
+    if (!existed)
+        remove(table);
+}
+
 /* The fastest case per size at one count and the sizes where it changes. */
 static void print_best(const struct bench_case *const *best, const unsigned *sizes, size_t n_sizes,
                        uint64_t count)
@@ -203,15 +226,21 @@ int cmd_tune(int argc, char **argv)
         mul_bench_check_host(&r, cases + first, n_cases - first);
     }
     free(candidates);
+    const char *table_named = t.table ? "--table"
+                              : strcmp(table, TUNE_TABLE_DEFAULT_PATH) != 0 ? "MPGPU_TUNE_TABLE"
+                                                                            : NULL;
+    check_table(table, table_named);
 
+    /* --csv is opened (exit 2 when it cannot be) before "no GPU" is said (exit 3). */
     char why[256];
-    if (!gpu_open(r.opt.device, why, sizeof why)) {
+    const bool have_gpu = gpu_open(r.opt.device, why, sizeof why);
+    struct bench b;
+    bench_open(&b, "tune", &r.opt, have_gpu, r.opt.device);
+    if (!have_gpu) {
         fprintf(stderr, "mpgpu: %s; tune measures the GPU\n", why);
         free(cases);
         return EXIT_GPU_ERROR;
     }
-    struct bench b;
-    bench_open(&b, "tune", &r.opt, true, r.opt.device);
     struct bench_ops ops = mul_bench_ops;
     ops.setup = tune_setup;
     int status = bench_run(&b, &ops, &r, cases, n_cases);

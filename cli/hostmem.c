@@ -31,13 +31,18 @@ void hostmem_format(char *out, size_t len, uint64_t bytes)
 
 void hostmem_require(uint64_t bytes, const char *what)
 {
+    hostmem_require_lower(bytes, what, NULL);
+}
+
+void hostmem_require_lower(uint64_t bytes, const char *what, const char *lower)
+{
     const uint64_t avail = hostmem_available();
     /* A tenth is left for the process itself, the CUDA runtime and the page cache. */
     if (avail != UINT64_MAX && bytes > avail / 10 * 9) {
         char need[32], have[32];
         hostmem_format(need, sizeof need, bytes);
         hostmem_format(have, sizeof have, avail);
-        cli_bad_input("%s needs %s (%" PRIu64 " bytes) of host memory; %s are available", what, need,
-                      bytes, have);
+        cli_bad_input("%s needs %s (%" PRIu64 " bytes) of host memory; %s are available%s%s", what,
+                      need, bytes, have, lower ? "; lower " : "", lower ? lower : "");
     }
 }

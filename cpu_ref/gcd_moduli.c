@@ -172,10 +172,55 @@ fail:
     return -1;
 }
 
+/* {cheap, all} for L = GCD_L_MIN..GCD_L_MAX, counted by gcd_moduli_build; the "all" column is
+ * pi(2^L) - pi(2^(L-1)). */
+static const uint64_t moduli_counts[GCD_L_MAX - GCD_L_MIN + 1][2] = {
+    {2099u, 3030u},          /* L = 16 */
+    {3973u, 5709u},          /* L = 17 */
+    {7447u, 10749u},         /* L = 18 */
+    {14154u, 20390u},        /* L = 19 */
+    {26889u, 38635u},        /* L = 20 */
+    {51094u, 73586u},        /* L = 21 */
+    {97358u, 140336u},       /* L = 22 */
+    {186448u, 268216u},      /* L = 23 */
+    {356990u, 513708u},      /* L = 24 */
+    {685708u, 985818u},      /* L = 25 */
+    {1316427u, 1894120u},    /* L = 26 */
+    {2533540u, 3645744u},    /* L = 27 */
+    {4882539u, 7027290u},    /* L = 28 */
+    {9417999u, 13561907u},   /* L = 29 */
+    {18202123u, 26207278u},  /* L = 30 */
+    {35206384u, 50697537u},  /* L = 31 */
+    {68181070u, 98182656u},  /* L = 32 */
+};
+
+uint64_t gcd_moduli_count(unsigned L, enum gcd_filter f)
+{
+    if (L < GCD_L_MIN || L > GCD_L_MAX)
+        return 0;
+    return moduli_counts[L - GCD_L_MIN][f == GCD_FILTER_CHEAP ? 0 : 1];
+}
+
 void gcd_moduli_free(struct gcd_moduli *m)
 {
     free(m->q);
     memset(m, 0, sizeof *m);
+}
+
+const char *gcd_moduli_cache_dir(char *out, size_t len)
+{
+    static const char *const vars[] = {"MPGPU_CACHE", "XDG_CACHE_HOME", "HOME"};
+    static const char *const below[] = {"", "/mpgpu", "/.cache/mpgpu"};
+    for (int i = 0; i < 3; i++) {
+        const char *env = getenv(vars[i]);
+        if (env && *env) {
+            snprintf(out, len, "%s%s", env, below[i]);
+            return vars[i];
+        }
+    }
+    if (len)
+        out[0] = '\0';
+    return NULL;
 }
 
 void gcd_moduli_cache_name(char *buf, size_t len, unsigned L, enum gcd_filter f)
@@ -335,9 +380,15 @@ int gcd_moduli_cache_read(const char *path, unsigned L, enum gcd_filter f, struc
                  (unsigned long long)(size - HEADER_BYTES), (unsigned long long)get_le(h + 28, 8));
         goto bad;
     }
-    /* An entry takes a byte at least, and M has at most 2^(L-2) elements. */
-    if (count > size - HEADER_BYTES || count > ((uint64_t)1 << (L - 2))) {
-        snprintf(why, why_len, "count %llu impossible", (unsigned long long)count);
+    if (count != gcd_moduli_count(L, f)) {
+        snprintf(why, why_len, "count %llu, expected %llu", (unsigned long long)count,
+                 (unsigned long long)gcd_moduli_count(L, f));
+        goto bad;
+    }
+    /* An entry takes a byte at least. */
+    if (count > size - HEADER_BYTES) {
+        snprintf(why, why_len, "count %llu impossible in %llu bytes", (unsigned long long)count,
+                 (unsigned long long)(size - HEADER_BYTES));
         goto bad;
     }
     out->q = malloc((count ? count : 1) * sizeof *out->q);
@@ -392,6 +443,8 @@ int gcd_moduli_load(const char *path, unsigned L, enum gcd_filter f, struct gcd_
     memset(out, 0, sizeof *out);
     if (L < GCD_L_MIN || L > GCD_L_MAX)
         return -1;
+    if (!path)
+        return gcd_moduli_build(out, L, f) == 0 ? 2 : -1;
     if (gcd_moduli_cache_read(path, L, f, out, why, sizeof why) == 0)
         return 0;
     if (log)
@@ -399,7 +452,10 @@ int gcd_moduli_load(const char *path, unsigned L, enum gcd_filter f, struct gcd_
                 gcd_filter_name(f));
     if (gcd_moduli_build(out, L, f) != 0)
         return -1;
-    if (gcd_moduli_cache_write(path, out) != 0 && log)
-        fprintf(log, "gcd moduli cache %s: cannot write (%s)\n", path, strerror(errno));
-    return 1;
+    if (gcd_moduli_cache_write(path, out) == 0)
+        return 1;
+    if (log)
+        fprintf(log, "gcd moduli cache %s: cannot be written (%s); the moduli are not cached\n",
+                path, strerror(errno));
+    return 2;
 }

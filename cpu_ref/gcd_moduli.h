@@ -106,11 +106,23 @@ uint32_t gcd_residue_words(const uint32_t *w, size_t n, uint32_t q, uint64_t m, 
 /* Sieves M for L in [GCD_L_MIN, GCD_L_MAX] with the filter, on all OpenMP threads. Returns 0,
  * or -1 (L out of range, or memory short). */
 int gcd_moduli_build(struct gcd_moduli *out, unsigned L, enum gcd_filter f);
+
+/* The size of M for (L, f), as gcd_moduli_build finds it (a table, which test_gcd_cpu checks
+ * against the sieve for L = 16..26 and 32, and gcd_moduli_cache_read against every cache), so
+ * that the sizes a run asks for and the memory it needs are checked before anything is sieved.
+ * 0 for L out of range. */
+uint64_t gcd_moduli_count(unsigned L, enum gcd_filter f);
 void gcd_moduli_free(struct gcd_moduli *m);
 
 /* The cache file of one (L, filter): a header (magic, version, L, filter, count, payload bytes,
  * checksum of the moduli) and the moduli, largest first, as varint half-gaps from 2^L + 1
  * (about one byte a modulus instead of four). */
+
+/* The folder of the cache files: $MPGPU_CACHE, else $XDG_CACHE_HOME/mpgpu, else
+ * $HOME/.cache/mpgpu (the XDG base directory rule), in out. Returns the name of the variable that
+ * chose it, or NULL (out empty) when none of the three is set: then nothing is cached, rather
+ * than a cache left in whatever folder a run starts from. */
+const char *gcd_moduli_cache_dir(char *out, size_t len);
 
 /* Default file name of the cache of (L, f), e.g. "gcd_moduli_L32_cheap.bin". */
 void gcd_moduli_cache_name(char *buf, size_t len, unsigned L, enum gcd_filter f);
@@ -119,16 +131,16 @@ void gcd_moduli_cache_name(char *buf, size_t len, unsigned L, enum gcd_filter f)
  * file. Returns 0, or -1 with errno set. */
 int gcd_moduli_cache_write(const char *path, const struct gcd_moduli *m);
 
-/* Reads and checks the cache of (L, f): header fields, sizes, every decoded modulus inside
- * (2^(L-1), 2^L) and decreasing, the count and the checksum. Returns 0, or -1 with the reason
+/* Reads and checks the cache of (L, f): header fields, sizes, the count (gcd_moduli_count's),
+ * every decoded modulus inside (2^(L-1), 2^L) and decreasing, and the checksum. Returns 0, or -1 with the reason
  * in why (NUL-terminated, at most why_len bytes). */
 int gcd_moduli_cache_read(const char *path, unsigned L, enum gcd_filter f, struct gcd_moduli *out,
                           char *why, size_t why_len);
 
-/* The moduli of (L, f): from the cache when it reads back clean, else sieved and written back,
- * with one line on `log` (when not NULL) saying why. Returns 0 (read from the cache), 1 (built;
- * written back when possible, a failed write is reported on `log`), or -1 (L out of range, or
- * memory short). */
+/* The moduli of (L, f): from the cache file `path` when it reads back clean, else sieved and
+ * written back, with one line on `log` (when not NULL) saying why; path NULL: sieved, no cache.
+ * Returns 0 (read from the cache), 1 (sieved and written to path), 2 (sieved, not cached: path
+ * NULL, or the write failed, the reason on `log`), or -1 (L out of range, or memory short). */
 int gcd_moduli_load(const char *path, unsigned L, enum gcd_filter f, struct gcd_moduli *out,
                     FILE *log);
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cpu suite: the command line of `mpgpu gcd` (002, Weber and Brew). Bad input gets exit status 2
 # and one line on stderr naming the offending value (non-hex and negative input, sizes beyond
-# the moduli, L out of range, ...); the GMP baseline, the I/O mode (zeros follow GMP), the moduli
-# cache folder and the CSV row are checked without a GPU, with the small L = 16 moduli.
+# the moduli, L out of range, ...); the GMP baseline, the I/O mode (zeros follow GMP) and the CSV
+# row are checked without a GPU, with the small L = 16 moduli.
 source "$(dirname "$0")/cli_expect.sh" "$@"
 export MPGPU_CACHE="$tmp/cache"
 
@@ -75,18 +75,7 @@ check "CSV has a header and a gmp row per size" \
              NR > 1 { ok = ok && $12 == "gcd" && $13 == "gmp" && $16 == 4 && $26 == "gcds" }
              END { exit !(ok && NR == 3) }' "$csv"
 
-# --- the moduli cache: built once in $MPGPU_CACHE and reported apart, then read back; a damaged
-# one is rebuilt with a message. (No GPU is needed: the moduli load before the GPU is looked for.)
-export MPGPU_CACHE="$tmp/fresh cache"
-"$MPGPU" gcd --L 16 --bits 64 --count 1 --reps 1 --warmup 0 >/dev/null 2>"$tmp/err1"
-check "first run sieves the moduli into \$MPGPU_CACHE" grep -qF "sieved into $MPGPU_CACHE/gcd_moduli_L16_cheap.bin" "$tmp/err1"
-check "the initialisation is timed apart" grep -q "one-time initialisation, not timed" "$tmp/err1"
-"$MPGPU" gcd --L 16 --bits 64 --count 1 --reps 1 --warmup 0 >/dev/null 2>"$tmp/err2"
-check "second run reads the cache" grep -qF "read from $MPGPU_CACHE/gcd_moduli_L16_cheap.bin" "$tmp/err2"
-printf 'garbage' | dd of="$MPGPU_CACHE/gcd_moduli_L16_cheap.bin" bs=1 seek=60 conv=notrunc 2>/dev/null
-"$MPGPU" gcd --L 16 --bits 64 --count 1 --reps 1 --warmup 0 >/dev/null 2>"$tmp/err3"
-check "a damaged cache is rebuilt, saying why" grep -q "gcd moduli cache .*: .*; building the 16-bit cheap moduli" "$tmp/err3"
-XDG_CACHE_HOME="$tmp/xdg" MPGPU_CACHE= "$MPGPU" gcd --L 16 --bits 64 --count 1 --reps 1 --warmup 0 >/dev/null 2>&1
-check "without \$MPGPU_CACHE the cache goes to \$XDG_CACHE_HOME/mpgpu" test -s "$tmp/xdg/mpgpu/gcd_moduli_L16_cheap.bin"
+# --- the moduli cache is sieved only for a modular GPU method that runs: test_cli_gcd_gpu.sh
+# checks it; test_cli_gcd_faults.sh checks that nothing is sieved here.
 
 finish test_cli_gcd

@@ -2,7 +2,8 @@
 # gpu suite: `mpgpu gcd` end to end on the GPU. Every barrier at a size of one block and at one
 # of many blocks, planted factors, --include-transfers, --verify sample, the I/O mode (zeros
 # follow GMP) and --L 16 with --all-primes must give results equal to mpz_gcd; a row per case
-# with its barrier in params; an unsupported barrier says why. Exits 77 (skipped) without a GPU.
+# with its barrier in params; an unsupported barrier says why; the moduli cache is written, read
+# back and rebuilt when damaged. Exits 77 (skipped) without a GPU.
 source "$(dirname "$0")/cli_expect.sh" "$@"
 export MPGPU_CACHE="$tmp/cache"
 "$MPGPU" gcd --method gpu --L 16 --bits 64 --count 1 --reps 1 --warmup 0 --quiet 2>"$tmp/err"
@@ -95,5 +96,19 @@ for m in kary lehmer; do
     checks=$((checks + 1))
     cmp -s "$tmp/want.txt" "$tmp/got.txt" || { echo "FAIL: --output with $m"; fails=$((fails + 1)); }
 done
+
+# --- the moduli cache: built once in $MPGPU_CACHE and reported apart, then read back; a damaged
+# one is rebuilt with a message. (The moduli are sieved only for a modular method that runs.)
+export MPGPU_CACHE="$tmp/fresh cache"
+"$MPGPU" gcd --L 16 --bits 64 --count 1 --reps 1 --warmup 0 >/dev/null 2>"$tmp/err1"
+check "first run sieves the moduli into \$MPGPU_CACHE" grep -qF "sieved into $MPGPU_CACHE/gcd_moduli_L16_cheap.bin" "$tmp/err1"
+check "the initialisation is timed apart" grep -q "one-time initialisation, not timed" "$tmp/err1"
+"$MPGPU" gcd --L 16 --bits 64 --count 1 --reps 1 --warmup 0 >/dev/null 2>"$tmp/err2"
+check "second run reads the cache" grep -qF "read from $MPGPU_CACHE/gcd_moduli_L16_cheap.bin" "$tmp/err2"
+printf 'garbage' | dd of="$MPGPU_CACHE/gcd_moduli_L16_cheap.bin" bs=1 seek=60 conv=notrunc 2>/dev/null
+"$MPGPU" gcd --L 16 --bits 64 --count 1 --reps 1 --warmup 0 >/dev/null 2>"$tmp/err3"
+check "a damaged cache is rebuilt, saying why" grep -q "gcd moduli cache .*: .*; building the 16-bit cheap moduli" "$tmp/err3"
+XDG_CACHE_HOME="$tmp/xdg" MPGPU_CACHE= "$MPGPU" gcd --L 16 --bits 64 --count 1 --reps 1 --warmup 0 >/dev/null 2>&1
+check "without \$MPGPU_CACHE the cache goes to \$XDG_CACHE_HOME/mpgpu" test -s "$tmp/xdg/mpgpu/gcd_moduli_L16_cheap.bin"
 
 finish test_cli_gcd_gpu

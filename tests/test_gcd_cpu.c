@@ -5,7 +5,9 @@
  * - the fast remainder (both paths) against % on random and edge numerators, and a rejected
  *   prime's cheap remainder failing at the numerator the criterion names;
  * - the float-reciprocal quotient and the modular inverse against mpz_invert;
- * - the moduli cache: round trip, every kind of damage found and rebuilt with a message;
+ * - gcd_moduli_count's table against the sieve (L = 16..26 and 32);
+ * - the moduli cache: round trip, every kind of damage found and rebuilt with a message, a cache
+ *   that cannot be written reported as such, no cache at all, and the folder's variables;
  * - the CPU twin of Fig. 2 against mpz_gcd on random pairs, planted common factors, U = V, V | U,
  *   V = 1, unequal lengths, one to a few words, zeros and signs, moduli dividing the inputs, the
  *   shortage of moduli (retry path), a sweep of N_Q that must never give a wrong answer, and
@@ -346,6 +348,105 @@ static void check_cache(const struct gcd_moduli *ref, const struct gcd_moduli *o
     remove(path);
 }
 
+/* gcd_moduli_count against the sieve: the sets already built here, and L = 17..26 (milliseconds
+ * each; L = 27..31 would take as long as the rest of this program). */
+static void check_counts(const struct gcd_moduli *const *built, int n_built)
+{
+    for (int i = 0; i < n_built; i++)
+        CHECK(gcd_moduli_count(built[i]->L, built[i]->filter) == built[i]->count,
+              "gcd_moduli_count(%u, %s) = %llu, the sieve %llu", built[i]->L,
+              gcd_filter_name(built[i]->filter),
+              (unsigned long long)gcd_moduli_count(built[i]->L, built[i]->filter),
+              (unsigned long long)built[i]->count);
+    for (unsigned L = 17; L <= 26; L++)
+        for (int f = GCD_FILTER_CHEAP; f <= GCD_FILTER_ALL; f++) {
+            struct gcd_moduli m;
+            CHECK(gcd_moduli_build(&m, L, (enum gcd_filter)f) == 0 &&
+                      m.count == gcd_moduli_count(L, (enum gcd_filter)f),
+                  "gcd_moduli_count(%u, %s) = %llu, the sieve %llu", L,
+                  gcd_filter_name((enum gcd_filter)f),
+                  (unsigned long long)gcd_moduli_count(L, (enum gcd_filter)f),
+                  (unsigned long long)m.count);
+            gcd_moduli_free(&m);
+        }
+    CHECK(gcd_moduli_count(15, GCD_FILTER_ALL) == 0 && gcd_moduli_count(33, GCD_FILTER_ALL) == 0,
+          "gcd_moduli_count of an L outside 16..32 is not 0");
+}
+
+/* A cache that cannot be written is said to be so (gcd_moduli_load returns 2, not 1, and names
+ * the file: the command line must not claim it "sieved into" it), and path NULL sieves with no
+ * cache at all. */
+static void check_uncached(const struct gcd_moduli *ref)
+{
+    char blocker[512], path[600];
+    snprintf(blocker, sizeof blocker, "%s", tmp_path("a_file"));
+    FILE *fp = fopen(blocker, "w");
+    CHECK(fp != NULL, "cannot create %s", blocker);
+    if (fp)
+        fclose(fp);
+    /* a folder under a regular file: no one, root included, can write there */
+    snprintf(path, sizeof path, "%s/gcd_moduli.bin", blocker);
+    struct gcd_moduli r;
+    FILE *log = tmpfile();
+    const int rc = gcd_moduli_load(path, ref->L, ref->filter, &r, log);
+    char msg[1000] = "";
+    rewind(log);
+    msg[fread(msg, 1, sizeof msg - 1, log)] = 0;
+    fclose(log);
+    CHECK(rc == 2 && same_moduli(&r, ref), "unwritable cache: rc %d (want 2, sieved, not cached)",
+          rc);
+    CHECK(strstr(msg, path) && strstr(msg, "cannot be written (Not a directory)") &&
+              strstr(msg, "not cached"),
+          "unwritable cache: message \"%s\"", msg);
+    gcd_moduli_free(&r);
+    CHECK(gcd_moduli_load(NULL, ref->L, ref->filter, &r, stdout) == 2 && same_moduli(&r, ref),
+          "no cache: not sieved, or said to be cached");
+    gcd_moduli_free(&r);
+    remove(blocker);
+}
+
+/* expect NULL: none of the variables may choose a folder. */
+static void check_dir_choice(const char *expect_var, const char *expect_dir)
+{
+    char dir[256] = "unchanged";
+    const char *var = gcd_moduli_cache_dir(dir, sizeof dir);
+    CHECK(expect_var ? var && !strcmp(var, expect_var) && !strcmp(dir, expect_dir)
+                     : !var && dir[0] == '\0',
+          "cache folder: %s '%s', expected %s '%s'", var ? var : "none", dir,
+          expect_var ? expect_var : "none", expect_dir);
+}
+
+/* $MPGPU_CACHE, else $XDG_CACHE_HOME/mpgpu, else $HOME/.cache/mpgpu, else none (never the
+ * current folder); a variable set to "" counts as unset. */
+static void check_cache_dir(void)
+{
+    static const char *const vars[] = {"MPGPU_CACHE", "XDG_CACHE_HOME", "HOME"};
+    char *saved[3];
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(vars[i]);
+        saved[i] = v ? strdup(v) : NULL;
+    }
+    setenv("MPGPU_CACHE", "/m", 1);
+    setenv("XDG_CACHE_HOME", "/x", 1);
+    setenv("HOME", "/h", 1);
+    check_dir_choice("MPGPU_CACHE", "/m");
+    setenv("MPGPU_CACHE", "", 1);
+    check_dir_choice("XDG_CACHE_HOME", "/x/mpgpu");
+    unsetenv("XDG_CACHE_HOME");
+    check_dir_choice("HOME", "/h/.cache/mpgpu");
+    unsetenv("HOME");
+    check_dir_choice(NULL, "");
+    unsetenv("MPGPU_CACHE");
+    check_dir_choice(NULL, "");
+    for (int i = 0; i < 3; i++) {
+        if (saved[i])
+            setenv(vars[i], saved[i], 1);
+        else
+            unsetenv(vars[i]);
+        free(saved[i]);
+    }
+}
+
 /* ---- the twin of Fig. 2 ---- */
 
 static int runs_ok, retried, shortage_paper, shortage_bound;
@@ -546,8 +647,11 @@ int main(void)
     }
     check_quotients(200000);
 
+    check_counts(sets, 6);
     check_cache(&all20, &all16);
     check_cache(&cheap16, &cheap20);
+    check_uncached(&cheap16);
+    check_cache_dir();
 
     /* The twin: L = 32 (the paper's), and the other paths at small sizes. */
     t0 = test_seconds();
