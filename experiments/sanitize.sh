@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # compute-sanitizer's memcheck, racecheck, synccheck and initcheck over the GPU methods of every
 # subcommand at small sizes, on the GPU machine (docs/sanitizers.md says what each tool checks
-# and what it reported). Each run's command line, the tool's summary line and pass or FAIL go to
-# $RESULTS/sanitize_<commit>.log (the commit of `mpgpu --version`, as run_all.sh names its log),
-# with the first reports of a failing run; the last line sums up. A run fails when the tool
-# reports an error (racecheck: a hazard of level error; its warnings are listed, not failed) or
-# mpgpu exits non-zero. Exits 1 when any run failed. About 4 minutes on an H200.
+# and what it reported). Each run's command line, the tool's summary line, pass or FAIL,
+# mpgpu's own line on what it checked against the reference, and the first reports of a failing
+# run go to $RESULTS/sanitize_<commit>.log (the commit of `mpgpu --version`, as run_all.sh names
+# its log); the last line sums up. A run fails when the tool reports an error (racecheck: a
+# hazard of level error; its warnings are shown, not failed) or mpgpu exits non-zero. Exits 1
+# when any run failed. About 3 minutes on an H200.
 #   MPGPU=build/cli/mpgpu RESULTS=results experiments/sanitize.sh
 # TOOLS (default memcheck,racecheck,synccheck,initcheck) picks the tools, SANITIZER the program.
 source "$(dirname "$0")/common.sh"
@@ -82,6 +83,8 @@ start=$SECONDS
             [ "$status" -eq 0 ] || { verdict=FAIL; line+="; mpgpu exit status $status"; }
             echo "$verdict  $tool  mpgpu $run"
             echo "      $line ($((SECONDS - t0)) s)"
+            # What mpgpu checked against the reference, where it says (bench.c's last line).
+            grep -E '^# [0-9]+ row\(s\)' "$out" | sed 's/^/      mpgpu: /' || true
             if [ "$verdict" = FAIL ]; then
                 failed=$((failed + 1))
                 { grep -E '^========= +(Error|Invalid|Race|Barrier|Uninitialized|Program hit|Potential)|^mpgpu:' \

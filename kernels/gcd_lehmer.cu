@@ -113,23 +113,25 @@ __device__ __forceinline__ planned plan_exact(const uint32_t *x0, const uint32_t
 
 /* The handoff between the producer and the workers (kernels/mbarrier_handoff.cuh): two
  * mbarriers a direction, used alternately. Event j of a direction (plan j posted, j >= 1; step
- * j - 1 finished) completes phase (j - 1) / 2 of barrier j % 2: the producer's arrival once plan j
- * is written, or the arrivals of all the workers once step j - 1 is finished. Every worker
- * arrives, after its last access of the step, though the thread of the top chunk alone, after
- * the workers' last barrier, orders every worker's accesses before the producer's (the barrier
- * synchronises the workers and ordering is transitive, PTX ISA 8.9.5): racecheck credits an
- * arrival with the arriving thread's own accesses only, and reported the workers' reads of the
- * plan before the producer overwrote it, and their writes of the top words before the producer
- * read them, as 11 hazards at 16 Kibit (docs/sanitizers.md; experiments/racecheck_mbarrier.cu
- * shows it on the handoff alone). The arrivals of every worker cost 0.2 to 0.5 % at 128 and 352
- * Kibit and nothing measurable at 16 Kibit (docs/sanitizers.md). A wait names its phase by
- * parity, so it must never fall two phases behind its barrier, four events of its direction: the
- * producer posts plan j + 2 only after step j finished, so after every worker waited for plan j,
- * and the workers finish step j + 1 only after plan j + 1, which the producer posts after it
- * waited for the end of step j - 1. Where the handoff was two counters in shared memory, read in
- * loops with sleeps of 8 and 16 ns, 10 pairs took 12.03, 13.30 and 34.66 ms at 160, 176 and 352
- * Kibit, against 11.93, 13.19 and 34.07 with one mbarrier a direction (an H100, one run; at 16
- * and 128 Kibit within 1 % of each other). */
+ * j - 1 finished) completes phase (j - 1) / 2 of barrier j % 2: the producer's arrival once
+ * plan j is written, or the arrivals of all the workers once step j - 1 is finished. Every
+ * worker arrives, after its last access of the step, though the thread of the top chunk alone,
+ * after the workers' last barrier, orders every worker's accesses before the producer's (the
+ * barrier synchronises the workers and ordering is transitive, PTX ISA 8.9.5): racecheck
+ * credits an arrival with the arriving thread's own accesses only, and reported the workers'
+ * reads of the plan before the producer overwrote it, and their writes of the top words before
+ * the producer read them, as 11 hazards at 16 Kibit (docs/sanitizers.md;
+ * experiments/racecheck_mbarrier.cu shows it on the handoff alone). The arrivals of every
+ * worker cost 0.3 to 0.5 % at 128 Kibit, up to 0.2 % at 352 Kibit and nothing beyond the noise
+ * at 16 Kibit (docs/sanitizers.md). A wait names its phase by parity, so it must never fall two
+ * phases behind its barrier, four events of its direction: the producer posts plan j + 2 only
+ * after step j finished, so after every worker waited for plan j, and the workers finish step
+ * j + 1 only after plan j + 1, which the producer posts after it waited for the end of step
+ * j - 1. Where the handoff was two counters in shared memory, read in loops with sleeps of
+ * 8 and 16 ns, 10 pairs took 12.03, 13.30 and 34.66 ms at 160, 176 and 352 Kibit, against
+ * 11.93, 13.19 and 34.07 with one mbarrier a direction (an H100, one run; at 16 and 128 Kibit
+ * within 1 % of each other). */
+
 /* The copy of both numbers (A and B, or B and A, cap words each) that step i reads: step i
  * writes the other, which step i + 1 reads. */
 __device__ __forceinline__ uint32_t *copy_before(uint32_t *base, uint32_t cap, uint32_t i)
