@@ -122,7 +122,7 @@ __device__ __forceinline__ planned plan_exact(const uint32_t *x0, const uint32_t
  * reads of the plan before the producer overwrote it, and their writes of the top words before
  * the producer read them, as 11 hazards at 16 Kibit (docs/sanitizers.md;
  * experiments/racecheck_mbarrier.cu shows it on the handoff alone). The arrivals of every
- * worker cost 0.3 to 0.5 % at 128 Kibit, up to 0.2 % at 352 Kibit and nothing beyond the noise
+ * worker cost 0.2 to 0.5 % at 128 Kibit, up to 0.2 % at 352 Kibit and nothing beyond the noise
  * at 16 Kibit (docs/sanitizers.md). A wait names its phase by parity, so it must never fall two
  * phases behind its barrier, four events of its direction: the producer posts plan j + 2 only
  * after step j finished, so after every worker waited for plan j, and the workers finish step

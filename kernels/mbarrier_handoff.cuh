@@ -5,14 +5,16 @@
  * compute-sanitizer (docs/sanitizers.md).
  *
  * A direction of the handoff is two mbarriers, used alternately. Event j of a direction (j >= 1)
- * is the arrival that completes phase (j - 1) / 2 of barrier j % 2. An arrival releases and a
+ * completes phase (j - 1) / 2 of barrier j % 2 (its last arrival). An arrival releases and a
  * completed wait acquires, at CTA scope (PTX ISA, "Memory Consistency Model": the arrive is a
  * release pattern, the try_wait that returns true an acquire pattern on the same barrier), so
  * what the arriving thread wrote or read before it is ordered before what the waiting thread
  * does after the wait; and since causality order is transitive through bar.sync and bar.red,
  * which synchronise their participants, so is what every thread did before a barrier that the
- * arriving thread passed before arriving. A wait names its phase by parity, so the user must
- * never let it fall two phases behind its barrier (four events of its direction). */
+ * arriving thread passed before arriving (racecheck does not carry this on: it credits an
+ * arrival with the arriving thread's own accesses only, docs/sanitizers.md). A wait names its
+ * phase by parity, so the user must never let it fall two phases behind its barrier (four events
+ * of its direction). */
 #ifndef MPGPU_MBARRIER_HANDOFF_CUH
 #define MPGPU_MBARRIER_HANDOFF_CUH
 
