@@ -103,14 +103,15 @@ pipe_cycles() {
          END { printf "# IMAD pipe %d cycles, ALU pipe %d cycles a warp\n", imad, alu }'
 }
 
-# build_probe NAME: builds the probe experiments/NAME.cu (outside the Meson build) with the GPU
-# machine's nvcc ($NVCC) into a temporary folder removed on exit; sets $probe (the program) and
-# $commit (mpgpu's, which the probe's output names).
+# build_probe NAME [NVCC_FLAGS...]: builds the probe experiments/NAME.cu (outside the Meson
+# build) with the GPU machine's nvcc ($NVCC) and any further flags into a temporary folder
+# removed on exit; sets $probe (the program) and $commit (mpgpu's, which the probe's output
+# names).
 build_probe() {
     commit=$("$MPGPU" --version | sed -nE 's/.*\(commit ([^)]+)\).*/\1/p')
     probe_dir=$(mktemp -d)
     trap 'rm -rf "$probe_dir"' EXIT
     probe="$probe_dir/$1"
-    "${NVCC:-nvcc}" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -o "$probe" \
+    "${NVCC:-nvcc}" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 "${@:2}" -o "$probe" \
         "$(dirname "${BASH_SOURCE[0]}")/$1.cu"
 }

@@ -13,6 +13,7 @@
 #include "gcd_lehmer_kernel.h"
 
 #include "gcd_lehmer.h"
+#include "mbarrier_handoff.cuh"
 
 #define GCD_LEHMER_BLOCK 1024
 
@@ -110,76 +111,32 @@ __device__ __forceinline__ planned plan_exact(const uint32_t *x0, const uint32_t
     return p;
 }
 
-/* The handoff between the producer and the workers: mbarriers in shared memory (PTX mbarrier,
- * sm_80 and later) of one arrival a phase, two a direction, used alternately. Event j of a
- * direction (plan j posted, j >= 1; step j - 1 finished) is the arrival that completes phase
- * (j - 1) / 2 of barrier j % 2: the producer arrives once a plan is written, the thread of the
- * top chunk once a step is finished (after the workers' last barrier of the step). An arrival
- * releases and a completed wait acquires (CTA scope), so what was written before the arrival is
- * seen after the wait. A wait names its phase by parity, so it must never fall two phases behind
- * its barrier, four events of its direction: the producer posts plan j + 2 only after step j
- * finished, so after every worker waited for plan j, and the workers finish step j + 1 only
- * after plan j + 1, which the producer posts after it waited for the end of step j - 1. A
- * waiting thread is suspended by the hardware until its phase completes. Where the handoff was
- * two counters in shared memory, read in loops with sleeps of 8 and 16 ns, 10 pairs took 12.03,
- * 13.30 and 34.66 ms at 160, 176 and 352 Kibit, against 11.93, 13.19 and 34.07 with one
- * mbarrier a direction (an H100, one run; at 16 and 128 Kibit within 1 % of each other). */
-__device__ __forceinline__ uint32_t shared_address(const void *x)
-{
-    return (uint32_t)__cvta_generic_to_shared(x);
-}
-
-__device__ __forceinline__ void mbarrier_init(uint64_t *mb)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(mb)) : "memory");
-}
-
-/* Event j (j >= 1) of the direction whose two barriers are mb[0] and mb[1]. */
-__device__ __forceinline__ void handoff_post(uint64_t *mb, uint32_t j)
-{
-    asm volatile("{\n\t.reg .b64 state;\n\t"
-                 "mbarrier.arrive.release.cta.shared::cta.b64 state, [%0];\n\t}" ::"r"(
-                     shared_address(&mb[j % 2]))
-                 : "memory");
-}
-
-/* Waits for event j (j >= 1) of that direction. */
-__device__ __forceinline__ void handoff_wait(uint64_t *mb, uint32_t j)
-{
-    const uint32_t at = shared_address(&mb[j % 2]), parity = (j - 1) / 2 % 2;
-    uint32_t complete;
-    do {
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(complete)
-                     : "r"(at), "r"(parity)
-                     : "memory");
-    } while (!complete);
-}
+/* The handoff between the producer and the workers (kernels/mbarrier_handoff.cuh): two
+ * mbarriers a direction, used alternately. Event j of a direction (plan j posted, j >= 1; step
+ * j - 1 finished) completes phase (j - 1) / 2 of barrier j % 2: the producer's arrival once
+ * plan j is written, or the arrivals of all the workers once step j - 1 is finished. Every
+ * worker arrives, after its last access of the step, though the thread of the top chunk alone,
+ * after the workers' last barrier, orders every worker's accesses before the producer's (the
+ * barrier synchronises the workers and ordering is transitive, PTX ISA 8.9.5): racecheck
+ * credits an arrival with the arriving thread's own accesses only, and reported the workers'
+ * reads of the plan before the producer overwrote it, and their writes of the top words before
+ * the producer read them, as 11 hazards at 16 Kibit (docs/sanitizers.md;
+ * experiments/racecheck_mbarrier.cu shows it on the handoff alone). The arrivals of every
+ * worker cost 0.2 to 0.5 % at 128 Kibit, up to 0.2 % at 352 Kibit and nothing beyond the noise
+ * at 16 Kibit (docs/sanitizers.md). A wait names its phase by parity, so it must never fall two
+ * phases behind its barrier, four events of its direction: the producer posts plan j + 2 only
+ * after step j finished, so after every worker waited for plan j, and the workers finish step
+ * j + 1 only after plan j + 1, which the producer posts after it waited for the end of step
+ * j - 1. Where the handoff was two counters in shared memory, read in loops with sleeps of
+ * 8 and 16 ns, 10 pairs took 12.03, 13.30 and 34.66 ms at 160, 176 and 352 Kibit, against
+ * 11.93, 13.19 and 34.07 with one mbarrier a direction (an H100, one run; at 16 and 128 Kibit
+ * within 1 % of each other). */
 
 /* The copy of both numbers (A and B, or B and A, cap words each) that step i reads: step i
  * writes the other, which step i + 1 reads. */
 __device__ __forceinline__ uint32_t *copy_before(uint32_t *base, uint32_t cap, uint32_t i)
 {
     return base + 2 * (i % 2) * cap;
-}
-
-/* Barriers among the threads that own chunks: the producer does not wait. */
-__device__ __forceinline__ void workers_sync(uint32_t workers)
-{
-    asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory");
-}
-
-__device__ __forceinline__ bool workers_or(uint32_t workers, bool x)
-{
-    uint32_t r;
-    asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.u32 q, %1, 0;\n\t"
-                 "bar.red.or.pred p, 1, %2, q;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-                 : "=r"(r)
-                 : "r"((uint32_t)x), "r"(workers)
-                 : "memory");
-    return r != 0;
 }
 
 template <bool Shared>
@@ -212,8 +169,8 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
         s_ripple_rounds = s_negations = 0;
         s_posted = 1;
         for (int j = 0; j < 2; j++) {
-            mbarrier_init(&s_posted_mb[j]);
-            mbarrier_init(&s_done_mb[j]);
+            mbarrier_init(&s_posted_mb[j], 1);
+            mbarrier_init(&s_done_mb[j], workers);
         }
     }
     __syncthreads();
@@ -338,9 +295,9 @@ __global__ void __launch_bounds__(GCD_LEHMER_BLOCK) gcd_lehmer_kernel(const gcd_
                     workers_sync(workers);
                 }
             }
-            /* Every chunk is final (the last barrier above saw every worker's writes). */
-            if (top)
-                handoff_post(s_done_mb, i + 1);
+            /* This thread's accesses of step i are over (the handoff's comment says why every
+             * worker reports them). */
+            handoff_post(s_done_mb, i + 1);
         }
     }
     __syncthreads();
