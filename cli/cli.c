@@ -248,8 +248,6 @@ static const struct common_def common_defs[] = {
 #define N_COMMON (sizeof common_defs / sizeof common_defs[0])
 
 #define DEFAULT_BITS 1024u
-/* --bits without a size rule of the subcommand's own. */
-#define ANY_BITS_MAX (1u << 30)
 
 /* What --bits accepts, for its help and its error messages. */
 static void bits_rule(const struct cli_spec *spec, char *out, size_t len)
@@ -259,7 +257,7 @@ static void bits_rule(const struct cli_spec *spec, char *out, size_t len)
         snprintf(out, len, "a multiple of %u in %s..%s", spec->bits_multiple,
                  cli_format_bound(lo, spec->bits_min), cli_format_bound(hi, spec->bits_max));
     else
-        snprintf(out, len, "1..%s", cli_format_bound(hi, ANY_BITS_MAX));
+        snprintf(out, len, "1..%s", cli_format_bound(hi, CLI_BITS_MAX));
 }
 
 /* An option's left column, then its help from column 32 on, wrapped under itself. */
@@ -367,7 +365,7 @@ static void add_bits(const struct cli_spec *spec, struct cli_common *out, const 
         out->bits_list[out->n_bits++] =
             spec->bits_multiple
                 ? cli_parse_size("--bits", tok, spec->bits_min, spec->bits_max, spec->bits_multiple)
-                : (unsigned)cli_parse_u64("--bits", tok, 1, ANY_BITS_MAX);
+                : (unsigned)cli_parse_u64("--bits", tok, 1, CLI_BITS_MAX);
     }
     free(copy);
 }

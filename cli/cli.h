@@ -41,6 +41,9 @@ enum {
 /* What --count accepts, 1..CLI_COUNT_MAX, here so that a subcommand parsing a list of counts
  * (tune) accepts what the common option does. */
 #define CLI_COUNT_MAX (UINT64_C(1) << 40)
+/* What --bits accepts where a subcommand has no size rule of its own (1..CLI_BITS_MAX), and the
+ * widest number such a subcommand reads from --input. */
+#define CLI_BITS_MAX (1u << 30)
 
 struct cli_common {
     uint64_t count;

@@ -98,11 +98,11 @@ mkdir -p "$tmp/indir"
 expect_fail 2 "--input '$tmp/indir' is a directory" -- mul --input "$tmp/indir" --method gmp
 
 printf '1234 5678\nnot-hex ff\n' >"$tmp/bad.txt"
-expect_fail 2 "line 2 is not two hexadecimal operands" -- mul --input "$tmp/bad.txt" --method gmp
+expect_fail 2 "line 2: 'not-hex' is not a hexadecimal number" -- mul --input "$tmp/bad.txt" --method gmp
 printf '1234\n' >"$tmp/one.txt"
-expect_fail 2 "line 1 is not two hexadecimal operands" -- mul --input "$tmp/one.txt" --method gmp
+expect_fail 2 "line 1: expected two hexadecimal numbers 'HEX_A HEX_B'" -- mul --input "$tmp/one.txt" --method gmp
 printf 'ff ff ff\n' >"$tmp/three.txt"
-expect_fail 2 "line 1 is not two hexadecimal operands" -- mul --input "$tmp/three.txt" --method gmp
+expect_fail 2 "line 1: expected two hexadecimal numbers 'HEX_A HEX_B'" -- mul --input "$tmp/three.txt" --method gmp
 printf '# only a comment\n\n' >"$tmp/empty.txt"
 expect_fail 2 "holds no operand pairs" -- mul --input "$tmp/empty.txt" --method gmp
 printf '1%0100d 2\n' 0 >"$tmp/wide.txt"

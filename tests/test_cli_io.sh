@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# cpu suite: the input and output files of the command line (issue 36): --input read once (pipes,
+# FIFOs, /dev/stdin), lines bounded and NUL bytes refused; --output opened up front, '-' for
+# stdout, never the --input file, and whole or absent; failed writes to stdout and --csv said;
+# options given by their whole names only; numbers as the messages print them.
+source "$(dirname "$0")/cli_expect.sh" "$@"
+
+GMP="--method gmp --reps 1 --warmup 0"
+
+# --- --input is read once, so a pipe serves as a file does (it was read twice, and the second
+# reading of a pipe found nothing: products of zeros).
+checks=$((checks + 1))
+printf '3 5\nff ff\n' | "$MPGPU" mul $GMP --input /dev/stdin --output "$tmp/pipe.txt" >/dev/null 2>"$tmp/err"
+st=$?
+if [ $st -ne 0 ] || [ "$(cat "$tmp/pipe.txt" 2>/dev/null)" != "$(printf 'f\nfe01')" ]; then
+    echo "FAIL: mul --input /dev/stdin (a pipe): status $st, products:"
+    sed 's/^/    /' "$tmp/pipe.txt" "$tmp/err"; fails=$((fails + 1))
+fi
+checks=$((checks + 1))
+"$MPGPU" mul $GMP --input <(printf '# a comment\n0x10 0x10\n') --output "$tmp/subst.txt" >/dev/null 2>"$tmp/err"
+st=$?
+if [ $st -ne 0 ] || [ "$(cat "$tmp/subst.txt" 2>/dev/null)" != 100 ]; then
+    echo "FAIL: mul --input <(...): status $st, products:"
+    sed 's/^/    /' "$tmp/subst.txt" "$tmp/err"; fails=$((fails + 1))
+fi
+mkfifo "$tmp/fifo"
+checks=$((checks + 1))
+printf '7 6\n' >"$tmp/fifo" &
+"$MPGPU" gcd $GMP --input "$tmp/fifo" --output "$tmp/fifo_gcd.txt" >/dev/null 2>"$tmp/err"
+st=$?
+wait
+if [ $st -ne 0 ] || [ "$(cat "$tmp/fifo_gcd.txt" 2>/dev/null)" != 1 ]; then
+    echo "FAIL: gcd --input FIFO: status $st, GCDs:"
+    sed 's/^/    /' "$tmp/fifo_gcd.txt" "$tmp/err"; fails=$((fails + 1))
+fi
+# fixed checks its operands before looking for a GPU: element 1 of a pipe is seen.
+checks=$((checks + 1))
+printf '1 2\nff 3\n' | "$MPGPU" fixed --bits 109 --op addm --modulus 0xb --input /dev/stdin >/dev/null 2>"$tmp/err"
+st=$?
+if [ $st -ne 2 ] || ! grep -q "element 1: operand not below the modulus m" "$tmp/err"; then
+    echo "FAIL: fixed --input /dev/stdin (a pipe): status $st (want 2):"
+    sed 's/^/    /' "$tmp/err"; fails=$((fails + 1))
+fi
+
+finish cli_io
