@@ -370,6 +370,100 @@ static void add_bits(const struct cli_spec *spec, struct cli_common *out, const 
     free(copy);
 }
 
+/* The long option named exactly by name[0, len), or NULL. */
+static const struct option *find_option(const struct option *opts, const char *name, size_t len)
+{
+    for (const struct option *o = opts; o->name; o++)
+        if (strlen(o->name) == len && !strncmp(o->name, name, len))
+            return o;
+    return NULL;
+}
+
+/* Edits (insertions, deletions, substitutions) between a[0, n) and b, for names of a few dozen
+ * characters; anything longer counts as far. */
+static size_t edit_distance(const char *a, size_t n, const char *b)
+{
+    enum { LONGEST = 40 };
+    const size_t m = strlen(b);
+    if (n > LONGEST || m > LONGEST)
+        return SIZE_MAX;
+    size_t row[LONGEST + 1];
+    for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            const size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            best = up + 1 < best ? up + 1 : best;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[m];
+}
+
+/* "--NAME[=VALUE]" that names no option, whole: refused naming it, with the option it most
+ * likely meant (the one it begins, else one at most two edits away). Options are not taken by
+ * an abbreviation, which getopt would take: a setting looked up by its whole name elsewhere
+ * (cli_option_given) would then be missed. */
+static _Noreturn void unknown_option(const struct cli_spec *spec, const struct option *opts,
+                                     const char *token)
+{
+    const char *name = token + 2;
+    const size_t len = strcspn(name, "=");
+    const struct option *near = NULL;
+    size_t best = 3, begun = 0;
+    for (const struct option *o = opts; o->name; o++) {
+        const size_t d = edit_distance(name, len, o->name);
+        if (len > 0 && !strncmp(o->name, name, len) && begun++ == 0)
+            near = o, best = 0;
+        else if (d < best)
+            near = o, best = d;
+    }
+    char hint[64] = "";
+    if (near && begun <= 1)
+        snprintf(hint, sizeof hint, " (did you mean '--%s'?)", near->name);
+    cli_bad_input("%s: unknown option '--%.*s'%s; see 'mpgpu %s --help'", spec->command, (int)len,
+                  name, hint, spec->command);
+}
+
+/* The option getopt_long just returned, as written: its own element, or the one before its
+ * value when the value came as the next element. */
+static const char *option_token(char **argv, const char *arg)
+{
+    return arg && arg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+}
+
+/* Only an option's whole name is taken (--verify, not --verif): see unknown_option. */
+static void require_whole_name(const struct cli_spec *spec, const struct option *opts,
+                               const struct option *o, const char *token)
+{
+    const size_t len = strlen(o->name);
+    if (strncmp(token, "--", 2) || strncmp(token + 2, o->name, len) ||
+        (token[2 + len] != '\0' && token[2 + len] != '='))
+        unknown_option(spec, opts, token);
+}
+
+/* getopt_long's '?': an unknown short option, an unknown or ambiguous long one (optopt 0), or a
+ * value given to an option that takes none (optopt its id, the element "--NAME=VALUE"). */
+static _Noreturn void bad_option(const struct cli_spec *spec, const struct option *opts,
+                                 char **argv)
+{
+    const char *token = argv[optind - 1];
+    for (const struct option *o = opts; optopt && o->name; o++)
+        if (o->val == optopt && o->has_arg == no_argument && !strncmp(token, "--", 2) &&
+            find_option(opts, token + 2, strcspn(token + 2, "=")) == o)
+            cli_bad_input("%s: option '--%s' takes no value; see 'mpgpu %s --help'", spec->command,
+                          o->name, spec->command);
+    if (optopt > 0 && optopt < 256)
+        cli_bad_input("%s: unknown option '-%c'; see 'mpgpu %s --help'", spec->command,
+                      isgraph(optopt) ? optopt : '?', spec->command);
+    unknown_option(spec, opts, token);
+}
+
 void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out)
 {
     memset(out, 0, sizeof *out);
@@ -404,19 +498,22 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
         if (c == -1)
             break;
         const char *arg = optarg;
+        if (c == '?')
+            bad_option(spec, longopts, argv);
+        if (c == ':') {
+            /* A known option: its name is checked as a given one is. */
+            for (const struct option *o = longopts; o->name; o++)
+                if (o->val == optopt)
+                    require_whole_name(spec, longopts, o, argv[optind - 1]);
+            cli_bad_input("%s: option '%s' needs a value; see 'mpgpu %s --help'", spec->command,
+                          argv[optind - 1], spec->command);
+        }
+        if (idx >= 0)
+            require_whole_name(spec, longopts, &longopts[idx], option_token(argv, arg));
         switch (c) {
         case 'h':
             print_help(spec);
             exit(0);
-        case '?':
-            if (optopt)
-                cli_bad_input("%s: unknown option '-%c'; see 'mpgpu %s --help'", spec->command,
-                              optopt, spec->command);
-            cli_bad_input("%s: unknown option '%s'; see 'mpgpu %s --help'", spec->command,
-                          argv[optind - 1], spec->command);
-        case ':':
-            cli_bad_input("%s: option '%s' needs a value; see 'mpgpu %s --help'", spec->command,
-                          argv[optind - 1], spec->command);
         case OPT_COUNT:
             out->count = cli_parse_u64("--count", arg, 1, CLI_COUNT_MAX);
             out->count_set = true;

@@ -97,7 +97,9 @@ struct cli_spec {
 };
 
 /* Defaults: count 10240, bits 1024, reps 10, warmup 2, seed 1, device 0, threads 1,
- * verify all. Parses argv (argv[0] is the subcommand name); prints help and exits 0 on --help. */
+ * verify all. Parses argv (argv[0] is the subcommand name); prints help and exits 0 on --help.
+ * Options are taken by their whole names only, as --NAME VALUE or --NAME=VALUE; an unknown or
+ * abbreviated one, or a value given to an option that takes none, is bad input. */
 void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out);
 
 /* One line "mpgpu: <message>" on stderr, then exit(EXIT_BAD_INPUT). */
@@ -127,7 +129,9 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
  * "<option> '<arg>' is not accepted: it has an empty item; accepted: <accepted>". */
 void cli_check_list(const char *option, const char *arg, const char *accepted);
 
-/* True when --NAME was given on the command line (to tell a default from a choice). */
+/* True when --NAME was given on the command line (to tell a default from a choice). cli_parse
+ * takes options by their whole names only (an abbreviation is an unknown option), so the whole
+ * name is the one way an option can have been given. */
 bool cli_option_given(int argc, char **argv, const char *name);
 
 /* Prints help text, each line wrapped at 80 columns; a continuation line hangs under the

@@ -42,4 +42,29 @@ if [ $st -ne 2 ] || ! grep -q "element 1: operand not below the modulus m" "$tmp
     sed 's/^/    /' "$tmp/err"; fails=$((fails + 1))
 fi
 
+# --- an option that takes no value, given one, is named (it printed "unknown option '-' and a
+# byte of its id); every such option of every subcommand, found in the help.
+for sub in mul toom tune collatz delay fixed ctt-vs-ctw gcd; do
+    flags=$("$MPGPU" $sub --help | sed -n 's/^  --\([a-z0-9-]*\)\(  .*\)\{0,1\}$/\1/p')
+    checks=$((checks + 1))
+    if [ -z "$flags" ]; then
+        echo "FAIL: mpgpu $sub --help lists no option without a value"; fails=$((fails + 1))
+    fi
+    for flag in $flags; do
+        expect_fail 2 "$sub: option '--$flag' takes no value; see 'mpgpu $sub --help'" -- $sub "--$flag=1"
+    done
+done
+expect_fail 2 "option '--quiet' takes no value" -- mul --quiet=
+expect_fail 2 "unknown option '-x'" -- mul --quiet -xh
+
+# --- options by their whole names only: getopt took --verif for --verify, and collatz, which
+# looks --verify up by name, ran with its default instead.
+expect_fail 2 "collatz: unknown option '--verif' (did you mean '--verify'?)" -- collatz --verif all --count 100
+expect_fail 2 "mul: unknown option '--verif' (did you mean '--verify'?)" -- mul $GMP --bits 64 --count 4 --verif=none
+expect_fail 2 "mul: unknown option '--dev'; see" -- mul $GMP --bits 64 --count 4 --dev 0
+expect_fail 2 "mul: unknown option '--bi' (did you mean '--bits'?)" -- mul --bi
+expect_fail 2 "gcd: unknown option '--al-primes' (did you mean '--all-primes'?)" -- gcd --al-primes
+expect_fail 2 "option '--bits' needs a value" -- mul --bits
+expect_ok "gmp" -- mul $GMP --bits=64 --count=4 --verify=all
+
 finish cli_io
