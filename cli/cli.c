@@ -3,6 +3,8 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,28 +16,152 @@ void cli_bad_input_quiet(bool quiet)
     bad_input_quiet = quiet;
 }
 
+/* Characters of a value a message echoes whole: past them it is cut, and "..." says so. */
+#define ECHO_MAX 64
+
+/* vfprintf(f, fmt, ap), but a value the message echoes, longer than ECHO_MAX characters, is
+ * printed as its first ECHO_MAX and "...", so that a 100 kB argument or token of an input file
+ * leaves the message one readable line. An echoed value is a %s string (or the part a precision
+ * takes) quoted in the message ('%s') or without blanks (an argument, a path, a number); the
+ * program's own text, a reason or an accepted list, is unquoted words and printed whole. Each
+ * conversion is printed on its own, its argument taken at the type its length modifier names. */
+static void print_message(FILE *f, const char *fmt, va_list ap)
+{
+    const char *const start = fmt;
+    while (*fmt) {
+        if (*fmt != '%' || fmt[1] == '%') {
+            const size_t n = *fmt == '%' ? 1 : strcspn(fmt, "%");
+            fwrite(fmt, 1, n, f);
+            fmt += *fmt == '%' ? 2 : n;
+            continue;
+        }
+        const bool quoted = fmt > start && fmt[-1] == '\'';
+        char spec[48] = "%";
+        size_t k = 1;
+        int precision = -1;
+        for (fmt++; *fmt && strchr("-+ #0", *fmt) && k < 8; fmt++)
+            spec[k++] = *fmt;
+        for (int part = 0; part < 2; part++) { /* the width, then the precision */
+            if (part == 1 && *fmt != '.')
+                break;
+            if (part == 1)
+                spec[k++] = *fmt++;
+            int n = 0;
+            if (*fmt == '*') {
+                n = va_arg(ap, int);
+                fmt++;
+                k += (size_t)snprintf(spec + k, sizeof spec - k - 8, "%d", n);
+            } else {
+                for (; isdigit((unsigned char)*fmt) && k < sizeof spec - 16; fmt++) {
+                    n = 10 * n + (*fmt - '0');
+                    spec[k++] = *fmt;
+                }
+            }
+            if (part == 1)
+                precision = n < 0 ? -1 : n;
+        }
+        char size = 0; /* 'H' hh, 'h', 'l', 'q' ll, 'z', 'j', 't', 'L' */
+        for (; *fmt && strchr("hlzjtL", *fmt); fmt++) {
+            size = (size == 'h' && *fmt == 'h') ? 'H' : (size == 'l' && *fmt == 'l') ? 'q' : *fmt;
+            spec[k++] = *fmt;
+        }
+        const char conv = *fmt ? *fmt++ : 's';
+        spec[k++] = conv;
+        spec[k] = '\0';
+        switch (conv) {
+        case 'd':
+        case 'i':
+            if (size == 'l')
+                fprintf(f, spec, va_arg(ap, long));
+            else if (size == 'q')
+                fprintf(f, spec, va_arg(ap, long long));
+            else if (size == 'z' || size == 't')
+                fprintf(f, spec, va_arg(ap, ptrdiff_t));
+            else if (size == 'j')
+                fprintf(f, spec, va_arg(ap, intmax_t));
+            else
+                fprintf(f, spec, va_arg(ap, int));
+            break;
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o':
+            if (size == 'l')
+                fprintf(f, spec, va_arg(ap, unsigned long));
+            else if (size == 'q')
+                fprintf(f, spec, va_arg(ap, unsigned long long));
+            else if (size == 'z' || size == 't')
+                fprintf(f, spec, va_arg(ap, size_t));
+            else if (size == 'j')
+                fprintf(f, spec, va_arg(ap, uintmax_t));
+            else
+                fprintf(f, spec, va_arg(ap, unsigned));
+            break;
+        case 'c':
+            fprintf(f, spec, va_arg(ap, int));
+            break;
+        case 'p':
+            fprintf(f, spec, va_arg(ap, void *));
+            break;
+        case 's': {
+            const char *str = va_arg(ap, const char *);
+            const size_t len = precision >= 0 ? strnlen(str, (size_t)precision) : strlen(str);
+            if (len > ECHO_MAX && (quoted || strcspn(str, " \t\n") >= len))
+                fprintf(f, "%.*s...", ECHO_MAX, str);
+            else
+                fprintf(f, spec, str);
+            break;
+        }
+        default: /* e, f, g, a and their capitals */
+            if (size == 'L')
+                fprintf(f, spec, va_arg(ap, long double));
+            else
+                fprintf(f, spec, va_arg(ap, double));
+            break;
+        }
+    }
+}
+
+static void vmessage(const char *fmt, va_list ap)
+{
+    fputs("mpgpu: ", stderr);
+    print_message(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(fmt, ap);
+    va_end(ap);
+}
+
 _Noreturn void cli_bad_input(const char *fmt, ...)
 {
     if (bad_input_quiet)
         exit(EXIT_BAD_INPUT);
     va_list ap;
     va_start(ap, fmt);
-    fputs("mpgpu: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vmessage(fmt, ap);
     va_end(ap);
     exit(EXIT_BAD_INPUT);
 }
 
-/* Why parse_number fails: not written as a number at all, or a number of 2^64 or more. */
+/* Why parse_number fails: not written as a number at all, or a number past 2^64. */
 enum { NUM_OK, NUM_NOT_A_NUMBER, NUM_TOO_LARGE };
 
-/* The whole of s: decimal digits, 0x hex digits, 2^N or 10^N (N decimal). Decimal is decimal
- * even with leading zeros: users write 010 for ten, not for eight. */
-static int parse_number(const char *s, uint64_t *v)
+/* One past the largest u64: the largest value parse_number gives, the end of a 64-bit range. */
+#define NUM_2_64 ((unsigned __int128)1 << 64)
+
+/* The whole of s: decimal digits, 0x hex digits, 2^N or 10^N (N decimal), the last two also
+ * minus one (2^N-1, as cli_format_bound prints a bound). Decimal is decimal even with leading
+ * zeros: users write 010 for ten, not for eight. Values up to 2^64 (an exclusive end of the 64-bit
+ * range) are given; above it NUM_TOO_LARGE, in every notation alike. */
+static int parse_number(const char *s, unsigned __int128 *v)
 {
     unsigned base = 10;
-    uint64_t power_of = 0; /* 2 or 10 for 2^N and 10^N */
+    unsigned power_of = 0; /* 2 or 10 for 2^N and 10^N */
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         base = 16;
         s += 2;
@@ -46,32 +172,32 @@ static int parse_number(const char *s, uint64_t *v)
         power_of = 10;
         s += 3;
     }
-    if (*s == '\0')
+    size_t len = strlen(s);
+    const bool minus_one = power_of && len > 2 && !strcmp(s + len - 2, "-1");
+    len -= minus_one ? 2 : 0;
+    if (len == 0)
         return NUM_NOT_A_NUMBER;
-    for (const char *p = s; *p; p++)
-        if (!(base == 16 ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p)))
+    for (size_t i = 0; i < len; i++)
+        if (!(base == 16 ? isxdigit((unsigned char)s[i]) : isdigit((unsigned char)s[i])))
             return NUM_NOT_A_NUMBER;
-    uint64_t x = 0;
-    bool too_large = false;
-    for (const char *p = s; *p; p++) {
-        unsigned d = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
-                                                : (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
-        if (x > (UINT64_MAX - d) / base)
-            too_large = true;
-        else
-            x = x * base + d;
+    /* Past 2^64 the digits still count as a number, only too large: x stays at 2^64 + 1. */
+    unsigned __int128 x = 0;
+    for (size_t i = 0; i < len; i++) {
+        const unsigned d = isdigit((unsigned char)s[i])
+                               ? (unsigned)(s[i] - '0')
+                               : (unsigned)(tolower((unsigned char)s[i]) - 'a' + 10);
+        x = x * base + d;
+        if (x > NUM_2_64)
+            x = NUM_2_64 + 1;
     }
-    if (power_of && !too_large) {
-        uint64_t e = x;
+    if (power_of) {
+        unsigned __int128 e = x;
         x = 1;
-        while (e-- && !too_large) {
-            if (x > UINT64_MAX / power_of)
-                too_large = true;
-            else
-                x *= power_of;
-        }
+        while (e-- > 0 && x <= NUM_2_64)
+            x *= power_of;
+        x -= minus_one;
     }
-    if (too_large)
+    if (x > NUM_2_64)
         return NUM_TOO_LARGE;
     *v = x;
     return NUM_OK;
@@ -88,19 +214,32 @@ const char *cli_format_bound(char out[24], uint64_t v)
     return out;
 }
 
-uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max)
+/* A number in [min, max] (max up to 2^64), else bad input naming the option, the value and
+ * the range, max as `max_text`. */
+static unsigned __int128 parse_in_range(const char *option, const char *arg, uint64_t min,
+                                        unsigned __int128 max, const char *max_text)
 {
-    char lo[24], hi[24];
-    uint64_t v = 0;
+    char lo[24];
+    unsigned __int128 v = 0;
     int rc = parse_number(arg, &v);
     if (rc == NUM_NOT_A_NUMBER)
-        cli_bad_input("%s '%s' is not a number; accepted: an integer in %s..%s (decimal, 2^N, "
-                      "10^N or 0x hex)", option, arg, cli_format_bound(lo, min),
-                      cli_format_bound(hi, max));
+        cli_bad_input("%s '%s' is not a number; accepted: an integer in %s..%s (%s)", option, arg,
+                      cli_format_bound(lo, min), max_text, CLI_NUMBER_NOTATIONS);
     if (rc == NUM_TOO_LARGE || v < min || v > max)
         cli_bad_input("%s %s is out of range; accepted: %s..%s", option, arg,
-                      cli_format_bound(lo, min), cli_format_bound(hi, max));
+                      cli_format_bound(lo, min), max_text);
     return v;
+}
+
+uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max)
+{
+    char hi[24];
+    return (uint64_t)parse_in_range(option, arg, min, max, cli_format_bound(hi, max));
+}
+
+uint64_t cli_parse_end(const char *option, const char *arg, uint64_t min)
+{
+    return (uint64_t)(parse_in_range(option, arg, min, NUM_2_64, "2^64") - 1);
 }
 
 unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsigned max,
@@ -109,7 +248,7 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
     char rule[96], lo[24], hi[24];
     snprintf(rule, sizeof rule, "a multiple of %u in %s..%s", multiple, cli_format_bound(lo, min),
              cli_format_bound(hi, max));
-    uint64_t v = 0;
+    unsigned __int128 v = 0;
     int rc = parse_number(arg, &v);
     if (rc == NUM_NOT_A_NUMBER)
         cli_bad_input("%s '%s' is not a number; accepted: %s", option, arg, rule);
@@ -327,8 +466,8 @@ static void print_help(const struct cli_spec *spec)
     print_option("help", NULL, "print this help and exit");
     printf("\n");
     cli_print_wrapped(stdout, "Numbers (N, B, R, ...) are decimal (leading zeros do not make them "
-                              "octal), 2^N, 10^N or 0x hex: --count 2^20, --count 10^6, "
-                              "--seed 0x2a.");
+                              "octal), 2^N, 10^N, either minus one, or 0x hex: --count 2^20, "
+                              "--count 10^6, --seed 2^64-1, --seed 0x2a.");
     if (spec->methods_help) {
         printf("\nmethods:\n");
         cli_print_wrapped(stdout, spec->methods_help);

@@ -67,4 +67,39 @@ expect_fail 2 "gcd: unknown option '--al-primes' (did you mean '--all-primes'?)"
 expect_fail 2 "option '--bits' needs a value" -- mul --bits
 expect_ok "gmp" -- mul $GMP --bits=64 --count=4 --verify=all
 
+# --- numbers in every notation alike: 2^64 written in hex ends the collatz range as 2^64 does
+# (it was out of "2..2^64-1"), and 2^64-1, as the messages print bounds, is a number.
+for sub in collatz delay; do
+    expect_fail 2 "--count and --end both give the end of the range" -- $sub --method cpu --end 0x10000000000000000 --count 5
+    expect_fail 2 "--count and --end both give the end of the range" -- $sub --method cpu --end 18446744073709551616 --count 5
+    expect_fail 2 "--end 0x10000000000000001 is out of range; accepted: 2..2^64" -- $sub --end 0x10000000000000001
+    expect_fail 2 "--end 10^20 is out of range; accepted: 2..2^64" -- $sub --end 10^20
+done
+expect_ok "gmp" -- mul $GMP --bits 64 --count 4 --seed 2^64-1
+expect_ok "gmp" -- mul $GMP --bits 64 --count 10^1-1
+expect_fail 2 "--seed 2^65-1 is out of range; accepted: 0..2^64-1" -- mul --seed 2^65-1
+expect_fail 2 "--count '2^3-1-1' is not a number" -- mul --count 2^3-1-1
+# --devices: an index past the last is out of range, however many digits it has.
+expect_fail 2 "--devices '99999': 99999 is out of range; accepted: all, or a comma list of device indices 0..1023" -- mul --devices 99999
+expect_fail 2 "--devices '0,00099999999999999999999': 00099999999999999999999 is out of range" -- mul --devices 0,00099999999999999999999
+# A NUL byte in an input line is refused naming the line (the line was cut there, silently).
+printf '3 5\n7 0\0009\n' >"$tmp/nul.txt"
+expect_fail 2 "--input $tmp/nul.txt line 2 holds a NUL byte" -- mul $GMP --input "$tmp/nul.txt"
+expect_fail 2 "--input /dev/zero line 1 holds a NUL byte" -- gcd $GMP --input /dev/zero
+# A value of 100 kB is echoed as its first 64 characters and "...", the accepted range whole.
+long=$(head -c 100000 /dev/zero | tr '\0' 7)
+for args in "mul --count $long" "mul --method gmp,$long" "mul --devices $long" "mul --frob$long" \
+            "gcd --barrier $long"; do
+    checks=$((checks + 1))
+    "$MPGPU" $args >/dev/null 2>"$tmp/err"
+    st=$?
+    if [ $st -ne 2 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || [ "$(wc -c <"$tmp/err")" -gt 1000 ] ||
+       ! grep -q '77\.\.\.' "$tmp/err"; then
+        echo "FAIL: mpgpu ${args:0:24}... (100 kB): status $st (want 2), $(wc -c <"$tmp/err") bytes:"
+        cut -c1-300 "$tmp/err" | sed 's/^/    /'; fails=$((fails + 1))
+    fi
+done
+expect_fail 2 "--count 7777777777777777777777777777777777777777777777777777777777777777... is out of range; accepted: 1..2^40" -- mul --count $long
+expect_ok "gmp" -- mul --method "gmp,$(printf 'gmp,%.0s' $(seq 40))gmp" --bits 64 --count 2 --reps 1
+
 finish cli_io
