@@ -19,6 +19,7 @@
 #include "gcd_pairs.h"
 #include "gpu.h"
 #include "interrupt.h"
+#include "output_file.h"
 #include "timing.h"
 
 /* Table 2 of 002 starts at 16 Kibit with ten pairs. */
@@ -61,7 +62,7 @@ struct gcd_cli {
     struct gcd_pairs pairs; /* of the size in hand (pairs.bits; 0: none yet) */
     mpz_t *g, *expect;      /* results of the case in hand; mpz_gcd's, computed once a size */
     bool expect_ready;
-    FILE *output;
+    struct output_file output;
     bool output_written;
     struct gcd_device dev;
     struct gcd_lehmer_device lehmer;
@@ -368,13 +369,11 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
 
 static void write_output(struct gcd_cli *r)
 {
-    if (!r->output || r->output_written)
+    if (!r->output.f || r->output_written)
         return;
     for (size_t i = 0; i < r->count; i++)
-        gmp_fprintf(r->output, "%Zx\n", r->g[i]);
-    if (fclose(r->output) != 0)
-        cli_bad_input("--output '%s': writing failed", r->args.output);
-    r->output = NULL;
+        gmp_fprintf(r->output.f, "%Zx\n", r->g[i]);
+    output_file_commit(&r->output);
     r->output_written = true;
 }
 
@@ -703,21 +702,16 @@ int cmd_gcd(int argc, char **argv)
                 .cpu_threads = 1,
             };
     }
-    if (r.args.output && !(r.output = fopen(r.args.output, "w")))
-        cli_bad_input("--output '%s' cannot be opened for writing: %s", r.args.output, strerror(errno));
+    output_file_open(&r.output, "--output", r.args.output, r.args.input, r.opt.csv_path);
 
     struct bench b;
     bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device);
+    output_file_move_table(&r.output, &b.table);
     if (r.from_input)
         b.seed = 0;
     int status = bench_run(&b, &gcd_ops, &r, cases, n_cases);
-    if (r.output && !r.output_written) {
-        fclose(r.output);
-        fprintf(stderr, "mpgpu: --output '%s' holds no GCDs: no method finished with results "
-                        "equal to GMP's\n", r.args.output);
-        if (status == 0)
-            status = EXIT_MISMATCH;
-    }
+    if (r.output.f && !r.output_written)
+        status = output_file_abandon(&r.output, status, "GCDs");
     gcd_pairs_free(&r.pairs);
     gcd_mpz_array_free(r.expect, r.count);
     gcd_moduli_free(&r.M);

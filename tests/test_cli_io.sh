@@ -102,4 +102,93 @@ done
 expect_fail 2 "--count 7777777777777777777777777777777777777777777777777777777777777777... is out of range; accepted: 1..2^40" -- mul --count $long
 expect_ok "gmp" -- mul --method "gmp,$(printf 'gmp,%.0s' $(seq 40))gmp" --bits 64 --count 2 --reps 1
 
+# --- failed writes are said with their own reason, and the exit status says results were lost
+one_line() { # NAME WANT_STATUS SUBSTRING: the last command's status and its one stderr line
+    checks=$((checks + 1))
+    if [ "$st" -ne "$2" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qF -- "$3" "$tmp/err"; then
+        echo "FAIL: $1: status $st (want $2), want one stderr line with '$3':"
+        cut -c1-200 "$tmp/err" | sed 's/^/    /'; fails=$((fails + 1))
+    fi
+}
+# --csv - on a full disk: refused before any work with the write's own error (the message named
+# a stale errno, and the table came after it).
+"$MPGPU" mul $GMP --bits 64 --count 4 --csv - >/dev/full 2>"$tmp/err"; st=$?
+one_line "--csv - >/dev/full" 2 "mpgpu: --csv -: writing to stdout failed: No space left on device"
+# The table to a closed stdout, a full one, or a pipe whose reader is gone (SIGPIPE ignored, as
+# some launchers leave it): status 2 and one line, where it was status 0 and the table lost.
+"$MPGPU" mul $GMP --bits 64 --count 4 2>"$tmp/err" >&-; st=$?
+one_line "table >&-" 2 "writing to stdout failed: Bad file descriptor"
+"$MPGPU" mul $GMP --bits 64 --count 4 2>"$tmp/err" >/dev/full; st=$?
+one_line "table >/dev/full" 2 "writing to stdout failed: No space left on device"
+(trap '' PIPE; "$MPGPU" mul $GMP --bits 65536 --count 2^10 2>"$tmp/err" | true; exit "${PIPESTATUS[0]}"); st=$?
+one_line "table | (reader gone)" 2 "writing to stdout failed: Broken pipe"
+"$MPGPU" mul $GMP --bits 64 --count 4 --quiet --csv "$tmp/quiet.csv" 2>"$tmp/err" >&-; st=$?
+checks=$((checks + 1))
+if [ $st -ne 0 ] || [ -s "$tmp/err" ] || [ "$(wc -l <"$tmp/quiet.csv")" -ne 2 ]; then
+    echo "FAIL: --quiet --csv FILE with stdout closed: status $st, the CSV:"
+    sed 's/^/    /' "$tmp/quiet.csv" "$tmp/err"; fails=$((fails + 1))
+fi
+# Rows appended to a CSV whose last line lacks its newline start a line of their own.
+printf 'timestamp,commit' >"$tmp/cut.csv"
+"$MPGPU" mul $GMP --bits 64 --count 4 --quiet --csv "$tmp/cut.csv" 2>"$tmp/err"; st=$?
+checks=$((checks + 1))
+if [ $st -ne 0 ] || [ "$(head -1 "$tmp/cut.csv")" != "timestamp,commit" ] ||
+   [ "$(wc -l <"$tmp/cut.csv")" -ne 2 ] || ! tail -1 "$tmp/cut.csv" | grep -q '^20[0-9][0-9]-.*,mul,gmp,64,'; then
+    echo "FAIL: --csv appended to a file without a final newline:"
+    sed 's/^/    /' "$tmp/cut.csv" "$tmp/err"; fails=$((fails + 1))
+fi
+
+# --- --output: never the --input file (it was overwritten), refused before any work
+printf '3 5\n' >"$tmp/in.txt"
+ln -s in.txt "$tmp/in_link.txt"
+for out in "$tmp/in.txt" "$tmp/in_link.txt"; do
+    "$MPGPU" mul $GMP --input "$tmp/in.txt" --output "$out" >/dev/null 2>"$tmp/err"; st=$?
+    one_line "mul --output (the --input file)" 2 "is the --input file, which it would overwrite; accepted: another file, or - for stdout"
+    "$MPGPU" gcd $GMP --input "$tmp/in_link.txt" --output "$out" >/dev/null 2>"$tmp/err"; st=$?
+    one_line "gcd --output (the --input file)" 2 "is the --input file"
+done
+check "--input survives" [ "$(cat "$tmp/in.txt")" = "3 5" ]
+expect_fail 2 "--output '$tmp' is a directory" -- mul $GMP --bits 64 --count 2 --output "$tmp"
+# '-' is stdout (it made a file named '-'), holding the results alone: the table goes to stderr.
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && "$MPGPU" mul $GMP --input "$tmp/in.txt" --output - >"$tmp/out" 2>"$tmp/err"); st=$?
+checks=$((checks + 1))
+if [ $st -ne 0 ] || [ "$(cat "$tmp/out")" != f ] || [ -e "$tmp/cwd/-" ] || ! grep -q '^gmp ' "$tmp/err"; then
+    echo "FAIL: mul --output -: status $st, stdout:"; sed 's/^/    /' "$tmp/out" "$tmp/err"; fails=$((fails + 1))
+fi
+(cd "$tmp/cwd" && "$MPGPU" gcd $GMP --input "$tmp/in.txt" --output - >"$tmp/out" 2>"$tmp/err"); st=$?
+checks=$((checks + 1))
+if [ $st -ne 0 ] || [ "$(cat "$tmp/out")" != 1 ] || [ -e "$tmp/cwd/-" ] || ! grep -q '^gmp ' "$tmp/err"; then
+    echo "FAIL: gcd --output -: status $st, stdout:"; sed 's/^/    /' "$tmp/out" "$tmp/err"; fails=$((fails + 1))
+fi
+expect_fail 2 "--output - and --csv - both write to stdout" -- mul $GMP --bits 64 --count 2 --output - --csv -
+# Written whole or not at all: a run stopped by bad input after --output was opened (here the
+# --csv) leaves no file, and a run stopped by Ctrl-C says so and leaves the old file as it was
+# (both left an empty file, the second with a message that no method matched GMP).
+"$MPGPU" mul $GMP --bits 64 --count 2 --output "$tmp/none.txt" --csv /nonexistent/dir/r.csv 2>"$tmp/err"; st=$?
+one_line "--output with an unwritable --csv" 2 "--csv '/nonexistent/dir/r.csv' cannot be opened"
+check "no --output file after bad input" [ -z "$(ls "$tmp" | grep none.txt)" ]
+echo old >"$tmp/old.txt"
+"$MPGPU" mul --method gmp --bits 65536 --count 2^12 --reps 200 --output "$tmp/old.txt" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid; st=$?
+checks=$((checks + 1))
+if [ $st -ne 130 ] || ! grep -q "^mpgpu: --output '$tmp/old.txt' not written: interrupted" "$tmp/err" ||
+   [ "$(cat "$tmp/old.txt")" != old ] || [ "$(ls "$tmp" | grep -c old.txt)" -ne 1 ]; then
+    echo "FAIL: mul --output interrupted: status $st (want 130), files: $(ls "$tmp" | grep old.txt)"
+    sed 's/^/    /' "$tmp/err" "$tmp/old.txt"; fails=$((fails + 1))
+fi
+# A finished run replaces the file, keeping its mode, through a symbolic link to it.
+chmod 640 "$tmp/old.txt"
+ln -s old.txt "$tmp/old_link.txt"
+"$MPGPU" mul $GMP --input "$tmp/in.txt" --output "$tmp/old_link.txt" >/dev/null 2>"$tmp/err"; st=$?
+checks=$((checks + 1))
+if [ $st -ne 0 ] || [ "$(cat "$tmp/old.txt")" != f ] || [ ! -L "$tmp/old_link.txt" ] ||
+   [ "$(stat -c %a "$tmp/old.txt")" != 640 ] || [ "$(ls "$tmp" | grep -c old)" -ne 2 ]; then
+    echo "FAIL: mul --output through a link: status $st, $(ls -l "$tmp" | grep old)"
+    sed 's/^/    /' "$tmp/err"; fails=$((fails + 1))
+fi
+
 finish cli_io
