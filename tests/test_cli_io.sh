@@ -102,6 +102,29 @@ done
 expect_fail 2 "--count 7777777777777777777777777777777777777777777777777777777777777777... is out of range; accepted: 1..2^40" -- mul --count $long
 expect_ok "gmp" -- mul --method "gmp,$(printf 'gmp,%.0s' $(seq 40))gmp" --bits 64 --count 2 --reps 1
 
+# --- input lines are bounded by the widest number a subcommand takes: gcd, like its --bits, takes
+# 2^30 bits (a number of 2^32 bits was accepted and reported as 32 bits); a stream without a
+# newline is refused once a line is longer than two such numbers (it grew without bound).
+{ printf 'f'; head -c 268435456 /dev/zero | tr '\0' 0; printf ' 1\n'; } |
+    "$MPGPU" gcd $GMP --input /dev/stdin >/dev/null 2>"$tmp/err"
+st=$?
+checks=$((checks + 1))
+if [ $st -ne 2 ] || [ "$(cat "$tmp/err")" != "mpgpu: --input /dev/stdin line 1: a number of 1073741828 bits; accepted: at most 2^30 bits" ]; then
+    echo "FAIL: gcd --input with a number of 2^30 + 4 bits: status $st (want 2):"
+    cut -c1-200 "$tmp/err" | sed 's/^/    /'; fails=$((fails + 1))
+fi
+printf '1 2\n# 2^65536 next\n1%016384d 3\n' 0 >"$tmp/wide_mul.txt"
+expect_fail 2 "--input $tmp/wide_mul.txt line 3: a number of 65537 bits; accepted: at most 65536 bits" -- mul $GMP --input "$tmp/wide_mul.txt"
+checks=$((checks + 1))
+tr '\0' 0 </dev/zero | "$MPGPU" mul $GMP --input /dev/stdin >/dev/null 2>"$tmp/err"
+st=${PIPESTATUS[1]}
+if [ $st -ne 2 ] || ! grep -q "^mpgpu: --input /dev/stdin line 1 has more than 32836 characters; accepted: 'HEX_A HEX_B' lines of two numbers of at most 65536 bits$" "$tmp/err"; then
+    echo "FAIL: mul --input of zeros without a newline: status $st (want 2):"
+    cut -c1-200 "$tmp/err" | sed 's/^/    /'; fails=$((fails + 1))
+fi
+printf '3 0x%032768d\n' 0 >"$tmp/zeros_ok.txt"
+expect_ok "gmp" -- mul $GMP --input "$tmp/zeros_ok.txt"
+
 # --- failed writes are said with their own reason, and the exit status says results were lost
 one_line() { # NAME WANT_STATUS SUBSTRING: the last command's status and its one stderr line
     checks=$((checks + 1))
