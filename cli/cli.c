@@ -378,7 +378,7 @@ static const struct common_def common_defs[] = {
     {OPT_SEED, "seed", "S", "seed of the random input generator (default 1)"},
     {OPT_DEVICE, "device", "D", "CUDA device index (default 0)"},
     {OPT_THREADS, "threads", "T", "CPU threads for the CPU baseline (default 1, as the papers; 0: all cores)"},
-    {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once)"},
+    {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once; '-': stdout, the table then going to stderr)"},
     {OPT_VERIFY, "verify", "all|sample|none", "check GPU results against the CPU reference (GMP, or the CPU twin): all, a sample, or none (default: all for mul and toom, sample for collatz and delay)"},
     {OPT_INCLUDE_TRANSFERS, "include-transfers", NULL, "include host<->device copies in the timed region (default: kernels only, as the papers)"},
     {OPT_INCLUDE_LAUNCH, "include-launch", NULL, "also time the host's launch latency, as plain CUDA events around a launch do (default: the stream is held until the region is queued, as nvbench, so the GPU's time alone is timed)"},
@@ -556,14 +556,16 @@ static _Noreturn void unknown_option(const struct cli_spec *spec, const struct o
     const struct option *near = NULL;
     size_t best = 3, begun = 0;
     for (const struct option *o = opts; o->name; o++) {
-        const size_t d = edit_distance(name, len, o->name);
-        if (len > 0 && !strncmp(o->name, name, len) && begun++ == 0)
-            near = o, best = 0;
-        else if (d < best)
-            near = o, best = d;
+        const bool begins = len > 0 && !strncmp(o->name, name, len);
+        const size_t d = begins ? 0 : edit_distance(name, len, o->name);
+        begun += begins;
+        if (d < best) {
+            near = o;
+            best = d;
+        }
     }
     char hint[64] = "";
-    if (near && begun <= 1)
+    if (near && begun <= 1) /* an abbreviation of several options: no one guess */
         snprintf(hint, sizeof hint, " (did you mean '--%s'?)", near->name);
     cli_bad_input("%s: unknown option '--%.*s'%s; see 'mpgpu %s --help'", spec->command, (int)len,
                   name, hint, spec->command);

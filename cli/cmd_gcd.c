@@ -134,7 +134,7 @@ static const struct cli_option gcd_options[] = {
     {"L", "L", OPT_L, "moduli of L bits, 16..32 (default 32, as the paper)"},
     {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
-    {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
+    {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); FILE is replaced only when they are all written"},
     {0},
 };
 
