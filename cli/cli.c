@@ -3,6 +3,8 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,28 +16,152 @@ void cli_bad_input_quiet(bool quiet)
     bad_input_quiet = quiet;
 }
 
+/* Characters of a value a message echoes whole: past them it is cut, and "..." says so. */
+#define ECHO_MAX 64
+
+/* vfprintf(f, fmt, ap), but a value the message echoes, longer than ECHO_MAX characters, is
+ * printed as its first ECHO_MAX and "...", so that a 100 kB argument or token of an input file
+ * leaves the message one readable line. An echoed value is a %s string (or the part a precision
+ * takes) quoted in the message ('%s') or without blanks (an argument, a path, a number); the
+ * program's own text, a reason or an accepted list, is unquoted words and printed whole. Each
+ * conversion is printed on its own, its argument taken at the type its length modifier names. */
+static void print_message(FILE *f, const char *fmt, va_list ap)
+{
+    const char *const start = fmt;
+    while (*fmt) {
+        if (*fmt != '%' || fmt[1] == '%') {
+            const size_t n = *fmt == '%' ? 1 : strcspn(fmt, "%");
+            fwrite(fmt, 1, n, f);
+            fmt += *fmt == '%' ? 2 : n;
+            continue;
+        }
+        const bool quoted = fmt > start && fmt[-1] == '\'';
+        char spec[48] = "%";
+        size_t k = 1;
+        int precision = -1;
+        for (fmt++; *fmt && strchr("-+ #0", *fmt) && k < 8; fmt++)
+            spec[k++] = *fmt;
+        for (int part = 0; part < 2; part++) { /* the width, then the precision */
+            if (part == 1 && *fmt != '.')
+                break;
+            if (part == 1)
+                spec[k++] = *fmt++;
+            int n = 0;
+            if (*fmt == '*') {
+                n = va_arg(ap, int);
+                fmt++;
+                k += (size_t)snprintf(spec + k, sizeof spec - k - 8, "%d", n);
+            } else {
+                for (; isdigit((unsigned char)*fmt) && k < sizeof spec - 16; fmt++) {
+                    n = 10 * n + (*fmt - '0');
+                    spec[k++] = *fmt;
+                }
+            }
+            if (part == 1)
+                precision = n < 0 ? -1 : n;
+        }
+        char size = 0; /* 'H' hh, 'h', 'l', 'q' ll, 'z', 'j', 't', 'L' */
+        for (; *fmt && strchr("hlzjtL", *fmt); fmt++) {
+            size = (size == 'h' && *fmt == 'h') ? 'H' : (size == 'l' && *fmt == 'l') ? 'q' : *fmt;
+            spec[k++] = *fmt;
+        }
+        const char conv = *fmt ? *fmt++ : 's';
+        spec[k++] = conv;
+        spec[k] = '\0';
+        switch (conv) {
+        case 'd':
+        case 'i':
+            if (size == 'l')
+                fprintf(f, spec, va_arg(ap, long));
+            else if (size == 'q')
+                fprintf(f, spec, va_arg(ap, long long));
+            else if (size == 'z' || size == 't')
+                fprintf(f, spec, va_arg(ap, ptrdiff_t));
+            else if (size == 'j')
+                fprintf(f, spec, va_arg(ap, intmax_t));
+            else
+                fprintf(f, spec, va_arg(ap, int));
+            break;
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o':
+            if (size == 'l')
+                fprintf(f, spec, va_arg(ap, unsigned long));
+            else if (size == 'q')
+                fprintf(f, spec, va_arg(ap, unsigned long long));
+            else if (size == 'z' || size == 't')
+                fprintf(f, spec, va_arg(ap, size_t));
+            else if (size == 'j')
+                fprintf(f, spec, va_arg(ap, uintmax_t));
+            else
+                fprintf(f, spec, va_arg(ap, unsigned));
+            break;
+        case 'c':
+            fprintf(f, spec, va_arg(ap, int));
+            break;
+        case 'p':
+            fprintf(f, spec, va_arg(ap, void *));
+            break;
+        case 's': {
+            const char *str = va_arg(ap, const char *);
+            const size_t len = precision >= 0 ? strnlen(str, (size_t)precision) : strlen(str);
+            if (len > ECHO_MAX && (quoted || strcspn(str, " \t\n") >= len))
+                fprintf(f, "%.*s...", ECHO_MAX, str);
+            else
+                fprintf(f, spec, str);
+            break;
+        }
+        default: /* e, f, g, a and their capitals */
+            if (size == 'L')
+                fprintf(f, spec, va_arg(ap, long double));
+            else
+                fprintf(f, spec, va_arg(ap, double));
+            break;
+        }
+    }
+}
+
+static void vmessage(const char *fmt, va_list ap)
+{
+    fputs("mpgpu: ", stderr);
+    print_message(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmessage(fmt, ap);
+    va_end(ap);
+}
+
 _Noreturn void cli_bad_input(const char *fmt, ...)
 {
     if (bad_input_quiet)
         exit(EXIT_BAD_INPUT);
     va_list ap;
     va_start(ap, fmt);
-    fputs("mpgpu: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vmessage(fmt, ap);
     va_end(ap);
     exit(EXIT_BAD_INPUT);
 }
 
-/* Why parse_number fails: not written as a number at all, or a number of 2^64 or more. */
+/* Why parse_number fails: not written as a number at all, or a number past 2^64. */
 enum { NUM_OK, NUM_NOT_A_NUMBER, NUM_TOO_LARGE };
 
-/* The whole of s: decimal digits, 0x hex digits, 2^N or 10^N (N decimal). Decimal is decimal
- * even with leading zeros: users write 010 for ten, not for eight. */
-static int parse_number(const char *s, uint64_t *v)
+/* One past the largest u64: the largest value parse_number gives, the end of a 64-bit range. */
+#define NUM_2_64 ((unsigned __int128)1 << 64)
+
+/* The whole of s: decimal digits, 0x hex digits, 2^N or 10^N (N decimal), the last two also
+ * minus one (2^N-1, as cli_format_bound prints a bound). Decimal is decimal even with leading
+ * zeros: users write 010 for ten, not for eight. Values up to 2^64 (an exclusive end of the 64-bit
+ * range) are given; above it NUM_TOO_LARGE, in every notation alike. */
+static int parse_number(const char *s, unsigned __int128 *v)
 {
     unsigned base = 10;
-    uint64_t power_of = 0; /* 2 or 10 for 2^N and 10^N */
+    unsigned power_of = 0; /* 2 or 10 for 2^N and 10^N */
     if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         base = 16;
         s += 2;
@@ -46,32 +172,32 @@ static int parse_number(const char *s, uint64_t *v)
         power_of = 10;
         s += 3;
     }
-    if (*s == '\0')
+    size_t len = strlen(s);
+    const bool minus_one = power_of && len > 2 && !strcmp(s + len - 2, "-1");
+    len -= minus_one ? 2 : 0;
+    if (len == 0)
         return NUM_NOT_A_NUMBER;
-    for (const char *p = s; *p; p++)
-        if (!(base == 16 ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p)))
+    for (size_t i = 0; i < len; i++)
+        if (!(base == 16 ? isxdigit((unsigned char)s[i]) : isdigit((unsigned char)s[i])))
             return NUM_NOT_A_NUMBER;
-    uint64_t x = 0;
-    bool too_large = false;
-    for (const char *p = s; *p; p++) {
-        unsigned d = isdigit((unsigned char)*p) ? (unsigned)(*p - '0')
-                                                : (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
-        if (x > (UINT64_MAX - d) / base)
-            too_large = true;
-        else
-            x = x * base + d;
+    /* Past 2^64 the digits still count as a number, only too large: x stays at 2^64 + 1. */
+    unsigned __int128 x = 0;
+    for (size_t i = 0; i < len; i++) {
+        const unsigned d = isdigit((unsigned char)s[i])
+                               ? (unsigned)(s[i] - '0')
+                               : (unsigned)(tolower((unsigned char)s[i]) - 'a' + 10);
+        x = x * base + d;
+        if (x > NUM_2_64)
+            x = NUM_2_64 + 1;
     }
-    if (power_of && !too_large) {
-        uint64_t e = x;
+    if (power_of) {
+        unsigned __int128 e = x;
         x = 1;
-        while (e-- && !too_large) {
-            if (x > UINT64_MAX / power_of)
-                too_large = true;
-            else
-                x *= power_of;
-        }
+        while (e-- > 0 && x <= NUM_2_64)
+            x *= power_of;
+        x -= minus_one;
     }
-    if (too_large)
+    if (x > NUM_2_64)
         return NUM_TOO_LARGE;
     *v = x;
     return NUM_OK;
@@ -88,19 +214,32 @@ const char *cli_format_bound(char out[24], uint64_t v)
     return out;
 }
 
-uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max)
+/* A number in [min, max] (max up to 2^64), else bad input naming the option, the value and
+ * the range, max as `max_text`. */
+static unsigned __int128 parse_in_range(const char *option, const char *arg, uint64_t min,
+                                        unsigned __int128 max, const char *max_text)
 {
-    char lo[24], hi[24];
-    uint64_t v = 0;
+    char lo[24];
+    unsigned __int128 v = 0;
     int rc = parse_number(arg, &v);
     if (rc == NUM_NOT_A_NUMBER)
-        cli_bad_input("%s '%s' is not a number; accepted: an integer in %s..%s (decimal, 2^N, "
-                      "10^N or 0x hex)", option, arg, cli_format_bound(lo, min),
-                      cli_format_bound(hi, max));
+        cli_bad_input("%s '%s' is not a number; accepted: an integer in %s..%s (%s)", option, arg,
+                      cli_format_bound(lo, min), max_text, CLI_NUMBER_NOTATIONS);
     if (rc == NUM_TOO_LARGE || v < min || v > max)
         cli_bad_input("%s %s is out of range; accepted: %s..%s", option, arg,
-                      cli_format_bound(lo, min), cli_format_bound(hi, max));
+                      cli_format_bound(lo, min), max_text);
     return v;
+}
+
+uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max)
+{
+    char hi[24];
+    return (uint64_t)parse_in_range(option, arg, min, max, cli_format_bound(hi, max));
+}
+
+uint64_t cli_parse_end(const char *option, const char *arg, uint64_t min)
+{
+    return (uint64_t)(parse_in_range(option, arg, min, NUM_2_64, "2^64") - 1);
 }
 
 unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsigned max,
@@ -109,7 +248,7 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
     char rule[96], lo[24], hi[24];
     snprintf(rule, sizeof rule, "a multiple of %u in %s..%s", multiple, cli_format_bound(lo, min),
              cli_format_bound(hi, max));
-    uint64_t v = 0;
+    unsigned __int128 v = 0;
     int rc = parse_number(arg, &v);
     if (rc == NUM_NOT_A_NUMBER)
         cli_bad_input("%s '%s' is not a number; accepted: %s", option, arg, rule);
@@ -239,7 +378,7 @@ static const struct common_def common_defs[] = {
     {OPT_SEED, "seed", "S", "seed of the random input generator (default 1)"},
     {OPT_DEVICE, "device", "D", "CUDA device index (default 0)"},
     {OPT_THREADS, "threads", "T", "CPU threads for the CPU baseline (default 1, as the papers; 0: all cores)"},
-    {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once)"},
+    {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once; '-': stdout, the table then going to stderr)"},
     {OPT_VERIFY, "verify", "all|sample|none", NULL /* the subcommand's: verify_help */},
     {OPT_INCLUDE_TRANSFERS, "include-transfers", NULL, "include host<->device copies in the timed region (default: kernels only, as the papers)"},
     {OPT_INCLUDE_LAUNCH, "include-launch", NULL, "also time the host's launch latency, as plain CUDA events around a launch do (default: the stream is held until the region is queued, as nvbench, so the GPU's time alone is timed)"},
@@ -248,8 +387,6 @@ static const struct common_def common_defs[] = {
 #define N_COMMON (sizeof common_defs / sizeof common_defs[0])
 
 #define DEFAULT_BITS 1024u
-/* --bits without a size rule of the subcommand's own. */
-#define ANY_BITS_MAX (1u << 30)
 
 /* What --bits accepts, for its help and its error messages. */
 static void bits_rule(const struct cli_spec *spec, char *out, size_t len)
@@ -259,7 +396,7 @@ static void bits_rule(const struct cli_spec *spec, char *out, size_t len)
         snprintf(out, len, "a multiple of %u in %s..%s", spec->bits_multiple,
                  cli_format_bound(lo, spec->bits_min), cli_format_bound(hi, spec->bits_max));
     else
-        snprintf(out, len, "1..%s", cli_format_bound(hi, ANY_BITS_MAX));
+        snprintf(out, len, "1..%s", cli_format_bound(hi, CLI_BITS_MAX));
 }
 
 /* An option's left column, then its help from column 32 on, wrapped under itself. */
@@ -340,8 +477,8 @@ static void print_help(const struct cli_spec *spec)
     print_option("help", NULL, "print this help and exit");
     printf("\n");
     cli_print_wrapped(stdout, "Numbers (N, B, R, ...) are decimal (leading zeros do not make them "
-                              "octal), 2^N, 10^N or 0x hex: --count 2^20, --count 10^6, "
-                              "--seed 0x2a.");
+                              "octal), 2^N, 10^N, either minus one, or 0x hex: --count 2^20, "
+                              "--count 10^6, --seed 2^64-1, --seed 0x2a.");
     if (spec->methods_help) {
         printf("\nmethods:\n");
         cli_print_wrapped(stdout, spec->methods_help);
@@ -378,9 +515,105 @@ static void add_bits(const struct cli_spec *spec, struct cli_common *out, const 
         out->bits_list[out->n_bits++] =
             spec->bits_multiple
                 ? cli_parse_size("--bits", tok, spec->bits_min, spec->bits_max, spec->bits_multiple)
-                : (unsigned)cli_parse_u64("--bits", tok, 1, ANY_BITS_MAX);
+                : (unsigned)cli_parse_u64("--bits", tok, 1, CLI_BITS_MAX);
     }
     free(copy);
+}
+
+/* The long option named exactly by name[0, len), or NULL. */
+static const struct option *find_option(const struct option *opts, const char *name, size_t len)
+{
+    for (const struct option *o = opts; o->name; o++)
+        if (strlen(o->name) == len && !strncmp(o->name, name, len))
+            return o;
+    return NULL;
+}
+
+/* Edits (insertions, deletions, substitutions) between a[0, n) and b, for names of a few dozen
+ * characters; anything longer counts as far. */
+static size_t edit_distance(const char *a, size_t n, const char *b)
+{
+    enum { LONGEST = 40 };
+    const size_t m = strlen(b);
+    if (n > LONGEST || m > LONGEST)
+        return SIZE_MAX;
+    size_t row[LONGEST + 1];
+    for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            const size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            best = up + 1 < best ? up + 1 : best;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[m];
+}
+
+/* "--NAME[=VALUE]" that names no option, whole: refused naming it, with the option it most
+ * likely meant (the one it begins, else one at most two edits away). Options are not taken by
+ * an abbreviation, which getopt would take: a setting looked up by its whole name elsewhere
+ * (cli_option_given) would then be missed. */
+static _Noreturn void unknown_option(const struct cli_spec *spec, const struct option *opts,
+                                     const char *token)
+{
+    const char *name = token + 2;
+    const size_t len = strcspn(name, "=");
+    const struct option *near = NULL;
+    size_t best = 3, begun = 0;
+    for (const struct option *o = opts; o->name; o++) {
+        const bool begins = len > 0 && !strncmp(o->name, name, len);
+        const size_t d = begins ? 0 : edit_distance(name, len, o->name);
+        begun += begins;
+        if (d < best) {
+            near = o;
+            best = d;
+        }
+    }
+    char hint[64] = "";
+    if (near && begun <= 1) /* an abbreviation of several options: no one guess */
+        snprintf(hint, sizeof hint, " (did you mean '--%s'?)", near->name);
+    cli_bad_input("%s: unknown option '--%.*s'%s; see 'mpgpu %s --help'", spec->command, (int)len,
+                  name, hint, spec->command);
+}
+
+/* The option getopt_long just returned, as written: its own element, or the one before its
+ * value when the value came as the next element. */
+static const char *option_token(char **argv, const char *arg)
+{
+    return arg && arg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+}
+
+/* Only an option's whole name is taken (--verify, not --verif): see unknown_option. */
+static void require_whole_name(const struct cli_spec *spec, const struct option *opts,
+                               const struct option *o, const char *token)
+{
+    const size_t len = strlen(o->name);
+    if (strncmp(token, "--", 2) || strncmp(token + 2, o->name, len) ||
+        (token[2 + len] != '\0' && token[2 + len] != '='))
+        unknown_option(spec, opts, token);
+}
+
+/* getopt_long's '?': an unknown short option, an unknown or ambiguous long one (optopt 0), or a
+ * value given to an option that takes none (optopt its id, the element "--NAME=VALUE"). */
+static _Noreturn void bad_option(const struct cli_spec *spec, const struct option *opts,
+                                 char **argv)
+{
+    const char *token = argv[optind - 1];
+    for (const struct option *o = opts; optopt && o->name; o++)
+        if (o->val == optopt && o->has_arg == no_argument && !strncmp(token, "--", 2) &&
+            find_option(opts, token + 2, strcspn(token + 2, "=")) == o)
+            cli_bad_input("%s: option '--%s' takes no value; see 'mpgpu %s --help'", spec->command,
+                          o->name, spec->command);
+    if (optopt > 0 && optopt < 256)
+        cli_bad_input("%s: unknown option '-%c'; see 'mpgpu %s --help'", spec->command,
+                      isgraph(optopt) ? optopt : '?', spec->command);
+    unknown_option(spec, opts, token);
 }
 
 void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out)
@@ -417,19 +650,22 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
         if (c == -1)
             break;
         const char *arg = optarg;
+        if (c == '?')
+            bad_option(spec, longopts, argv);
+        if (c == ':') {
+            /* A known option: its name is checked as a given one is. */
+            for (const struct option *o = longopts; o->name; o++)
+                if (o->val == optopt)
+                    require_whole_name(spec, longopts, o, argv[optind - 1]);
+            cli_bad_input("%s: option '%s' needs a value; see 'mpgpu %s --help'", spec->command,
+                          argv[optind - 1], spec->command);
+        }
+        if (idx >= 0)
+            require_whole_name(spec, longopts, &longopts[idx], option_token(argv, arg));
         switch (c) {
         case 'h':
             print_help(spec);
             exit(0);
-        case '?':
-            if (optopt)
-                cli_bad_input("%s: unknown option '-%c'; see 'mpgpu %s --help'", spec->command,
-                              optopt, spec->command);
-            cli_bad_input("%s: unknown option '%s'; see 'mpgpu %s --help'", spec->command,
-                          argv[optind - 1], spec->command);
-        case ':':
-            cli_bad_input("%s: option '%s' needs a value; see 'mpgpu %s --help'", spec->command,
-                          argv[optind - 1], spec->command);
         case OPT_COUNT:
             out->count = cli_parse_u64("--count", arg, 1, CLI_COUNT_MAX);
             out->count_set = true;

@@ -41,6 +41,9 @@ enum {
 /* What --count accepts, 1..CLI_COUNT_MAX, here so that a subcommand parsing a list of counts
  * (tune) accepts what the common option does. */
 #define CLI_COUNT_MAX (UINT64_C(1) << 40)
+/* What --bits accepts where a subcommand has no size rule of its own (1..CLI_BITS_MAX), and the
+ * widest number such a subcommand reads from --input. */
+#define CLI_BITS_MAX (1u << 30)
 
 struct cli_common {
     uint64_t count;
@@ -98,20 +101,35 @@ struct cli_spec {
 };
 
 /* Defaults: count 10240, bits 1024, reps 10, warmup 2, seed 1, device 0, threads 1,
- * verify spec->verify_default. Parses argv (argv[0] is the subcommand name); prints help and exits 0 on --help. */
+ * verify spec->verify_default. Parses argv (argv[0] is the subcommand name); prints help and
+ * exits 0 on --help. Options are taken by their whole names only, as --NAME VALUE or
+ * --NAME=VALUE; an unknown or abbreviated one, or a value given to an option that takes none,
+ * is bad input. */
 void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out);
 
-/* One line "mpgpu: <message>" on stderr, then exit(EXIT_BAD_INPUT). */
+/* One line "mpgpu: <message>" on stderr. A %s value longer than 64 characters (an argument of
+ * 100 kB, a token of an input file) is cut to its first 64 and "...", so the line stays one to
+ * read; every message of the command line goes through here or cli_bad_input. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error's line, then exit(EXIT_BAD_INPUT). */
 _Noreturn void cli_bad_input(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* On an MPI rank other than 0 (set once the ranks are known): bad input exits without a word,
  * since every rank parses the same command line and rank 0 says it once. */
 void cli_bad_input_quiet(bool quiet);
 
+/* The notations of numbers, as messages name them. */
+#define CLI_NUMBER_NOTATIONS "decimal, 2^N, 10^N, either minus one, or 0x hex"
+
 /* Number parsing: the whole argument must be a number in [min, max], else cli_bad_input naming
  * the option, the value and the range ("is not a number", or "is out of range" for a number
  * outside it, 2^64 and beyond included). Accepts decimal (leading zeros do not make it octal),
- * 0x hex, 2^N and 10^N. */
+ * 0x hex, 2^N and 10^N, and those two minus one (2^64-1, as cli_format_bound prints bounds). */
 uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max);
+
+/* The end of a range that may run to the end of the 64-bit numbers: a number in [min, 2^64] as
+ * cli_parse_u64 reads it (2^64 as 0x10000000000000000 or 18446744073709551616 too), else
+ * cli_bad_input "... accepted: <min>..2^64". Returns it minus one, so that 2^64 fits. */
+uint64_t cli_parse_end(const char *option, const char *arg, uint64_t min);
 
 /* A range bound as it reads best in messages: decimal up to 65536 (operand sizes read as such),
  * above it powers of two as 2^N and one below them as 2^N-1 (--count 1..2^40, --seed
@@ -128,7 +146,9 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
  * "<option> '<arg>' is not accepted: it has an empty item; accepted: <accepted>". */
 void cli_check_list(const char *option, const char *arg, const char *accepted);
 
-/* True when --NAME was given on the command line (to tell a default from a choice). */
+/* True when --NAME was given on the command line (to tell a default from a choice). cli_parse
+ * takes options by their whole names only (an abbreviation is an unknown option), so the whole
+ * name is the one way an option can have been given. */
 bool cli_option_given(int argc, char **argv, const char *name);
 
 /* Prints help text, each line wrapped at 80 columns; a continuation line hangs under the

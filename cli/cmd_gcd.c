@@ -22,6 +22,7 @@
 #include "gpu.h"
 #include "hostmem.h"
 #include "interrupt.h"
+#include "output_file.h"
 #include "timing.h"
 
 /* Table 2 of 002 starts at 16 Kibit with ten pairs. */
@@ -68,7 +69,7 @@ struct gcd_cli {
     mpz_t *g, *expect;      /* results of the case in hand; mpz_gcd's, computed once a size */
     bool *expect_ready;     /* which of expect are computed */
     bool *by_gmp;           /* pairs of the last pass that GMP answered (moduli ran out) */
-    FILE *output;
+    struct output_file output;
     bool output_written;
     struct gcd_device dev;
     struct gcd_lehmer_device lehmer;
@@ -140,7 +141,7 @@ static const struct cli_option gcd_options[] = {
     {"L", "L", OPT_L, "moduli of L bits, 16..32 (default 32, as the paper)"},
     {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
-    {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
+    {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); FILE is replaced only when they are all written"},
     {0},
 };
 
@@ -422,13 +423,11 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
 
 static void write_output(struct gcd_cli *r)
 {
-    if (!r->output || r->output_written)
+    if (!r->output.f || r->output_written)
         return;
     for (size_t i = 0; i < r->count; i++)
-        gmp_fprintf(r->output, "%Zx\n", r->g[i]);
-    if (fclose(r->output) != 0)
-        cli_bad_input("--output '%s': writing failed", r->args.output);
-    r->output = NULL;
+        gmp_fprintf(r->output.f, "%Zx\n", r->g[i]);
+    output_file_commit(&r->output);
     r->output_written = true;
 }
 
@@ -793,10 +792,10 @@ int cmd_gcd(int argc, char **argv)
     const bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why),
                load = have_gpu && want_moduli;
     check_host_memory(&r, sizes, n_sizes, load);
+    output_file_open(&r.output, "--output", r.args.output, r.args.input, r.opt.csv_path);
     struct bench b;
     bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device);
-    if (r.args.output && !(r.output = fopen(r.args.output, "w")))
-        cli_bad_input("--output '%s' cannot be opened for writing: %s", r.args.output, strerror(errno));
+    output_file_move_table(&r.output, &b.table);
     int gpu_status = 0;
     if (any_gpu && !have_gpu) {
         fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
@@ -845,13 +844,8 @@ int cmd_gcd(int argc, char **argv)
     if (r.from_input)
         b.seed = 0;
     int status = bench_run(&b, &gcd_ops, &r, cases, n_cases);
-    if (r.output && !r.output_written) {
-        fclose(r.output);
-        fprintf(stderr, "mpgpu: --output '%s' holds no GCDs: no method finished with results "
-                        "equal to GMP's\n", r.args.output);
-        if (status == 0)
-            status = EXIT_MISMATCH;
-    }
+    if (r.output.f && !r.output_written)
+        status = output_file_abandon(&r.output, status, "GCDs");
     gcd_pairs_free(&r.pairs);
     gcd_mpz_array_free(r.expect, r.count);
     free(r.expect_ready);

@@ -48,7 +48,7 @@ static int mul_handle(int id, const char *arg, void *ctx)
 
 static const struct cli_option mul_options[] = {
     {"input", "FILE", OPT_INPUT, "read operand pairs from FILE, one 'HEX_A HEX_B' line each, instead of random operands"},
-    {"output", "FILE", OPT_OUTPUT, "write the products to FILE, one hex line each, in input order (from the first method that ran and matched GMP)"},
+    {"output", "FILE", OPT_OUTPUT, "write the products to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); FILE is replaced only when they are all written"},
     {"list-methods", NULL, OPT_LIST_METHODS, "print each GPU method as 'NAME MIN_BITS MAX_BITS MULTIPLE_BITS', one a line, for scripts, and exit"},
     {"batch", "N", OPT_BATCH, "at most N products per device batch (default: all that fit in 90% of free device memory)"},
     {"devices", "all|LIST", OPT_DEVICES, MD_DEVICES_HELP "; the batch is split, each GPU taking whole batches (at most an equal share each), and the products are those of one GPU. mul runs in one process (not over MPI ranks)"},
@@ -229,24 +229,18 @@ int cmd_mul(int argc, char **argv)
     mul_bench_check_host(&r, cases, n_cases);
     r.from_input = io.input != NULL;
     r.max_batch = io.batch;
-    r.output_path = io.output;
-    if (io.output && !(r.output = fopen(io.output, "w")))
-        cli_bad_input("--output '%s' cannot be opened for writing: %s", io.output, strerror(errno));
+    output_file_open(&r.output, "--output", io.output, io.input, r.opt.csv_path);
 
     struct bench b;
     if (have_gpu)
         r.devices = io.devices;
     bench_open(&b, "mul", &r.opt, have_gpu, have_gpu ? r.devices.ids[0] : r.opt.device);
+    output_file_move_table(&r.output, &b.table);
     if (r.from_input)
         b.seed = 0;
     int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);
-    if (r.output && !r.output_written) {
-        fclose(r.output);
-        fprintf(stderr, "mpgpu: --output '%s' holds no products: no method finished with products "
-                        "equal to GMP's\n", io.output);
-        if (status == 0)
-            status = EXIT_MISMATCH;
-    }
+    if (r.output.f && !r.output_written)
+        status = output_file_abandon(&r.output, status, "products");
     if (r.from_input) {
         free(r.a);
         free(r.b);

@@ -16,24 +16,6 @@
 #include "timing.h"
 #include "random_words.h"
 
-/* True for a number past 2^64 in any of cli_parse_u64's notations (2^N, 10^N, decimal). */
-static bool end_past_2_64(const char *arg)
-{
-    unsigned e;
-    char tail;
-    if (sscanf(arg, "2^%u%c", &e, &tail) == 1)
-        return e > 64;
-    if (sscanf(arg, "10^%u%c", &e, &tail) == 1)
-        return e > 19;
-    const size_t len = strspn(arg, "0123456789");
-    if (len != strlen(arg) || len == 0)
-        return false;
-    while (*arg == '0' && arg[1])
-        arg++;
-    const size_t digits = strlen(arg);
-    return digits > 20 || (digits == 20 && strcmp(arg, "18446744073709551616") > 0);
-}
-
 bool collatz_range_option(struct collatz_range_args *r, int id, const char *arg)
 {
     switch (id) {
@@ -46,14 +28,7 @@ bool collatz_range_option(struct collatz_range_args *r, int id, const char *arg)
         r->count_set = true;
         return true;
     case OPT_COLLATZ_END:
-        /* 2^64 itself ends the 64-bit range, one past what a u64 holds: it is read by name, and
-         * anything larger is refused naming the range that includes it. */
-        if (!strcmp(arg, "2^64") || !strcmp(arg, "18446744073709551616"))
-            r->last = UINT64_MAX;
-        else if (end_past_2_64(arg))
-            cli_bad_input("--end %s is out of range; accepted: 2..2^64", arg);
-        else
-            r->last = cli_parse_u64("--end", arg, 2, UINT64_MAX) - 1;
+        r->last = cli_parse_end("--end", arg, 2);
         r->end_set = true;
         return true;
     default:

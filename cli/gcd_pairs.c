@@ -1,13 +1,9 @@
 #include "gcd_pairs.h"
 
-#include <errno.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
+#include "hexio.h"
 #include "random_words.h"
 
 mpz_t *gcd_mpz_array(size_t n)
@@ -78,22 +74,6 @@ void gcd_pairs_random(struct gcd_pairs *p, size_t count, unsigned bits, uint64_t
     free(buf);
 }
 
-/* A token of the file: optional 0x, then hex digits only. */
-static void parse_hex(mpz_t x, char *tok, const char *path, size_t line)
-{
-    if (tok[0] == '-')
-        cli_bad_input("--input %s line %zu: '%s' is negative; accepted: hexadecimal numbers >= 0",
-                      path, line, tok);
-    char *digits = tok;
-    if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
-        digits += 2;
-    bool ok = *digits != '\0';
-    for (const char *c = digits; *c; c++)
-        ok &= (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f') || (*c >= 'A' && *c <= 'F');
-    if (!ok || mpz_set_str(x, digits, 16) != 0)
-        cli_bad_input("--input %s line %zu: '%s' is not a hexadecimal number", path, line, tok);
-}
-
 /* Moves the first n of src (old_cap entries) into a fresh array of new_cap >= n. */
 static mpz_t *resize(mpz_t *src, size_t n, size_t old_cap, size_t new_cap)
 {
@@ -106,47 +86,30 @@ static mpz_t *resize(mpz_t *src, size_t n, size_t old_cap, size_t new_cap)
 
 void gcd_pairs_read(struct gcd_pairs *p, const char *path)
 {
-    FILE *f = fopen(path, "r");
-    struct stat st;
-    if (!f)
-        cli_bad_input("--input '%s' cannot be read: %s", path, strerror(errno));
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
-        cli_bad_input("--input '%s' is a directory, not a file of pairs", path);
-    size_t cap = 16, n = 0, line_no = 0, len = 0;
-    char *line = NULL;
+    struct hex_lines in;
+    hex_lines_open(&in, path, "'HEX_U HEX_V'", CLI_BITS_MAX);
+    size_t cap = 16, n = 0;
     mpz_t *a = gcd_mpz_array(cap), *b = gcd_mpz_array(cap);
-    while (getline(&line, &len, f) >= 0) {
-        line_no++;
-        char *save = NULL, *t1 = strtok_r(line, " \t\r\n", &save);
-        if (!t1 || t1[0] == '#')
-            continue;
-        char *t2 = strtok_r(NULL, " \t\r\n", &save), *t3 = strtok_r(NULL, " \t\r\n", &save);
-        if (!t2 || t3)
-            cli_bad_input("--input %s line %zu: expected two hexadecimal numbers 'HEX_U HEX_V'",
-                          path, line_no);
+    uint64_t bits = 1, u_bits, v_bits;
+    char *u, *v;
+    while (hex_lines_next(&in, &u, &u_bits, &v, &v_bits)) {
         if (n == cap) {
             a = resize(a, n, cap, 2 * cap);
             b = resize(b, n, cap, 2 * cap);
             cap *= 2;
         }
-        parse_hex(a[n], t1, path, line_no);
-        parse_hex(b[n], t2, path, line_no);
+        mpz_set_str(a[n], u, 16);
+        mpz_set_str(b[n], v, 16);
+        bits = u_bits > bits ? u_bits : bits;
+        bits = v_bits > bits ? v_bits : bits;
         n++;
     }
-    if (ferror(f))
-        cli_bad_input("--input '%s' cannot be read: %s", path, strerror(errno));
-    fclose(f);
-    free(line);
+    hex_lines_close(&in);
     if (n == 0)
         cli_bad_input("--input '%s' holds no pairs", path);
     /* The arrays are freed with count entries. */
     p->a = resize(a, n, cap, n);
     p->b = resize(b, n, cap, n);
     p->count = n;
-    p->bits = 1;
-    for (size_t i = 0; i < n; i++) {
-        const size_t s = mpz_sizeinbase(p->a[i], 2), t = mpz_sizeinbase(p->b[i], 2);
-        if ((s > t ? s : t) > p->bits)
-            p->bits = (unsigned)(s > t ? s : t);
-    }
+    p->bits = (unsigned)bits;
 }

@@ -23,9 +23,8 @@ void gcd_mpz_array_free(mpz_t *x, size_t n);
 void gcd_pairs_random(struct gcd_pairs *p, size_t count, unsigned bits, uint64_t gcd_bits,
                       uint64_t seed);
 
-/* "HEX_U HEX_V" lines (optional 0x; blank lines and lines starting with '#' skipped). A line
- * that is not two hexadecimal numbers >= 0, a file that cannot be read, or one without pairs
- * exits with status 2 naming the file, the line and the offending text. */
+/* "HEX_U HEX_V" lines through hex_lines (cli/hexio.h), numbers of at most CLI_BITS_MAX bits (what
+ * --bits accepts). A file without pairs exits with status 2 naming it. */
 void gcd_pairs_read(struct gcd_pairs *p, const char *path);
 
 void gcd_pairs_free(struct gcd_pairs *p);

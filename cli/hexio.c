@@ -1,6 +1,5 @@
 #include "hexio.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,140 +7,233 @@
 
 #include "cli.h"
 
-static int hex_digit(int ch)
+/* Room on a line beyond its two numbers' digits and 0x prefixes: the spaces around them. */
+#define HEX_LINE_SLACK 64
+/* The first read's size; the buffer doubles from there while a line needs it. */
+#define HEX_READ_CHUNK 65536
+static const char blanks[] = " \t\r\v\f";
+
+static unsigned hex_digit(char ch)
 {
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    ch = tolower(ch);
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    return -1;
+    return ch <= '9' ? (unsigned)(ch - '0') : (unsigned)((ch | 0x20) - 'a' + 10);
 }
 
-/* Parses one hex token into words (least significant first), with n words of room.
- * Returns the number of significant bits, or -1 for a bad token. */
-static long parse_hex(const char *tok, size_t len, uint32_t *out, size_t n)
+void hex_lines_open(struct hex_lines *in, const char *path, const char *format, uint64_t max_bits)
 {
-    if (len >= 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
-        tok += 2;
-        len -= 2;
-    }
-    if (len == 0)
-        return -1;
-    while (len > 1 && *tok == '0') {
-        tok++;
-        len--;
-    }
-    for (size_t i = 0; i < len; i++)
-        if (hex_digit((unsigned char)tok[i]) < 0)
-            return -1;
-    long bits = (long)len * 4;
-    int top = hex_digit((unsigned char)tok[0]);
-    for (int b = 3; b >= 0 && !(top >> b & 1); b--)
-        bits--;
-    if (out) {
-        memset(out, 0, n * sizeof *out);
-        for (size_t i = 0; i < len && i / 8 < n; i++) {
-            int d = hex_digit((unsigned char)tok[len - 1 - i]);
-            out[i / 8] |= (uint32_t)d << (4 * (i % 8));
+    memset(in, 0, sizeof *in);
+    in->path = path;
+    in->format = format;
+    in->max_bits = max_bits;
+    in->max_len = 2 * (2 + (size_t)((max_bits + 3) / 4)) + HEX_LINE_SLACK;
+    in->f = fopen(path, "r");
+    if (!in->f)
+        cli_bad_input("--input '%s' cannot be opened for reading: %s; accepted: a readable file of "
+                      "%s lines", path, strerror(errno), format);
+    /* fopen opens a directory for reading; its first read would fail with EISDIR. */
+    struct stat st;
+    if (fstat(fileno(in->f), &st) == 0 && S_ISDIR(st.st_mode))
+        cli_bad_input("--input '%s' is a directory; accepted: a readable file of %s lines", path,
+                      format);
+}
+
+void hex_lines_close(struct hex_lines *in)
+{
+    if (in->f)
+        fclose(in->f);
+    free(in->buf);
+    in->f = NULL;
+    in->buf = NULL;
+}
+
+static _Noreturn void line_too_long(const struct hex_lines *in)
+{
+    char bits[24];
+    cli_bad_input("--input %s line %zu has more than %zu characters; accepted: %s lines of two "
+                  "numbers of at most %s bits", in->path, in->line + 1, in->max_len, in->format,
+                  cli_format_bound(bits, in->max_bits));
+}
+
+/* The next line without its newline, NUL-terminated; NULL at the end of the file. A line is held
+ * whole in buf, which grows to max_len + 2 at most: a longer line is refused as soon as it is
+ * seen to be longer, and a NUL byte as soon as it is read. */
+static char *next_line(struct hex_lines *in)
+{
+    for (;;) {
+        char *line = in->buf + in->start;
+        const size_t have = in->end - in->start;
+        char *nl = have ? memchr(line + in->scanned, '\n', have - in->scanned) : NULL;
+        const size_t len = nl ? (size_t)(nl - line) : have;
+        /* fgets and the string functions would end the line there, and its rest be lost. */
+        if (len > in->scanned && memchr(line + in->scanned, '\0', len - in->scanned))
+            cli_bad_input("--input %s line %zu holds a NUL byte; accepted: %s lines of text",
+                          in->path, in->line + 1, in->format);
+        if (len > in->max_len)
+            line_too_long(in);
+        if (nl || (in->eof && have > 0)) {
+            in->line++;
+            line[len] = '\0';
+            in->start += len + (nl != NULL);
+            in->scanned = 0;
+            return line;
         }
+        in->scanned = len;
+        if (in->eof)
+            return NULL;
+        if (in->start > 0) {
+            memmove(in->buf, line, have);
+            in->start = 0;
+            in->end = have;
+        }
+        if (in->cap - in->end < 2) {
+            size_t cap = in->cap ? 2 * in->cap : HEX_READ_CHUNK;
+            if (cap > in->max_len + 2)
+                cap = in->max_len + 2;
+            char *grown = realloc(in->buf, cap);
+            if (!grown)
+                cli_bad_input("--input %s line %zu: out of host memory for a line of %zu characters",
+                              in->path, in->line + 1, in->end);
+            in->buf = grown;
+            in->cap = cap;
+        }
+        /* One byte stays free for the terminator of a last line without a newline. */
+        const size_t got = fread(in->buf + in->end, 1, in->cap - in->end - 1, in->f);
+        if (got == 0 && ferror(in->f))
+            cli_bad_input("--input '%s' cannot be read: %s", in->path, strerror(errno));
+        in->eof = got == 0;
+        in->end += got;
     }
-    return bits;
 }
 
-struct line_tokens {
-    const char *a, *b;
-    size_t alen, blen;
-};
-
-/* Splits a line into exactly two tokens; returns 0, 1 for a line to skip, or -1. */
-static int split_line(char *line, struct line_tokens *t)
+/* The size in bits of a hexadecimal number (optional 0x; 0 for zero), or -1 when tok is not one. */
+static int64_t hex_bits(const char *tok)
 {
-    line[strcspn(line, "\r\n")] = '\0';
-    char *p = line;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (*p == '\0' || *p == '#')
-        return 1;
-    t->a = p;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    t->alen = (size_t)(p - t->a);
-    while (isspace((unsigned char)*p))
-        p++;
-    t->b = p;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    t->blen = (size_t)(p - t->b);
-    while (isspace((unsigned char)*p))
-        p++;
-    return (t->blen == 0 || *p) ? -1 : 0;
+    if (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X'))
+        tok += 2;
+    const size_t len = strlen(tok);
+    if (len == 0 || strspn(tok, "0123456789abcdefABCDEF") != len)
+        return -1;
+    while (*tok == '0')
+        tok++;
+    if (*tok == '\0')
+        return 0;
+    const unsigned top = hex_digit(tok[0]);
+    return 4 * (int64_t)strlen(tok) - (top < 2 ? 3 : top < 4 ? 2 : top < 8 ? 1 : 0);
+}
+
+static uint64_t number_bits(const struct hex_lines *in, const char *tok)
+{
+    if (tok[0] == '-')
+        cli_bad_input("--input %s line %zu: '%s' is negative; accepted: hexadecimal numbers >= 0",
+                      in->path, in->line, tok);
+    const int64_t bits = hex_bits(tok);
+    if (bits < 0)
+        cli_bad_input("--input %s line %zu: '%s' is not a hexadecimal number", in->path, in->line,
+                      tok);
+    if ((uint64_t)bits > in->max_bits) {
+        char max[24];
+        cli_bad_input("--input %s line %zu: a number of %lld bits; accepted: at most %s bits",
+                      in->path, in->line, (long long)bits, cli_format_bound(max, in->max_bits));
+    }
+    return (uint64_t)bits;
+}
+
+bool hex_lines_next(struct hex_lines *in, char **x, uint64_t *x_bits, char **y, uint64_t *y_bits)
+{
+    char *line;
+    while ((line = next_line(in)) != NULL) {
+        char *save = NULL, *t1 = strtok_r(line, blanks, &save);
+        if (!t1 || t1[0] == '#')
+            continue;
+        char *t2 = strtok_r(NULL, blanks, &save), *t3 = strtok_r(NULL, blanks, &save);
+        if (!t2 || t3)
+            cli_bad_input("--input %s line %zu: expected two hexadecimal numbers %s", in->path,
+                          in->line, in->format);
+        *x_bits = number_bits(in, t1);
+        *y_bits = number_bits(in, t2);
+        *x = t1 + (t1[1] == 'x' || t1[1] == 'X' ? 2 : 0);
+        *y = t2 + (t2[1] == 'x' || t2[1] == 'X' ? 2 : 0);
+        return true;
+    }
+    return false;
+}
+
+/* Hexadecimal digits into n words, least significant first. */
+static void hex_to_words(const char *tok, uint32_t *out, size_t n)
+{
+    memset(out, 0, n * sizeof *out);
+    const size_t len = strlen(tok);
+    for (size_t i = 0; i < len && i / 8 < n; i++)
+        out[i / 8] |= (uint32_t)hex_digit(tok[len - 1 - i]) << (4 * (i % 8));
+}
+
+/* Makes room for `need` elements of `size` bytes in *p (capacity *cap, doubled as needed). */
+static bool reserve(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t cap2 = *cap ? *cap : 1024;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *grown = realloc(*p, cap2 * size);
+    if (!grown)
+        return false;
+    *p = grown;
+    *cap = cap2;
+    return true;
 }
 
 void hex_pairs_read(const char *path, unsigned words_wanted, unsigned max_words,
                     struct hex_pairs *out)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        cli_bad_input("--input '%s' cannot be opened for reading: %s; accepted: a readable file of "
-                      "'HEX_A HEX_B' lines", path, strerror(errno));
-    /* fopen opens a directory for reading; its first read would fail with EISDIR. */
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode))
-        cli_bad_input("--input '%s' is a directory; accepted: a readable file of 'HEX_A HEX_B' lines",
-                      path);
-    char *line = NULL;
-    size_t cap = 0, lineno = 0, count = 0;
-    long max_bits = 1;
-    struct line_tokens t;
-    /* First pass: validate every line and find the widest operand. */
-    while (getline(&line, &cap, f) != -1) {
-        lineno++;
-        int r = split_line(line, &t);
-        if (r == 1)
-            continue;
-        long ba = r ? -1 : parse_hex(t.a, t.alen, NULL, 0);
-        long bb = r ? -1 : parse_hex(t.b, t.blen, NULL, 0);
-        if (ba < 0 || bb < 0)
-            cli_bad_input("--input %s line %zu is not two hexadecimal operands; accepted: "
-                          "'HEX_A HEX_B'", path, lineno);
-        if (ba > (long)max_words * 32 || bb > (long)max_words * 32)
-            cli_bad_input("--input %s line %zu: operand of %ld bits; accepted: at most %u bits",
-                          path, lineno, ba > bb ? ba : bb, max_words * 32);
-        if (words_wanted && (ba > (long)words_wanted * 32 || bb > (long)words_wanted * 32))
-            cli_bad_input("--input %s line %zu: operand of %ld bits does not fit --bits %u", path,
-                          lineno, ba > bb ? ba : bb, words_wanted * 32);
-        if (ba > max_bits)
-            max_bits = ba;
-        if (bb > max_bits)
-            max_bits = bb;
+    struct hex_lines in;
+    hex_lines_open(&in, path, "'HEX_A HEX_B'", (uint64_t)max_words * 32);
+    /* The file is read once: every operand's words are kept in `words` as they come, each
+     * with its length in `lens`, and laid out at the widest operand's size at the end. */
+    uint32_t *words = NULL, *lens = NULL;
+    size_t n_words = 0, cap_words = 0, count = 0, cap_lens = 0;
+    uint64_t max_bits = 1;
+    char *tok[2];
+    uint64_t bits[2];
+    while (hex_lines_next(&in, &tok[0], &bits[0], &tok[1], &bits[1])) {
+        for (int k = 0; k < 2; k++) {
+            if (words_wanted && bits[k] > (uint64_t)words_wanted * 32)
+                cli_bad_input("--input %s line %zu: operand of %llu bits does not fit --bits %u",
+                              path, in.line, (unsigned long long)bits[k], words_wanted * 32);
+            const size_t w = (size_t)(bits[k] + 31) / 32;
+            if (!reserve((void **)&words, &cap_words, n_words + w, sizeof *words) ||
+                !reserve((void **)&lens, &cap_lens, 2 * count + k + 1, sizeof *lens))
+                cli_bad_input("--input %s: the operands up to line %zu do not fit in host memory",
+                              path, in.line);
+            hex_to_words(tok[k], words + n_words, w);
+            n_words += w;
+            lens[2 * count + k] = (uint32_t)w;
+            if (bits[k] > max_bits)
+                max_bits = bits[k];
+        }
         count++;
     }
-    if (ferror(f))
-        cli_bad_input("--input '%s' cannot be read: %s", path, strerror(errno));
+    hex_lines_close(&in);
     if (count == 0)
         cli_bad_input("--input %s holds no operand pairs; accepted: lines 'HEX_A HEX_B'", path);
-    unsigned words = words_wanted ? words_wanted : (unsigned)((max_bits + 31) / 32);
-    if (words < 2)
-        words = 2;
+    unsigned w = words_wanted ? words_wanted : (unsigned)((max_bits + 31) / 32);
+    if (w < 2)
+        w = 2;
     out->count = count;
-    out->words = words;
-    out->a = malloc(count * words * sizeof(uint32_t));
-    out->b = malloc(count * words * sizeof(uint32_t));
+    out->words = w;
+    out->a = calloc(count * w, sizeof(uint32_t));
+    out->b = calloc(count * w, sizeof(uint32_t));
     if (!out->a || !out->b)
         cli_bad_input("--input %s: %zu pairs of %u bits do not fit in host memory", path, count,
-                      words * 32);
-    rewind(f);
-    size_t p = 0;
-    while (getline(&line, &cap, f) != -1) {
-        if (split_line(line, &t) != 0)
-            continue;
-        parse_hex(t.a, t.alen, out->a + p * words, words);
-        parse_hex(t.b, t.blen, out->b + p * words, words);
-        p++;
+                      w * 32);
+    const uint32_t *from = words;
+    for (size_t p = 0; p < count; p++) {
+        memcpy(out->a + p * w, from, lens[2 * p] * sizeof *from);
+        from += lens[2 * p];
+        memcpy(out->b + p * w, from, lens[2 * p + 1] * sizeof *from);
+        from += lens[2 * p + 1];
     }
-    free(line);
-    fclose(f);
+    free(words);
+    free(lens);
 }
 
 void hex_pairs_free(struct hex_pairs *p)

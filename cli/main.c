@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "mpgpu_version.h"
 #include "mpi_ranks.h"
+#include "output_file.h"
 
 struct subcommand {
     const char *name;
@@ -47,6 +48,7 @@ static void print_help(FILE *f)
 
 int main(int argc, char **argv)
 {
+    output_guard_stdout();
     if (argc < 2) {
         print_help(stderr);
         return EXIT_BAD_INPUT;
@@ -75,7 +77,9 @@ int main(int argc, char **argv)
             cli_bad_input("%s runs in one process, not in %d MPI ranks; accepted under mpirun -np N (N > 1): "
                           "collatz, delay", sub, ranks_size());
         }
-        return ranks_finish(subcommands[i].run(argc - 1, argv + 1));
+        const int status = ranks_finish(subcommands[i].run(argc - 1, argv + 1));
+        output_set_exit_status(status);
+        return status;
     }
     char list[256];
     size_t len = 0;

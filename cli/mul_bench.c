@@ -312,13 +312,11 @@ static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
 
 static void write_output(struct mul_bench *m)
 {
-    if (!m->output || m->output_written)
+    if (!m->output.f || m->output_written)
         return;
     for (size_t p = 0; p < m->count; p++)
-        hex_write_number(m->output, m->c + p * 2 * m->words, 2 * (size_t)m->words);
-    if (fclose(m->output) != 0)
-        cli_bad_input("--output '%s': writing failed", m->output_path);
-    m->output = NULL;
+        hex_write_number(m->output.f, m->c + p * 2 * m->words, 2 * (size_t)m->words);
+    output_file_commit(&m->output);
     m->output_written = true;
 }
 

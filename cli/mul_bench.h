@@ -14,6 +14,7 @@
 #include "mul.h"
 #include "mul_gmp.h"
 #include "multi_device.h"
+#include "output_file.h"
 #include "tune_table.h"
 
 struct mul_bench {
@@ -21,9 +22,8 @@ struct mul_bench {
     size_t count;            /* products per pass */
     size_t max_batch;        /* products per device batch at most (0: all that fit) */
     bool from_input;         /* operands came from --input: one size, rows carry seed 0 */
-    FILE *output;            /* --output, opened up front: the products of the first case that
-                              * matches GMP are written there */
-    const char *output_path;
+    struct output_file output; /* --output, opened up front: the products of the first case
+                              * that matches GMP are written there */
     bool output_written;
     unsigned words;          /* size of the operands held now */
     uint32_t *a, *b, *c;     /* product-major operands and products */

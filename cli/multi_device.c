@@ -26,11 +26,13 @@ void md_parse(struct md_devices *d, const char *arg)
     cli_check_list("--devices", arg, "all, or a comma list of device indices 0..1023");
     for (const char *p = arg; *p;) {
         const size_t len = strcspn(p, ",");
-        if (len == 0 || len > 4 || strspn(p, "0123456789") != len)
+        if (len == 0 || strspn(p, "0123456789") < len)
             cli_bad_input("--devices '%s': '%.*s' is not a device index; %s", arg, (int)len, p, accepted);
-        const int id = atoi(p);
+        int id = 0; /* stays past MD_MAX_INDEX once past it, however many digits follow */
+        for (size_t i = 0; i < len; i++)
+            id = id > MD_MAX_INDEX ? id : 10 * id + (p[i] - '0');
         if (id > MD_MAX_INDEX)
-            cli_bad_input("--devices '%s': %d is out of range; %s", arg, id, accepted);
+            cli_bad_input("--devices '%s': %.*s is out of range; %s", arg, (int)len, p, accepted);
         if (d->n == MD_MAX_DEVICES)
             cli_bad_input("--devices '%s' names more than %d devices; %s", arg, MD_MAX_DEVICES, accepted);
         d->ids[d->n++] = id;

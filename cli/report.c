@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "mpgpu_version.h"
+#include "output_file.h"
 
 static void read_cpu_model(char *out, size_t len)
 {
@@ -118,26 +119,49 @@ static void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A file of rows whose last line lacks its newline (cut short, or edited) would have the
+ * first new row glued to it: it gets the newline first. Returns 0, or the errno of a failure. */
+static int end_last_line(FILE *f)
+{
+    if (fseek(f, -1, SEEK_END) != 0)
+        return 0; /* not seekable (a FIFO), or empty */
+    const int last = fgetc(f);
+    /* A write after a read needs a seek between them (C11 7.21.5.3). */
+    if (fseek(f, 0, SEEK_END) != 0)
+        return errno;
+    return last == EOF || last == '\n' || fputc('\n', f) != EOF ? 0 : errno;
+}
+
 FILE *csv_open(const char *path)
 {
     if (!strcmp(path, "-")) {
         fprintf(stdout, "%s\n", csv_header());
-        fflush(stdout);
+        const int err = output_flush_error(stdout);
+        if (err) {
+            cli_error("--csv -: writing to stdout failed: %s", strerror(err));
+            clearerr(stdout); /* said: not again at exit */
+            return NULL;
+        }
         return stdout;
     }
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "mpgpu: --csv '%s' is a directory; accepted: a file to append rows to, or - for stdout\n", path);
+        cli_error("--csv '%s' is a directory; accepted: a file to append rows to, or - for stdout", path);
         return NULL;
     }
     bool need_header = stat(path, &st) != 0 || st.st_size == 0;
-    FILE *f = fopen(path, "a");
+    FILE *f = fopen(path, "a+");
     if (!f) {
-        fprintf(stderr, "mpgpu: --csv '%s' cannot be opened for appending: %s\n", path, strerror(errno));
+        cli_error("--csv '%s' cannot be opened for appending: %s", path, strerror(errno));
         return NULL;
     }
-    if (need_header && (fprintf(f, "%s\n", csv_header()) < 0 || fflush(f) != 0)) {
-        fprintf(stderr, "mpgpu: --csv '%s': writing failed: %s\n", path, strerror(errno));
+    int err = need_header ? 0 : end_last_line(f);
+    if (need_header && fprintf(f, "%s\n", csv_header()) < 0)
+        err = errno;
+    if (!err)
+        err = output_flush_error(f);
+    if (err) {
+        cli_error("--csv '%s': writing failed: %s", path, strerror(err));
         fclose(f);
         return NULL;
     }
@@ -168,8 +192,10 @@ int csv_write_row(FILE *f, const struct run_env *env, const struct result_row *r
     csv_field(f, row->throughput_unit);
     fprintf(f, ",%s,%llu,%llu\n", row->verify_mode, (unsigned long long)row->checked,
             (unsigned long long)row->mismatches);
-    if (ferror(f) || fflush(f) != 0) {
-        fprintf(stderr, "mpgpu: writing a --csv row failed: %s\n", strerror(errno));
+    const int err = output_flush_error(f);
+    if (err) {
+        cli_error("writing a --csv row failed: %s", strerror(err));
+        clearerr(f); /* said, for stdout not again at exit */
         return -1;
     }
     return 0;

@@ -54,7 +54,7 @@ expect_fail 2 "--count 2^64 is out of range; accepted: 1..2^40" -- mul --count 2
 expect_fail 2 "--count 2^70 is out of range; accepted: 1..2^40" -- mul --count 2^70
 expect_fail 2 "--count 99999999999999999999999 is out of range; accepted: 1..2^40" -- mul --count 99999999999999999999999
 expect_fail 2 "--count 0x10000000000000000 is out of range" -- mul --count 0x10000000000000000
-expect_fail 2 "--count '0x' is not a number; accepted: an integer in 1..2^40 (decimal, 2^N, 10^N or 0x hex)" -- mul --count 0x
+expect_fail 2 "--count '0x' is not a number; accepted: an integer in 1..2^40 (decimal, 2^N, 10^N, either minus one, or 0x hex)" -- mul --count 0x
 expect_fail 2 "--count '2^' is not a number" -- mul --count 2^
 expect_fail 2 "--seed 2^64 is out of range; accepted: 0..2^64-1" -- mul --seed 2^64
 expect_fail 2 "--bits 0 is not accepted; accepted: a multiple of 32 in 64..65536" -- mul --bits 0
@@ -98,11 +98,11 @@ mkdir -p "$tmp/indir"
 expect_fail 2 "--input '$tmp/indir' is a directory" -- mul --input "$tmp/indir" --method gmp
 
 printf '1234 5678\nnot-hex ff\n' >"$tmp/bad.txt"
-expect_fail 2 "line 2 is not two hexadecimal operands" -- mul --input "$tmp/bad.txt" --method gmp
+expect_fail 2 "line 2: 'not-hex' is not a hexadecimal number" -- mul --input "$tmp/bad.txt" --method gmp
 printf '1234\n' >"$tmp/one.txt"
-expect_fail 2 "line 1 is not two hexadecimal operands" -- mul --input "$tmp/one.txt" --method gmp
+expect_fail 2 "line 1: expected two hexadecimal numbers 'HEX_A HEX_B'" -- mul --input "$tmp/one.txt" --method gmp
 printf 'ff ff ff\n' >"$tmp/three.txt"
-expect_fail 2 "line 1 is not two hexadecimal operands" -- mul --input "$tmp/three.txt" --method gmp
+expect_fail 2 "line 1: expected two hexadecimal numbers 'HEX_A HEX_B'" -- mul --input "$tmp/three.txt" --method gmp
 printf '# only a comment\n\n' >"$tmp/empty.txt"
 expect_fail 2 "holds no operand pairs" -- mul --input "$tmp/empty.txt" --method gmp
 printf '1%0100d 2\n' 0 >"$tmp/wide.txt"

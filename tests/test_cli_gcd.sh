@@ -51,7 +51,7 @@ printf '0x\t5\n' >"$tmp/bare0x.txt"
 expect_fail 2 "'0x' is not a hexadecimal number" -- gcd $GMP --input "$tmp/bare0x.txt"
 printf '# nothing\n\n' >"$tmp/empty.txt"
 expect_fail 2 "holds no pairs" -- gcd $GMP --input "$tmp/empty.txt"
-expect_fail 2 "cannot be read: No such file or directory" -- gcd $GMP --input "$tmp/missing.txt"
+expect_fail 2 "cannot be opened for reading: No such file or directory" -- gcd $GMP --input "$tmp/missing.txt"
 expect_fail 2 "is a directory" -- gcd $GMP --input "$tmp"
 printf '5 7\n' >"$tmp/ok.txt"
 expect_fail 2 "--input sets the size from its pairs; drop --bits" -- gcd $GMP --input "$tmp/ok.txt" --bits 64

@@ -1,0 +1,172 @@
+/* realpath is POSIX of the XSI option, beyond the project's _POSIX_C_SOURCE. */
+#define _XOPEN_SOURCE 700
+
+#include "output_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int output_flush_error(FILE *f)
+{
+    errno = 0;
+    if (fflush(f) != 0)
+        return errno ? errno : EIO;
+    return ferror(f) ? EIO : 0;
+}
+
+static int main_status;
+
+void output_set_exit_status(int status)
+{
+    main_status = status;
+}
+
+static void check_stdout_at_exit(void)
+{
+    const bool failed_before = ferror(stdout);
+    int err = output_flush_error(stdout);
+    /* A failed flush drops what it held, so an earlier failure's reason is gone; a write of
+     * nothing still fails where stdout is closed or full. */
+    if (err == EIO && failed_before && write(STDOUT_FILENO, "", 0) < 0)
+        err = errno;
+    errno = 0;
+    if (fclose(stdout) != 0 && err == 0)
+        err = errno ? errno : EIO;
+    if (err == 0)
+        return;
+    cli_error("writing to stdout failed: %s; what it holds is incomplete", strerror(err));
+    _exit(main_status ? main_status : EXIT_BAD_INPUT);
+}
+
+void output_guard_stdout(void)
+{
+    for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDONLY) != fd)
+            _exit(EXIT_BAD_INPUT); /* not even /dev/null: nothing can be said anywhere */
+    atexit(check_stdout_at_exit);
+}
+
+/* The temporary file of the open --output (one a process), removed by an exit() before its
+ * commit or abandon. */
+static char *pending;
+
+static void remove_pending(void)
+{
+    if (pending)
+        unlink(pending);
+}
+
+/* The temporary file is committed or gone: nothing for an exit to remove. */
+static void settle(struct output_file *o)
+{
+    pending = NULL;
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
+    o->f = NULL;
+}
+
+/* The file a path names, its symbolic links followed; a copy of path when it names none yet. */
+static char *resolve(const char *path)
+{
+    struct stat st;
+    char *real = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
+    return real ? real : strdup(path);
+}
+
+void output_file_open(struct output_file *o, const char *option, const char *path,
+                      const char *input_path, const char *csv_path)
+{
+    memset(o, 0, sizeof *o);
+    o->option = option;
+    o->path = path;
+    if (!path)
+        return;
+    if (!strcmp(path, "-")) {
+        if (csv_path && !strcmp(csv_path, "-"))
+            cli_bad_input("%s - and --csv - both write to stdout; accepted: a file for one of them",
+                          option);
+        o->f = stdout;
+        return;
+    }
+    struct stat out, in;
+    const bool exists = stat(path, &out) == 0;
+    if (exists && S_ISDIR(out.st_mode))
+        cli_bad_input("%s '%s' is a directory; accepted: a file to write, or - for stdout", option,
+                      path);
+    if (exists && input_path && stat(input_path, &in) == 0 && S_ISREG(out.st_mode) &&
+        out.st_dev == in.st_dev && out.st_ino == in.st_ino)
+        cli_bad_input("%s '%s' is the --input file, which it would overwrite; accepted: another "
+                      "file, or - for stdout", option, path);
+    if (exists && access(path, W_OK) != 0)
+        cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
+    if (exists && !S_ISREG(out.st_mode)) {
+        /* A device or FIFO: nothing to replace, and no folder of its own to write beside it. */
+        o->f = fopen(path, "w");
+        if (!o->f)
+            cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
+        return;
+    }
+    o->target = resolve(path);
+    const size_t len = strlen(o->target) + sizeof ".partial-XXXXXX";
+    o->tmp = malloc(len);
+    if (!o->target || !o->tmp)
+        cli_bad_input("%s '%s': out of host memory", option, path);
+    snprintf(o->tmp, len, "%s.partial-XXXXXX", o->target);
+    const int fd = mkstemp(o->tmp);
+    if (fd < 0)
+        cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
+    pending = o->tmp;
+    atexit(remove_pending);
+    /* The mode a file created by fopen would get, or the replaced file's. */
+    const mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, exists ? out.st_mode & 07777 : 0666 & ~mask) != 0 || !(o->f = fdopen(fd, "w")))
+        cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
+}
+
+void output_file_move_table(const struct output_file *o, FILE **table)
+{
+    if (o->f == stdout && *table)
+        *table = stderr;
+}
+
+void output_file_commit(struct output_file *o)
+{
+    if (o->f == stdout) {
+        fflush(stdout);
+        return;
+    }
+    int err = output_flush_error(o->f);
+    if (fclose(o->f) != 0 && err == 0)
+        err = errno;
+    o->f = NULL;
+    if (err == 0 && o->tmp && rename(o->tmp, o->target) != 0)
+        err = errno;
+    if (err)
+        cli_bad_input("%s '%s': writing failed: %s", o->option, o->path, strerror(err));
+    settle(o);
+}
+
+int output_file_abandon(struct output_file *o, int status, const char *what)
+{
+    if (o->f != stdout) {
+        fclose(o->f);
+        if (o->tmp)
+            unlink(o->tmp);
+    }
+    settle(o);
+    if (status == EXIT_INTERRUPTED)
+        cli_error("%s '%s' not written: interrupted before a method's %s matched GMP's", o->option,
+                  o->path, what);
+    else
+        cli_error("%s '%s' not written: no method finished with %s equal to GMP's", o->option,
+                  o->path, what);
+    return status ? status : EXIT_MISMATCH;
+}
