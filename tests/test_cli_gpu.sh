@@ -191,6 +191,17 @@ if [ "$st" -eq 130 ]; then
 elif [ "$st" -ne 0 ]; then
     echo "FAIL: --devices 0,0 --checkpoint run: status $st"; sed 's/^/    /' "$tmp/kerr"; fails=$((fails + 1))
 fi
+# fixed's layout options take lists (issue 36, fault 14): every combination, the last option
+# varying fastest.
+csv="$tmp/fx.csv"
+run "fixed --mem local,global --operands separate,interleaved" fixed --bits 109 --op add \
+    --mem local,global --operands separate,interleaved --count 1000 --reps 1 --warmup 0 --csv "$csv" && {
+    checks=$((checks + 1))
+    got=$(for row in 1 2 3 4; do p=$(field "$csv" $row 15); m=${p#*;mem=}; o=${p#*;operands=}; \
+          echo -n "${m%%;*}/${o%%;*}/$(field "$csv" $row 29) "; done)
+    [ "$got" = "local/separate/0 local/interleaved/0 global/separate/0 global/interleaved/0 " ] ||
+        { echo "FAIL: fixed layout list rows (mem/operands/mismatches): $got"; fails=$((fails + 1)); }
+}
 # An index past the last GPU is refused before any work.
 checks=$((checks + 1))
 "$MPGPU" collatz --devices 0,1023 --count 1000 >/dev/null 2>"$tmp/err"

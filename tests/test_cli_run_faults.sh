@@ -37,4 +37,46 @@ for dev in "--device 3" "--devices all" "--devices 0,3"; do
     expect_status 3 "mul $dev with a named GPU method" mul $dev --method thread-comba "${quick[@]}"
 done
 
+# --- 14: every option that selects what runs takes a comma list (and repeats); the cases are
+# every combination, in the order the help states.
+# params ROW: the params column (the last) of table row ROW of $tmp/out.
+params() { grep -v '^#' "$tmp/out" | sed -n "$(($1 + 1))p" | awk '{ print $NF }'; }
+# method ROW: the method column of table row ROW.
+method() { grep -v '^#' "$tmp/out" | sed -n "$(($1 + 1))p" | awk '{ print $1 }'; }
+ctt_quick=(--count 50 --method gmp,cpu-port --reps 1 --warmup 0)
+for ops in "--op qdiv,mul" "--op qdiv --op mul"; do
+    # shellcheck disable=SC2086
+    expect_status 0 "ctt-vs-ctw $ops" ctt-vs-ctw $ops --words 2,3 "${ctt_quick[@]}"
+    want="mul:2:cpu-port mul:2:gmp mul:3:cpu-port mul:3:gmp qdiv:2:cpu-port qdiv:2:gmp qdiv:3:cpu-port qdiv:3:gmp"
+    got=""
+    for row in 1 2 3 4 5 6 7 8; do
+        p=$(params $row)
+        op=${p#op=}
+        op=${op%%;*}
+        words=${p#*;words=}
+        words=${words%%;*}
+        got="$got $op:$words:$(method $row)"
+    done
+    check "ctt-vs-ctw $ops: cases by op, then --words, then method: got$got" [ "${got# }" = "$want" ]
+    check "ctt-vs-ctw $ops: every cpu-port result checked" [ "$(grep -c ' ok 50 ' "$tmp/out")" -eq 4 ]
+done
+expect_fail 2 "--op 'mul,,qdiv' is not accepted: it has an empty item" -- ctt-vs-ctw --op mul,,qdiv
+expect_fail 2 "--op 'div' is not accepted; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op mul,div
+expect_fail 2 "--reduce applies to the rational operations qadd, qsub, qmul and qdiv; --op add is an integer operation" \
+    -- ctt-vs-ctw --op qadd,add --reduce --method gmp
+expect_ok "--op OP[,OP...]" -- ctt-vs-ctw --help
+# fixed runs on the GPU only: a list is accepted when the run gets as far as looking for one.
+for variants in "--mem local,global" "--mem local --mem global" "--operands separate,interleaved" \
+                "--word-order contiguous,coalesced" "--impl ptx,c --op add,mul --bits 109,256"; do
+    # shellcheck disable=SC2086
+    expect_fail 3 "fixed runs on the GPU only" -- fixed $variants --count 10
+done
+expect_fail 2 "--mem 'local,,global' is not accepted: it has an empty item" -- fixed --mem local,,global
+expect_fail 2 "--mem 'shared' is not accepted; accepted: local, global (a comma list)" -- fixed --mem local,shared
+expect_fail 2 "--word-order 'rows' is not accepted; accepted: contiguous, coalesced" -- fixed --word-order rows
+for help in "--mem local|global[,...]" "--operands separate|interleaved[,...]" \
+            "--word-order contiguous|coalesced[,...]" "every combination runs"; do
+    expect_ok "$help" -- fixed --help
+done
+
 finish cli_run_faults
