@@ -18,8 +18,10 @@
 #include "ctt_ref.h"
 #include "gpu.h"
 #include "hostmem.h"
+#include "loop_watch.h"
 #include "mul_bench.h"
 #include "name_list.h"
+#include "progress.h"
 #include "timing.h"
 
 #define CTT_DEFAULT_WORDS 32u
@@ -151,18 +153,28 @@ static size_t comp_bytes(enum ctt_op op)
     return ctt_op_rational(op) ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
 }
 
-static void prepare_batch(struct ctt_bench *t, enum ctt_op op, unsigned words)
+/* The batch of op at words (the one held, if it is that): 0, or BENCH_STOPPED at Ctrl-C. */
+static int prepare_batch(struct ctt_bench *t, enum ctt_op op, unsigned words)
 {
     if (t->words == words && t->op == op)
-        return;
+        return 0;
     ctt_batch_free(&t->batch);
     free(t->mem);
     free(t->comps);
+    t->mem = t->comps = NULL;
     t->words = 0;
     const struct ctt_gen g = {.seed = t->opt.seed, .op = op, .count = t->opt.count,
                               .mean_words = words, .sigma_words = t->args.sigma,
                               .max_words = CTT_MAX_WORDS, .signed_operands = t->args.signed_operands};
-    if (ctt_batch_generate(&t->batch, &g) != 0)
+    struct progress_phase ph;
+    const int rc = ctt_batch_generate(
+        &t->batch, &g,
+        progress_phase_begin(&ph, t->opt.quiet, "computations", t->opt.count,
+                             "ctt-vs-ctw: generating the batch of %s at --words %u", op_names[op], words));
+    progress_phase_end(&ph);
+    if (rc == LOOP_STOPPED)
+        return BENCH_STOPPED;
+    if (rc != 0)
         cli_bad_input("--count %llu at --words %u: the batch needs 2^32 words (16 GiB) or more, the "
                       "limit of its 32-bit offsets, or more host memory than is free; lower --count",
                       (unsigned long long)t->opt.count, words);
@@ -177,15 +189,27 @@ static void prepare_batch(struct ctt_bench *t, enum ctt_op op, unsigned words)
     memset(t->batch.words + t->batch.operand_words, 0, t->batch.result_words * 4);
     t->op = op;
     t->words = words;
+    return 0;
 }
 
 static int ctt_setup(void *ctx, struct bench_case *c)
 {
     struct ctt_bench *t = ctx;
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
-    prepare_batch(t, t->case_ops[c - t->cases], c->bits / 32);
+    const enum ctt_op op = t->case_ops[c - t->cases];
+    if (prepare_batch(t, op, c->bits / 32) != 0)
+        return BENCH_STOPPED;
     if (m == M_GMP) {
-        if (ctt_gmp_init(&t->gmp, &t->batch) != 0)
+        struct progress_phase ph;
+        const int rc = ctt_gmp_init(
+            &t->gmp, &t->batch,
+            progress_phase_begin(&ph, t->opt.quiet, "computations", t->batch.count,
+                                 "ctt-vs-ctw gmp, %s at %u words: converting the batch to GMP values",
+                                 op_names[op], c->bits / 32));
+        progress_phase_end(&ph);
+        if (rc == LOOP_STOPPED)
+            return BENCH_STOPPED;
+        if (rc != 0)
             cli_bad_input("--count %llu: the GMP baseline needs more host memory than is free",
                           (unsigned long long)t->opt.count);
     } else if (on_gpu(m)) {
@@ -227,46 +251,62 @@ static cudaError_t timed_region(void *p, const char **failed_call)
     return err;
 }
 
-static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+/* A pass of a CPU method (gmp, cpu-port) into *ms: 0, or LOOP_STOPPED when watch stopped it. */
+static int cpu_pass(struct ctt_bench *t, enum ctt_method m, int threads, const struct loop_watch *watch,
+                    double *ms)
 {
-    (void)pass_index;
-    struct ctt_bench *t = ctx;
-    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
     if (m == M_GMP) {
         const double t0 = time_now_ms();
-        ctt_gmp_run(&t->gmp, &t->batch, c->cpu_threads, t->args.reduce);
+        const int rc = ctt_gmp_run(&t->gmp, &t->batch, threads, t->args.reduce, watch);
         *ms = time_now_ms() - t0;
-    } else if (m == M_CPU_PORT) {
-        /* On a copy of the block, so the batch the GPU methods upload stays as generated. */
-        const uint64_t total = t->batch.operand_words + t->batch.result_words;
-        memcpy(t->mem, t->batch.words, total * 4);
-        struct ctt_batch port = t->batch;
-        port.words = t->mem;
-        if (port.rational)
-            port.qcomps = memcpy(t->comps, t->batch.qcomps, t->batch.count * comp_bytes(t->op));
-        else
-            port.comps = memcpy(t->comps, t->batch.comps, t->batch.count * comp_bytes(t->op));
+        return rc;
+    }
+    /* On a copy of the block, so the batch the GPU methods upload stays as generated. */
+    const uint64_t total = t->batch.operand_words + t->batch.result_words;
+    memcpy(t->mem, t->batch.words, total * 4);
+    struct ctt_batch port = t->batch;
+    port.words = t->mem;
+    if (port.rational)
+        port.qcomps = memcpy(t->comps, t->batch.qcomps, t->batch.count * comp_bytes(t->op));
+    else
+        port.comps = memcpy(t->comps, t->batch.comps, t->batch.count * comp_bytes(t->op));
+    const double t0 = time_now_ms();
+    const int rc = ctt_run_serial(&port, watch);
+    if (rc == 0 && t->args.reduce)
+        ctt_reduce(&port, port.words, port.qcomps, 1);
+    *ms = time_now_ms() - t0;
+    return rc;
+}
+
+static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+{
+    struct ctt_bench *t = ctx;
+    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
+    if (!on_gpu(m)) {
+        /* The CPU methods' passes can take minutes: progress, and a stop at Ctrl-C. */
+        struct progress_phase ph;
+        const struct loop_watch *watch =
+            progress_phase_begin(&ph, t->opt.quiet, "computations", t->batch.count,
+                                 "ctt-vs-ctw %s, %s at %u words: pass %u%s", c->method, op_names[t->op],
+                                 c->bits / 32, pass_index + 1, warmup ? " (warm-up)" : "");
+        const int rc = cpu_pass(t, m, c->cpu_threads, watch, ms);
+        progress_phase_end(&ph);
+        return rc == LOOP_STOPPED ? BENCH_STOPPED : 0;
+    }
+    struct region x = {t, mapping_of(m)};
+    const char *failed = NULL;
+    cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, gpu_region_held(&t->opt, warmup), 0, 1,
+                                      ms, &failed);
+    if (err != cudaSuccess)
+        gpu_fail(failed ? failed : "kernel", err);
+    if (t->args.reduce) {
+        /* The reduction on the host: the results down (unless the region moved them), then
+         * GMP's GCD, on the host's clock after the region's. */
         const double t0 = time_now_ms();
-        ctt_run_serial(&port);
-        if (t->args.reduce)
-            ctt_reduce(&port, port.words, port.qcomps, 1);
-        *ms = time_now_ms() - t0;
-    } else {
-        struct region x = {t, mapping_of(m)};
-        const char *failed = NULL;
-        cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, gpu_region_held(&t->opt, warmup), 0, 1,
-                                          ms, &failed);
-        if (err != cudaSuccess)
-            gpu_fail(failed ? failed : "kernel", err);
-        if (t->args.reduce) {
-            /* The reduction on the host: the results down (unless the region moved them), then
-             * GMP's GCD, on the host's clock after the region's. */
-            const double t0 = time_now_ms();
-            if (!t->opt.include_transfers && (err = ctt_device_download(&t->dev, t->mem, t->comps)))
-                gpu_fail(t->dev.failed_call, err);
-            ctt_reduce(&t->batch, t->mem, t->comps, t->opt.threads ? t->opt.threads : t->all_threads);
-            *ms += time_now_ms() - t0;
-        }
+        if (!t->opt.include_transfers && (err = ctt_device_download(&t->dev, t->mem, t->comps)))
+            gpu_fail(t->dev.failed_call, err);
+        ctt_reduce(&t->batch, t->mem, t->comps, t->opt.threads ? t->opt.threads : t->all_threads);
+        *ms += time_now_ms() - t0;
     }
     return 0;
 }
@@ -319,10 +359,15 @@ static void ctt_teardown(void *ctx, struct bench_case *c)
 {
     struct ctt_bench *t = ctx;
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
-    if (m == M_GMP)
-        ctt_gmp_free(&t->gmp);
-    else if (on_gpu(m))
+    if (m == M_GMP) {
+        /* At Ctrl-C the watch stops this at once: the process ends next. */
+        struct progress_phase ph;
+        ctt_gmp_free(&t->gmp, progress_phase_begin(&ph, t->opt.quiet, "computations", t->gmp.count,
+                                                   "ctt-vs-ctw gmp: freeing the GMP values"));
+        progress_phase_end(&ph);
+    } else if (on_gpu(m)) {
         ctt_device_close(&t->dev);
+    }
 }
 
 static const struct bench_ops ctt_ops = {

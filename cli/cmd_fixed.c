@@ -17,7 +17,9 @@
 #include "gpu.h"
 #include "hexio.h"
 #include "hostmem.h"
+#include "loop_run.h"
 #include "name_list.h"
+#include "progress.h"
 #include "timing.h"
 
 #define FIXED_MIN_BITS 64u
@@ -190,9 +192,20 @@ static int fixed_setup(void *ctx, struct bench_case *c)
     } else {
         const uint64_t seed = f->opt.seed;
         uint32_t *a = f->a, *b = f->b;
+        struct progress_phase ph;
+        struct loop_run run;
+        loop_run_start(&run, progress_phase_begin(&ph, f->opt.quiet, "elements", f->count,
+                                                  "fixed %s: generating the operands", c->method));
 #pragma omp parallel for schedule(static)
-        for (long p = 0; p < count; p++)
+        for (long p = 0; p < count; p++) {
+            if (loop_run_stopped(&run))
+                continue;
             fixed_random_operands(fc->op, fc->bits, seed, (uint64_t)p, m, a + p * aw, b + p * bw);
+            loop_run_item_done(&run, (uint64_t)p);
+        }
+        progress_phase_end(&ph);
+        if (loop_run_stopped(&run))
+            return BENCH_STOPPED;
     }
     struct fixed_config cfg = {
         .bits = fc->bits, .op = fc->op, .impl = fc->impl, .global_mem = fc->global_mem,

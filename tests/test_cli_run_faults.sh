@@ -79,4 +79,77 @@ for help in "--mem local|global[,...]" "--operands separate|interleaved[,...]" \
     expect_ok "$help" -- fixed --help
 done
 
+# --- 4: a long phase says what it does and how long it will take, and stops within about a
+# second of Ctrl-C (exit 130, saying so).
+# stop_run NAME HOW WAIT PATTERN ARGS...: runs mpgpu ARGS in the background and stops it once
+# its output shows PATTERN (an extended regex; empty: none awaited), or after WAIT seconds. HOW
+# sigint: kill -INT, its stderr in $tmp/log; ctrl-c: it runs on a terminal (script's), where
+# progress draws its bar, Ctrl-C is typed there, and $tmp/log is the terminal's output. It must
+# then end within 2 s with status 130 and a line saying it was interrupted.
+stop_run() {
+    local name=$1 how=$2 wait_s=$3 pattern=$4 i
+    shift 4
+    if [ "$how" = ctrl-c ]; then
+        rm -f "$tmp/keys"
+        mkfifo "$tmp/keys"
+        script -qfec "exec $(printf '%q ' "$MPGPU" "$@")" /dev/null <"$tmp/keys" >"$tmp/log" 2>&1 &
+        exec 3>"$tmp/keys"
+    else
+        "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/log" </dev/null &
+    fi
+    local pid=$!
+    for ((i = 0; i < wait_s * 10; i++)); do
+        [ -n "$pattern" ] && grep -qE -- "$pattern" "$tmp/log" && break
+        sleep 0.1
+    done
+    [ -z "$pattern" ] || check "$name: '$pattern' shown within $wait_s s" [ "$i" -lt $((wait_s * 10)) ]
+    if [ "$how" = ctrl-c ]; then
+        # A run that ended already has closed its terminal: the write fails (EPIPE), and the
+        # checks below say how it ended.
+        (trap '' PIPE; printf '\003' >&3) 2>/dev/null
+    else
+        kill -INT "$pid"
+    fi
+    for ((i = 0; i < 20; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ "$how" = ctrl-c ] && exec 3>&-
+    if kill -0 "$pid" 2>/dev/null; then
+        check "$name: ended within 2 s of $how" false
+        kill -KILL "$pid"
+        wait "$pid" 2>/dev/null
+        return
+    fi
+    wait "$pid"
+    local st=$?
+    check "$name: exit $st after $how (want 130)" [ "$st" -eq 130 ]
+    check "$name: says it was interrupted" grep -q "^mpgpu: interrupted" "$tmp/log"
+}
+# A CPU pass of ~50 s (schoolbook products of 8192 words on one thread): announced with its
+# estimate once its rate is measured (after 1 s), then stopped part-way.
+ctt_port=(ctt-vs-ctw --method cpu-port --words 8192 --count 512 --reps 1 --warmup 0)
+stop_run "ctt-vs-ctw cpu-port pass" sigint 5 \
+    "^mpgpu: ctt-vs-ctw cpu-port, mul at 8192 words: pass 1: about [0-9:]+ more" "${ctt_port[@]}"
+# With --quiet no progress, and still Ctrl-C.
+stop_run "ctt-vs-ctw cpu-port pass --quiet" sigint 1 "" "${ctt_port[@]}" --quiet
+check "ctt-vs-ctw --quiet: nothing on stderr but the interruption" \
+    [ "$(grep -v "interrupted" "$tmp/log" | grep -c .)" -eq 0 ]
+if command -v script >/dev/null; then
+    # Generating the batch, then converting it for GMP (issue 36: 40-90 s at 2^26, deaf to
+    # Ctrl-C): each shows its bar; Ctrl-C during the conversion.
+    stop_run "ctt-vs-ctw gmp setup" ctrl-c 20 "converting the batch to GMP values \\[" \
+        ctt-vs-ctw --method gmp --count 2^23 --words 2 --reps 1 --warmup 0
+    check "ctt-vs-ctw gmp setup: the batch's generation showed its bar" \
+        grep -q "ctt-vs-ctw: generating the batch of mul at --words 2 \\[" "$tmp/log"
+    # mul's GMP baseline: the operands, their limbs, then Ctrl-C in the pass (seconds here).
+    stop_run "mul gmp pass" ctrl-c 20 "gmp at 65536 bits: pass 1 \\[" \
+        mul --method gmp --bits 65536 --count 2^14 --reps 1 --warmup 0
+    for phase in "generating the operands of 65536 bits" "gmp at 65536 bits: converting the operands to GMP limbs"; do
+        check "mul gmp: '$phase' showed its bar" grep -q "$phase \\[" "$tmp/log"
+    done
+else
+    echo "note: no 'script' here: Ctrl-C on a terminal not tested"
+fi
+
 finish cli_run_faults

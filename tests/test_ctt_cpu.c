@@ -40,7 +40,7 @@ static void fill(uint32_t *w, uint32_t n, enum pattern p, uint64_t stream)
 static void check_batch(struct ctt_batch *b, const char *what)
 {
     CHECK(ctt_batch_seal(b) == 0, "%s: seal", what);
-    ctt_run_serial(b);
+    ctt_run_serial(b, NULL);
     uint64_t checked = 0;
     size_t first_bad = 0;
     const void *comps = b->rational ? (const void *)b->qcomps : (const void *)b->comps;
@@ -146,7 +146,7 @@ static void check_generator(void)
                                     .mean_words = means[m], .sigma_words = sigmas[s],
                                     .max_words = 200, .signed_operands = (m + s) & 1};
                 struct ctt_batch b;
-                CHECK(ctt_batch_generate(&b, &g) == 0, "generate");
+                CHECK(ctt_batch_generate(&b, &g, NULL) == 0, "generate");
                 CHECK(b.rational == ctt_op_rational(o), "generator: op %d, rational %d", o,
                       b.rational);
                 bool lengths_ok = b.count == g.count, spread = false;
@@ -169,7 +169,7 @@ static void check_generator(void)
                 if (sigmas[s] >= 32)
                     CHECK(spread, "generator: sigma %g drew one length only", sigmas[s]);
                 struct ctt_batch again;
-                ctt_batch_generate(&again, &g);
+                ctt_batch_generate(&again, &g, NULL);
                 CHECK(again.operand_words == b.operand_words &&
                       memcmp(again.words, b.words, b.operand_words * 4) == 0,
                       "generator: one seed, two batches");

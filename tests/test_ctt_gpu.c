@@ -103,7 +103,7 @@ static void random_batches(enum ctt_mapping m, enum ctt_op op)
                                   .mean_words = shapes[s].mean, .sigma_words = shapes[s].sigma,
                                   .max_words = CTT_MAX_WORDS, .signed_operands = shapes[s].sign};
         struct ctt_batch b;
-        if (ctt_batch_generate(&b, &g) != 0) {
+        if (ctt_batch_generate(&b, &g, NULL) != 0) {
             CHECK(false, "generate");
             continue;
         }
