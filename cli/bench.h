@@ -65,7 +65,8 @@ struct bench_check_spec {
 };
 
 struct bench_ops {
-    /* Before the first pass of a case: buffers, uploads. Returns 0 or an EXIT_* status. */
+    /* Before the first pass of a case: buffers, uploads. Returns 0, BENCH_STOPPED (Ctrl-C in a
+     * long preparation) or an EXIT_* status. */
     int (*setup)(void *ctx, struct bench_case *c);
     /* One pass (pass_index counts the warm-up passes first); sets *ms to its time, measured
      * with CUDA events around the kernels or with the monotonic clock. Returns 0,

@@ -18,7 +18,10 @@
 #include "ctt_ref.h"
 #include "gpu.h"
 #include "hostmem.h"
+#include "loop_watch.h"
 #include "mul_bench.h"
+#include "name_list.h"
+#include "progress.h"
 #include "timing.h"
 
 #define CTT_DEFAULT_WORDS 32u
@@ -31,7 +34,7 @@ static const char *const method_names[N_METHODS] = {"ctt", "ctw", "auto", "cpu-p
 static const char *const op_names[CTT_N_OPS] = {"add", "sub", "mul", "qadd", "qsub", "qmul", "qdiv"};
 
 struct ctt_args {
-    enum ctt_op op;
+    bool ops[CTT_N_OPS]; /* --op, a list (issue 36): each runs */
     unsigned words[CLI_MAX_SIZES];
     size_t n_words;
     double sigma;
@@ -42,7 +45,12 @@ struct ctt_args {
 struct ctt_bench {
     struct cli_common opt;
     struct ctt_args args;
-    unsigned words;          /* mean length of the batch held now (0: none) */
+    /* The cases, in order, and the operation of each (c->data is the method). */
+    const struct bench_case *cases;
+    enum ctt_op *case_ops;
+    /* The batch held now: its operation and mean length (words 0: none). */
+    enum ctt_op op;
+    unsigned words;
     struct ctt_batch batch;
     uint32_t *mem;           /* a mapping's memory block as it left it */
     void *comps;             /* and its computations (struct ctt_comp or ctt_qcomp) */
@@ -55,13 +63,7 @@ static int ctt_handle(int id, const char *arg, void *ctx)
 {
     struct ctt_args *a = ctx;
     if (id == OPT_OP) {
-        size_t k = 0;
-        while (k < CTT_N_OPS && strcmp(arg, op_names[k]))
-            k++;
-        if (k == CTT_N_OPS)
-            cli_bad_input("--op '%s' is not an operation; accepted: add, sub, mul, qadd, qsub, qmul, "
-                          "qdiv", arg);
-        a->op = (enum ctt_op)k;
+        name_list_parse("--op", arg, op_names, CTT_N_OPS, a->ops);
     } else if (id == OPT_WORDS) {
         char accepted[96];
         snprintf(accepted, sizeof accepted, "lengths in words separated by single commas, each "
@@ -93,7 +95,7 @@ static int ctt_handle(int id, const char *arg, void *ctx)
 }
 
 static const struct cli_option ctt_options[] = {
-    {"op", "OP", OPT_OP, "the operation: add, sub or mul on integers, or qadd, qsub, qmul or qdiv on rationals a/b and c/d, unreduced as 003 4.4.2: (ad+cb)/bd, (ad-cb)/bd, ac/bd, ad/bc (default mul)"},
+    {"op", "OP[,OP...]", OPT_OP, "the operations, a comma list: add, sub or mul on integers, or qadd, qsub, qmul or qdiv on rationals a/b and c/d, unreduced as 003 4.4.2: (ad+cb)/bd, (ad-cb)/bd, ac/bd, ad/bc (default mul)"},
     {"words", "W[,W...]", OPT_WORDS, "mean operand length in 32-bit words, 1..16384 (default 32); a comma list runs each in turn"},
     {"sigma", "S", OPT_SIGMA, "deviation of the operand lengths in words, a normal distribution around --words, rounded and clamped to 1..16384 (default 0: all equal)"},
     {"signed", NULL, OPT_SIGNED, "random operand signs, of the numerators for rationals (default: non-negative operands, as 003; denominators are always positive)"},
@@ -137,53 +139,77 @@ static enum ctt_mapping mapping_of(enum ctt_method m)
 /* Words per computation, roughly: lengths as long as mean + 3 sigma (capped), two operands and
  * the result (of 2m words at most); for a rational computation four operands, x and y (4m + 1)
  * and qadd's and qsub's temporaries (4m). For the checks before any work. */
-static uint64_t words_estimate(const struct ctt_bench *t, unsigned words)
+static uint64_t words_estimate(const struct ctt_bench *t, enum ctt_op op, unsigned words)
 {
     double m = words + 3 * t->args.sigma;
     if (m > CTT_MAX_WORDS)
         m = CTT_MAX_WORDS;
-    return (uint64_t)((ctt_op_rational(t->args.op) ? 12 : 4) * m + 1) * t->opt.count;
+    return (uint64_t)((ctt_op_rational(op) ? 12 : 4) * m + 1) * t->opt.count;
 }
 
-/* Bytes of one computation of the batch. */
-static size_t comp_bytes(const struct ctt_bench *t)
+/* Bytes of one computation of op. */
+static size_t comp_bytes(enum ctt_op op)
 {
-    return ctt_op_rational(t->args.op) ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
+    return ctt_op_rational(op) ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
 }
 
-static void prepare_batch(struct ctt_bench *t, unsigned words)
+/* The batch of op at words (the one held, if it is that): 0, or BENCH_STOPPED at Ctrl-C. */
+static int prepare_batch(struct ctt_bench *t, enum ctt_op op, unsigned words)
 {
-    if (t->words == words)
-        return;
+    if (t->words == words && t->op == op)
+        return 0;
     ctt_batch_free(&t->batch);
     free(t->mem);
     free(t->comps);
-    const struct ctt_gen g = {.seed = t->opt.seed, .op = t->args.op, .count = t->opt.count,
+    t->mem = t->comps = NULL;
+    t->words = 0;
+    const struct ctt_gen g = {.seed = t->opt.seed, .op = op, .count = t->opt.count,
                               .mean_words = words, .sigma_words = t->args.sigma,
                               .max_words = CTT_MAX_WORDS, .signed_operands = t->args.signed_operands};
-    if (ctt_batch_generate(&t->batch, &g) != 0)
+    struct progress_phase ph;
+    const int rc = ctt_batch_generate(
+        &t->batch, &g,
+        progress_phase_begin(&ph, t->opt.quiet, "computations", t->opt.count,
+                             "ctt-vs-ctw: generating the batch of %s at --words %u", op_names[op], words));
+    progress_phase_end(&ph);
+    if (rc == LOOP_STOPPED)
+        return BENCH_STOPPED;
+    if (rc != 0)
         cli_bad_input("--count %llu at --words %u: the batch needs 2^32 words (16 GiB) or more, the "
                       "limit of its 32-bit offsets, or more host memory than is free; lower --count",
                       (unsigned long long)t->opt.count, words);
     const uint64_t total = t->batch.operand_words + t->batch.result_words;
     t->mem = malloc(total * sizeof *t->mem);
-    t->comps = malloc(t->batch.count * comp_bytes(t));
+    t->comps = malloc(t->batch.count * comp_bytes(op));
     if (!t->mem || !t->comps)
         cli_bad_input("--count %llu at --words %u: out of host memory",
                       (unsigned long long)t->opt.count, words);
     /* The result space starts zeroed on the host, as in 003 (it is what --include-transfers
      * moves). */
     memset(t->batch.words + t->batch.operand_words, 0, t->batch.result_words * 4);
+    t->op = op;
     t->words = words;
+    return 0;
 }
 
 static int ctt_setup(void *ctx, struct bench_case *c)
 {
     struct ctt_bench *t = ctx;
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
-    prepare_batch(t, c->bits / 32);
+    const enum ctt_op op = t->case_ops[c - t->cases];
+    if (prepare_batch(t, op, c->bits / 32) != 0)
+        return BENCH_STOPPED;
     if (m == M_GMP) {
-        if (ctt_gmp_init(&t->gmp, &t->batch) != 0)
+        struct progress_phase ph;
+        const int rc = ctt_gmp_init(
+            &t->gmp, &t->batch,
+            progress_phase_begin(&ph, t->opt.quiet, "computations", t->batch.count,
+                                 "ctt-vs-ctw gmp, %s at %u words: converting the batch to GMP values",
+                                 op_names[op], c->bits / 32));
+        progress_phase_end(&ph);
+        if (rc == LOOP_STOPPED)
+            return BENCH_STOPPED;
+        if (rc != 0)
             cli_bad_input("--count %llu: the GMP baseline needs more host memory than is free",
                           (unsigned long long)t->opt.count);
     } else if (on_gpu(m)) {
@@ -225,46 +251,62 @@ static cudaError_t timed_region(void *p, const char **failed_call)
     return err;
 }
 
-static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+/* A pass of a CPU method (gmp, cpu-port) into *ms: 0, or LOOP_STOPPED when watch stopped it. */
+static int cpu_pass(struct ctt_bench *t, enum ctt_method m, int threads, const struct loop_watch *watch,
+                    double *ms)
 {
-    (void)pass_index;
-    struct ctt_bench *t = ctx;
-    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
     if (m == M_GMP) {
         const double t0 = time_now_ms();
-        ctt_gmp_run(&t->gmp, &t->batch, c->cpu_threads, t->args.reduce);
+        const int rc = ctt_gmp_run(&t->gmp, &t->batch, threads, t->args.reduce, watch);
         *ms = time_now_ms() - t0;
-    } else if (m == M_CPU_PORT) {
-        /* On a copy of the block, so the batch the GPU methods upload stays as generated. */
-        const uint64_t total = t->batch.operand_words + t->batch.result_words;
-        memcpy(t->mem, t->batch.words, total * 4);
-        struct ctt_batch port = t->batch;
-        port.words = t->mem;
-        if (port.rational)
-            port.qcomps = memcpy(t->comps, t->batch.qcomps, t->batch.count * comp_bytes(t));
-        else
-            port.comps = memcpy(t->comps, t->batch.comps, t->batch.count * comp_bytes(t));
+        return rc;
+    }
+    /* On a copy of the block, so the batch the GPU methods upload stays as generated. */
+    const uint64_t total = t->batch.operand_words + t->batch.result_words;
+    memcpy(t->mem, t->batch.words, total * 4);
+    struct ctt_batch port = t->batch;
+    port.words = t->mem;
+    if (port.rational)
+        port.qcomps = memcpy(t->comps, t->batch.qcomps, t->batch.count * comp_bytes(t->op));
+    else
+        port.comps = memcpy(t->comps, t->batch.comps, t->batch.count * comp_bytes(t->op));
+    const double t0 = time_now_ms();
+    const int rc = ctt_run_serial(&port, watch);
+    if (rc == 0 && t->args.reduce)
+        ctt_reduce(&port, port.words, port.qcomps, 1);
+    *ms = time_now_ms() - t0;
+    return rc;
+}
+
+static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
+{
+    struct ctt_bench *t = ctx;
+    const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
+    if (!on_gpu(m)) {
+        /* The CPU methods' passes can take minutes: progress, and a stop at Ctrl-C. */
+        struct progress_phase ph;
+        const struct loop_watch *watch =
+            progress_phase_begin(&ph, t->opt.quiet, "computations", t->batch.count,
+                                 "ctt-vs-ctw %s, %s at %u words: pass %u%s", c->method, op_names[t->op],
+                                 c->bits / 32, pass_index + 1, warmup ? " (warm-up)" : "");
+        const int rc = cpu_pass(t, m, c->cpu_threads, watch, ms);
+        progress_phase_end(&ph);
+        return rc == LOOP_STOPPED ? BENCH_STOPPED : 0;
+    }
+    struct region x = {t, mapping_of(m)};
+    const char *failed = NULL;
+    cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, gpu_region_held(&t->opt, warmup), 0, 1,
+                                      ms, &failed);
+    if (err != cudaSuccess)
+        gpu_fail(failed ? failed : "kernel", err);
+    if (t->args.reduce) {
+        /* The reduction on the host: the results down (unless the region moved them), then
+         * GMP's GCD, on the host's clock after the region's. */
         const double t0 = time_now_ms();
-        ctt_run_serial(&port);
-        if (t->args.reduce)
-            ctt_reduce(&port, port.words, port.qcomps, 1);
-        *ms = time_now_ms() - t0;
-    } else {
-        struct region x = {t, mapping_of(m)};
-        const char *failed = NULL;
-        cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, gpu_region_held(&t->opt, warmup), 0, 1,
-                                          ms, &failed);
-        if (err != cudaSuccess)
-            gpu_fail(failed ? failed : "kernel", err);
-        if (t->args.reduce) {
-            /* The reduction on the host: the results down (unless the region moved them), then
-             * GMP's GCD, on the host's clock after the region's. */
-            const double t0 = time_now_ms();
-            if (!t->opt.include_transfers && (err = ctt_device_download(&t->dev, t->mem, t->comps)))
-                gpu_fail(t->dev.failed_call, err);
-            ctt_reduce(&t->batch, t->mem, t->comps, t->opt.threads ? t->opt.threads : t->all_threads);
-            *ms += time_now_ms() - t0;
-        }
+        if (!t->opt.include_transfers && (err = ctt_device_download(&t->dev, t->mem, t->comps)))
+            gpu_fail(t->dev.failed_call, err);
+        ctt_reduce(&t->batch, t->mem, t->comps, t->opt.threads ? t->opt.threads : t->all_threads);
+        *ms += time_now_ms() - t0;
     }
     return 0;
 }
@@ -327,7 +369,7 @@ static void ctt_describe(void *ctx, const struct bench_case *c, char *params, si
     struct ctt_bench *t = ctx;
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
     int k = snprintf(params, len, "op=%s;words=%u;sigma=%g;signed=%d;operand_words=%llu;result_words=%llu",
-                     op_names[t->args.op], c->bits / 32, t->args.sigma, t->args.signed_operands,
+                     op_names[t->op], c->bits / 32, t->args.sigma, t->args.signed_operands,
                      (unsigned long long)t->batch.operand_words,
                      (unsigned long long)t->batch.result_words);
     if (t->args.reduce && k > 0 && (size_t)k < len)
@@ -343,10 +385,15 @@ static void ctt_teardown(void *ctx, struct bench_case *c)
 {
     struct ctt_bench *t = ctx;
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
-    if (m == M_GMP)
-        ctt_gmp_free(&t->gmp);
-    else if (on_gpu(m))
+    if (m == M_GMP) {
+        /* At Ctrl-C the watch stops this at once: the process ends next. */
+        struct progress_phase ph;
+        ctt_gmp_free(&t->gmp, progress_phase_begin(&ph, t->opt.quiet, "computations", t->gmp.count,
+                                                   "ctt-vs-ctw gmp: freeing the GMP values"));
+        progress_phase_end(&ph);
+    } else if (on_gpu(m)) {
         ctt_device_close(&t->dev);
+    }
 }
 
 static const struct bench_ops ctt_ops = {
@@ -364,11 +411,10 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
 {
     struct ctt_bench t;
     memset(&t, 0, sizeof t);
-    t.args.op = CTT_MUL;
     const struct cli_spec spec = {
         .command = "ctt-vs-ctw",
-        .usage = "mpgpu ctt-vs-ctw [--op add|sub|mul|qadd|qsub|qmul|qdiv] [--words W,...] "
-                 "[--sigma S] [--count N] [--method M,...] [options]",
+        .usage = "mpgpu ctt-vs-ctw [--op OP,...] [--words W,...] [--sigma S] [--count N] "
+                 "[--method M,...] [options]",
         .description =
             "Runs a batch of --count computations of --op on integers whose lengths (in 32-bit "
             "words) are drawn around --words with deviation --sigma, all in one device buffer as "
@@ -380,8 +426,10 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
             "all four operand integers drawn as above, and each mapping runs the products and "
             "the sum of one rational computation with its own integer routines, the "
             "temporaries ad and cb of qadd and qsub in the result space it reserves. Without "
-            "--method: ctt, ctw, auto and gmp. 003 runs 8192 computations (Fig. 5.5): give "
-            "--count 8192 to match it.",
+            "--method: ctt, ctw, auto and gmp. --op, --words and --method each take a comma list "
+            "(or repeat): every combination runs, operation by operation (in the order add, sub, "
+            "mul, qadd, qsub, qmul, qdiv), then --words as given, then the methods in the order "
+            "listed below. 003 runs 8192 computations (Fig. 5.5): give --count 8192 to match it.",
         .common = (OPT_ALL_COMMON & ~OPT_BITS) | OPT_INCLUDE_LAUNCH,
         .verify_help = "check each computation against GMP, which computes it from the host's own copy of the batch (a mapping's operands and descriptors must come back unchanged): all of them, a sample of about 1000 spread over the batch (every k-th and the last), or none",
         .options = ctt_options,
@@ -394,9 +442,15 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
                     "  mpgpu ctt-vs-ctw --op qadd --words 1,2,4,8,16,32 --count 8192 --method all\n",
     };
     cli_parse(argc, argv, &spec, &t.opt);
-    if (t.args.reduce && !ctt_op_rational(t.args.op))
-        cli_bad_input("--reduce applies to the rational operations qadd, qsub, qmul and qdiv; "
-                      "--op %s is an integer operation", op_names[t.args.op]);
+    bool any_op = false;
+    for (int op = 0; op < CTT_N_OPS; op++)
+        any_op |= t.args.ops[op];
+    if (!any_op)
+        t.args.ops[CTT_MUL] = true;
+    for (int op = 0; op < CTT_N_OPS; op++)
+        if (t.args.reduce && t.args.ops[op] && !ctt_op_rational(op))
+            cli_bad_input("--reduce applies to the rational operations qadd, qsub, qmul and qdiv; "
+                          "--op %s is an integer operation", op_names[op]);
     if (t.args.n_words == 0)
         t.args.words[t.args.n_words++] = CTT_DEFAULT_WORDS;
     t.all_threads = mul_bench_all_threads();
@@ -408,19 +462,20 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     if (!explicit_methods)
         want[M_CTT] = want[M_CTW] = want[M_AUTO] = want[M_GMP] = true;
 
-    for (size_t s = 0; s < t.args.n_words; s++) {
-        const uint64_t words = words_estimate(&t, t.args.words[s]);
-        if (words >= UINT64_C(1) << 32)
-            cli_bad_input("--count %llu at --words %u: the batch needs about %llu words, more than "
-                          "the 2^32 its 32-bit offsets reach; lower --count",
-                          (unsigned long long)t.opt.count, t.args.words[s], (unsigned long long)words);
-        char what[96];
-        snprintf(what, sizeof what, "--count %llu at --words %u", (unsigned long long)t.opt.count,
-                 t.args.words[s]);
-        /* The batch, a mapping's copy of it, and GMP's values (three or six a computation). */
-        const unsigned values = ctt_op_rational(t.args.op) ? 6 : 3;
-        hostmem_require(words * 4 * 3 + t.opt.count * (comp_bytes(&t) * 2 + values * 32), what);
-    }
+    for (int op = 0; op < CTT_N_OPS; op++)
+        for (size_t s = 0; s < t.args.n_words && t.args.ops[op]; s++) {
+            const uint64_t words = words_estimate(&t, op, t.args.words[s]);
+            if (words >= UINT64_C(1) << 32)
+                cli_bad_input("--count %llu at --words %u: the batch needs about %llu words, more "
+                              "than the 2^32 its 32-bit offsets reach; lower --count",
+                              (unsigned long long)t.opt.count, t.args.words[s], (unsigned long long)words);
+            char what[96];
+            snprintf(what, sizeof what, "--count %llu at --words %u of --op %s",
+                     (unsigned long long)t.opt.count, t.args.words[s], op_names[op]);
+            /* The batch, a mapping's copy of it, and GMP's values (three or six a computation). */
+            const unsigned values = ctt_op_rational(op) ? 6 : 3;
+            hostmem_require(words * 4 * 3 + t.opt.count * (comp_bytes(op) * 2 + values * 32), what);
+        }
 
     char why[256];
     const bool any_gpu = want[M_CTT] || want[M_CTW] || want[M_AUTO];
@@ -436,28 +491,35 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
         want[M_CTT] = want[M_CTW] = want[M_AUTO] = false;
     }
 
-    struct bench_case *cases = malloc(t.args.n_words * N_METHODS * sizeof *cases);
+    const size_t max_cases = CTT_N_OPS * t.args.n_words * N_METHODS;
+    struct bench_case *cases = malloc(max_cases * sizeof *cases);
+    t.case_ops = malloc(max_cases * sizeof *t.case_ops);
+    if (!cases || !t.case_ops)
+        cli_bad_input("ctt-vs-ctw: out of host memory for %zu cases", max_cases);
     size_t n_cases = 0;
-    for (size_t s = 0; s < t.args.n_words; s++)
-        for (int k = 0; k < N_METHODS; k++) {
-            if (!want[k])
-                continue;
-            const bool cpu = k == M_CPU_PORT || k == M_GMP;
-            cases[n_cases++] = (struct bench_case){
-                .method = method_names[k],
-                .bits = t.args.words[s] * 32,
-                .count = t.opt.count,
-                .throughput_unit = "computations",
-                .timed_region = cpu ? "cpu"
-                              : t.args.reduce ? (t.opt.include_transfers ? "kernels+transfers+host-reduce"
-                                                                         : "kernels+download+host-reduce")
-                              : gpu_region_name(&t.opt),
-                .cpu_threads = k == M_GMP ? (t.opt.threads ? t.opt.threads : t.all_threads)
-                                          : k == M_CPU_PORT ? 1 : 0,
-                .data = (void *)(uintptr_t)k,
-            };
-        }
+    for (int op = 0; op < CTT_N_OPS; op++)
+        for (size_t s = 0; s < t.args.n_words; s++)
+            for (int k = 0; k < N_METHODS; k++) {
+                if (!t.args.ops[op] || !want[k])
+                    continue;
+                const bool cpu = k == M_CPU_PORT || k == M_GMP;
+                t.case_ops[n_cases] = (enum ctt_op)op;
+                cases[n_cases++] = (struct bench_case){
+                    .method = method_names[k],
+                    .bits = t.args.words[s] * 32,
+                    .count = t.opt.count,
+                    .throughput_unit = "computations",
+                    .timed_region = cpu ? "cpu"
+                                  : t.args.reduce ? (t.opt.include_transfers ? "kernels+transfers+host-reduce"
+                                                                             : "kernels+download+host-reduce")
+                                  : gpu_region_name(&t.opt),
+                    .cpu_threads = k == M_GMP ? (t.opt.threads ? t.opt.threads : t.all_threads)
+                                              : k == M_CPU_PORT ? 1 : 0,
+                    .data = (void *)(uintptr_t)k,
+                };
+            }
 
+    t.cases = cases;
     struct bench b;
     bench_open(&b, "ctt-vs-ctw", &t.opt, have_gpu, t.opt.device);
     int status = bench_run(&b, &ctt_ops, &t, cases, n_cases);
@@ -465,5 +527,6 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     free(t.mem);
     free(t.comps);
     free(cases);
+    free(t.case_ops);
     return status ? status : gpu_status;
 }

@@ -16,6 +16,9 @@
 #include "gpu.h"
 #include "hexio.h"
 #include "hostmem.h"
+#include "loop_run.h"
+#include "name_list.h"
+#include "progress.h"
 #include "timing.h"
 
 #define FIXED_MIN_BITS 64u
@@ -26,66 +29,32 @@ enum {
     OPT_MODULUS, OPT_INPUT, OPT_RESOURCES
 };
 
+/* The variants of --impl, --mem, --operands and --word-order, in the order their cases run;
+ * index 1 is the kernel's flag set (fixed_config's impl, global_mem, interleaved, coalesced). */
 static const char *const impl_names[] = {"ptx", "c"};
+static const char *const mem_names[] = {"local", "global"};
+static const char *const operands_names[] = {"separate", "interleaved"};
+static const char *const word_order_names[] = {"contiguous", "coalesced"};
 
 struct fixed_args {
-    bool ops[FIXED_N_OPS], impls[2];
-    bool op_given, impl_given;
+    /* Each a list (issue 36): every combination runs. */
+    bool ops[FIXED_N_OPS], impls[2], mems[2], operands[2], word_orders[2];
     uint64_t chain;
-    bool interleaved, coalesced, global_mem;
     unsigned grid, block;
     const char *modulus, *input;
     bool resources;
 };
 
-/* Marks each item of a comma list that names[] holds; an unknown one is bad input. */
-static void parse_names(const char *option, const char *arg, const char *const *names, size_t n,
-                        bool *selected)
-{
-    char accepted[160] = "";
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++)
-        len += snprintf(accepted + len, sizeof accepted - len, "%s%s", i ? ", " : "", names[i]);
-    snprintf(accepted + len, sizeof accepted - len, " (a comma list)");
-    cli_check_list(option, arg, accepted);
-    char *copy = strdup(arg);
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        size_t i = 0;
-        while (i < n && strcmp(tok, names[i]))
-            i++;
-        if (i == n)
-            cli_bad_input("%s '%s' is not accepted; accepted: %s", option, tok, accepted);
-        selected[i] = true;
-    }
-    free(copy);
-}
-
-/* One of two words: returns true for `yes`. */
-static bool parse_choice(const char *option, const char *arg, const char *yes, const char *no)
-{
-    if (!strcmp(arg, yes))
-        return true;
-    if (!strcmp(arg, no))
-        return false;
-    cli_bad_input("%s '%s' is not accepted; accepted: %s, %s", option, arg, no, yes);
-}
-
 static int fixed_handle(int id, const char *arg, void *ctx)
 {
     struct fixed_args *f = ctx;
     switch (id) {
-    case OPT_OP:
-        parse_names("--op", arg, fixed_op_names, FIXED_N_OPS, f->ops);
-        f->op_given = true;
-        break;
-    case OPT_IMPL:
-        parse_names("--impl", arg, impl_names, 2, f->impls);
-        f->impl_given = true;
-        break;
+    case OPT_OP: name_list_parse("--op", arg, fixed_op_names, FIXED_N_OPS, f->ops); break;
+    case OPT_IMPL: name_list_parse("--impl", arg, impl_names, 2, f->impls); break;
     case OPT_CHAIN: f->chain = cli_parse_u64("--chain", arg, 1, UINT64_C(1) << 32); break;
-    case OPT_OPERANDS: f->interleaved = parse_choice("--operands", arg, "interleaved", "separate"); break;
-    case OPT_WORD_ORDER: f->coalesced = parse_choice("--word-order", arg, "coalesced", "contiguous"); break;
-    case OPT_MEM: f->global_mem = parse_choice("--mem", arg, "global", "local"); break;
+    case OPT_OPERANDS: name_list_parse("--operands", arg, operands_names, 2, f->operands); break;
+    case OPT_WORD_ORDER: name_list_parse("--word-order", arg, word_order_names, 2, f->word_orders); break;
+    case OPT_MEM: name_list_parse("--mem", arg, mem_names, 2, f->mems); break;
     case OPT_GRID: f->grid = (unsigned)cli_parse_u64("--grid", arg, 1, 0x7fffffff); break;
     case OPT_BLOCK: f->block = (unsigned)cli_parse_u64("--block", arg, 1, 1024); break;
     case OPT_MODULUS: f->modulus = arg; break;
@@ -96,12 +65,12 @@ static int fixed_handle(int id, const char *arg, void *ctx)
 }
 
 static const struct cli_option fixed_options[] = {
-    {"op", "OP[,OP...]", OPT_OP, "operations (default montmul): add, sub (two's complement in the operand width), addm, subm (branch-free mod m), mul (column order), karatsuba (one level), montred (T R^-1 mod m, R = 2^(32 ceil(P/32))), montmul (a b R^-1 mod m), powm (a^b mod m)"},
+    {"op", "OP[,OP...]", OPT_OP, "operations, a comma list (default montmul): add, sub (two's complement in the operand width), addm, subm (branch-free mod m), mul (column order), karatsuba (one level), montred (T R^-1 mod m, R = 2^(32 ceil(P/32))), montmul (a b R^-1 mod m), powm (a^b mod m)"},
     {"chain", "K", OPT_CHAIN, "apply the operation K times per element in registers, each time to the last result (default 1); the throughput counts all K"},
-    {"impl", "ptx|c[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C (default ptx; a comma list runs both)"},
-    {"operands", "separate|interleaved", OPT_OPERANDS, "the two operands in separate arrays, or interleaved word by word in one (default separate; 004 section 3.4)"},
-    {"word-order", "coalesced|contiguous", OPT_WORD_ORDER, "word j of every element together (COAL_IDX), or each element's words together (IDX) (default coalesced)"},
-    {"mem", "local|global", OPT_MEM, "operands copied to registers (_loc), or used in place in device memory (_glo: the operands and the result; mul, karatsuba, montred, montmul and powm keep their temporaries in registers) (default local)"},
+    {"impl", "ptx|c[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C (default ptx; ptx,c runs both)"},
+    {"operands", "separate|interleaved[,...]", OPT_OPERANDS, "the two operands in separate arrays, or interleaved word by word in one (default separate; 004 section 3.4; a comma list runs each)"},
+    {"word-order", "contiguous|coalesced[,...]", OPT_WORD_ORDER, "each element's words together (contiguous: IDX), or word j of every element together (coalesced: COAL_IDX) (default coalesced; a comma list runs each)"},
+    {"mem", "local|global[,...]", OPT_MEM, "operands copied to registers (local: _loc), or used in place in device memory (global: _glo, the operands and the result; mul, karatsuba, montred, montmul and powm keep their temporaries in registers) (default local; a comma list runs each)"},
     {"grid", "G", OPT_GRID, "thread blocks (1..2^31-1; default: one element per thread); fewer blocks loop over the elements"},
     {"block", "B", OPT_BLOCK, "threads per block, 1..1024 (default 256)"},
     {"modulus", "HEX", OPT_MODULUS, "the modulus of modular operations, below 2^P, at least 3, odd for montred/montmul/powm (default: a random odd P-bit one from --seed)"},
@@ -123,12 +92,31 @@ struct fixed_bench {
     bool dev_open;
 };
 
+/* A case's two-way variants as bits of one number, so that one loop runs every combination. */
+enum {
+    VARIANT_WORD_ORDER = 1,
+    VARIANT_OPERANDS = 2,
+    VARIANT_MEM = 4,
+    VARIANT_IMPL = 8,
+    N_VARIANTS = 16,
+};
+
 struct fixed_case {
     unsigned bits;
     enum fixed_op op;
     enum fixed_impl impl;
+    bool global_mem, interleaved, coalesced;
     char method[32];
 };
+
+/* An option not given selects its default variant. */
+static void select_default(bool *selected, size_t n, size_t variant)
+{
+    for (size_t i = 0; i < n; i++)
+        if (selected[i])
+            return;
+    selected[variant] = true;
+}
 
 static void words_of_hex(const char *hex, unsigned bits, uint32_t *m)
 {
@@ -203,13 +191,24 @@ static int fixed_setup(void *ctx, struct bench_case *c)
     } else {
         const uint64_t seed = f->opt.seed;
         uint32_t *a = f->a, *b = f->b;
+        struct progress_phase ph;
+        struct loop_run run;
+        loop_run_start(&run, progress_phase_begin(&ph, f->opt.quiet, "elements", f->count,
+                                                  "fixed %s: generating the operands", c->method));
 #pragma omp parallel for schedule(static)
-        for (long p = 0; p < count; p++)
+        for (long p = 0; p < count; p++) {
+            if (loop_run_stopped(&run))
+                continue;
             fixed_random_operands(fc->op, fc->bits, seed, (uint64_t)p, m, a + p * aw, b + p * bw);
+            loop_run_item_done(&run, (uint64_t)p);
+        }
+        progress_phase_end(&ph);
+        if (loop_run_stopped(&run))
+            return BENCH_STOPPED;
     }
     struct fixed_config cfg = {
-        .bits = fc->bits, .op = fc->op, .impl = fc->impl, .global_mem = f->args.global_mem,
-        .interleaved = f->args.interleaved, .coalesced = f->args.coalesced, .chain = f->args.chain,
+        .bits = fc->bits, .op = fc->op, .impl = fc->impl, .global_mem = fc->global_mem,
+        .interleaved = fc->interleaved, .coalesced = fc->coalesced, .chain = f->args.chain,
         .grid = f->args.grid, .block = f->args.block,
     };
     memcpy(cfg.m, m, sizeof m);
@@ -300,8 +299,8 @@ static void fixed_describe(void *ctx, const struct bench_case *c, char *params, 
     snprintf(params, len,
              "op=%s;impl=%s;elements=%zu;chain=%llu;operands=%s;word_order=%s;mem=%s;grid=%u;block=%u;modulus=%s",
              fixed_op_names[fc->op], impl_names[fc->impl], f->count, (unsigned long long)f->args.chain,
-             f->args.interleaved ? "interleaved" : "separate", f->args.coalesced ? "coalesced" : "contiguous",
-             f->args.global_mem ? "global" : "local", f->args.grid, f->args.block,
+             operands_names[fc->interleaved], word_order_names[fc->coalesced], mem_names[fc->global_mem],
+             f->args.grid, f->args.block,
              f->modulus_given ? "given" : "random");
 }
 
@@ -363,16 +362,18 @@ int cmd_fixed(int argc, char **argv)
     struct fixed_bench f;
     memset(&f, 0, sizeof f);
     f.args.chain = 1;
-    f.args.coalesced = true;
     f.args.block = 256;
-    char built[256], description[1024];
+    char built[256], description[1536];
     built_list(built, sizeof built);
     snprintf(description, sizeof description,
              "Runs --count independent fixed-precision operations on the GPU, one thread per element, "
              "each --chain times in registers, in straight-line code built for each precision "
              "(004, Carlessi and Kashani); checks every result against GMP (see --verify) and reports "
              "kernel time and operations per second. A P-bit number is ceil(P/32) 32-bit words. "
-             "Precisions built: %s; add others with meson setup -Dfixed_bits=P[,P...] (64..1024).",
+             "Precisions built: %s; add others with meson setup -Dfixed_bits=P[,P...] (64..1024). "
+             "--bits, --op, --impl, --mem, --operands and --word-order each take a comma list (or "
+             "repeat): every combination runs, in that order of the options, the last varying "
+             "fastest, each option's items in the order its help lists them.",
              built);
     const struct cli_spec spec = {
         .command = "fixed",
@@ -395,10 +396,11 @@ int cmd_fixed(int argc, char **argv)
     cli_parse(argc, argv, &spec, &f.opt);
     if (!f.opt.bits_set)
         f.opt.bits_list[0] = 256;
-    if (!f.args.op_given)
-        f.args.ops[FIXED_MONTMUL] = true;
-    if (!f.args.impl_given)
-        f.args.impls[FIXED_IMPL_PTX] = true;
+    select_default(f.args.ops, FIXED_N_OPS, FIXED_MONTMUL);
+    select_default(f.args.impls, 2, FIXED_IMPL_PTX);
+    select_default(f.args.mems, 2, 0);
+    select_default(f.args.operands, 2, 0);
+    select_default(f.args.word_orders, 2, 1);
 
     for (size_t s = 0; s < f.opt.n_bits; s++)
         if (!fixed_bits_built(f.opt.bits_list[s]))
@@ -447,19 +449,27 @@ int cmd_fixed(int argc, char **argv)
         cli_bad_input("fixed: --count %zu times --chain %llu operations overflow a 64-bit count",
                       f.count, (unsigned long long)f.args.chain);
 
-    /* Cases: every precision x operation x implementation. */
+    /* Cases: every precision x operation x implementation x memory x operand layout x word
+     * order, in that order (VARIANT_* bits, the last varying fastest). */
     size_t n_cases = 0;
-    struct bench_case *cases = calloc(f.opt.n_bits * FIXED_N_OPS * 2, sizeof *cases);
-    struct fixed_case *fcs = calloc(f.opt.n_bits * FIXED_N_OPS * 2, sizeof *fcs);
+    const size_t max_cases = f.opt.n_bits * FIXED_N_OPS * N_VARIANTS;
+    struct bench_case *cases = calloc(max_cases, sizeof *cases);
+    struct fixed_case *fcs = calloc(max_cases, sizeof *fcs);
     for (size_t s = 0; s < f.opt.n_bits; s++)
         for (int op = 0; op < FIXED_N_OPS; op++)
-            for (int impl = 0; impl < 2; impl++) {
-                if (!f.args.ops[op] || !f.args.impls[impl])
+            for (unsigned v = 0; v < N_VARIANTS; v++) {
+                const int impl = (v & VARIANT_IMPL) != 0, mem = (v & VARIANT_MEM) != 0,
+                          operands = (v & VARIANT_OPERANDS) != 0, order = (v & VARIANT_WORD_ORDER) != 0;
+                if (!f.args.ops[op] || !f.args.impls[impl] || !f.args.mems[mem] ||
+                    !f.args.operands[operands] || !f.args.word_orders[order])
                     continue;
                 struct fixed_case *fc = &fcs[n_cases];
                 fc->bits = f.opt.bits_list[s];
                 fc->op = (enum fixed_op)op;
                 fc->impl = (enum fixed_impl)impl;
+                fc->global_mem = mem;
+                fc->interleaved = operands;
+                fc->coalesced = order;
                 snprintf(fc->method, sizeof fc->method, "%s-%s", fixed_op_names[op], impl_names[impl]);
                 struct fixed_config probe = {.bits = fc->bits, .op = fc->op};
                 char what[128];

@@ -203,8 +203,9 @@ int cmd_mul(int argc, char **argv)
     if (any_gpu && !have_gpu) {
         fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
                 want_gmp ? ", running the GMP baseline only" : "");
-        /* GPUs named by --devices are asked for, as named GPU methods are. */
-        if ((explicit_methods && !want_gmp) || io.devices.arg)
+        /* Without a GPU, --devices is as --device: only named GPU methods make the run fail
+         * (exit 3, after the GMP baseline when it was asked for too). */
+        if (explicit_methods && !want_gmp)
             return EXIT_GPU_ERROR;
         gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
         n_chosen = 0;

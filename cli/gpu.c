@@ -22,10 +22,9 @@ bool gpu_open(int device, char *why, size_t why_len)
     const int n = gpu_count(why, why_len);
     if (n == 0)
         return false;
-    if (device >= n) {
-        snprintf(why, why_len, "--device %d is out of range; accepted: 0..%d", device, n - 1);
-        return false;
-    }
+    char given[16];
+    snprintf(given, sizeof given, "%d", device);
+    gpu_require_index("--device", given, device, n);
     const cudaError_t err = cudaSetDevice(device);
     if (err != cudaSuccess) {
         snprintf(why, why_len, "CUDA call cudaSetDevice(%d) failed: %s", device,
@@ -33,6 +32,12 @@ bool gpu_open(int device, char *why, size_t why_len)
         return false;
     }
     return true;
+}
+
+void gpu_require_index(const char *option, const char *given, int index, int count)
+{
+    if (index >= count)
+        cli_bad_input("%s %s: there is no GPU %d; accepted: 0..%d", option, given, index, count - 1);
 }
 
 _Noreturn void gpu_fail(const char *call, cudaError_t err)

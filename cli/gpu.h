@@ -6,9 +6,15 @@
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 
-/* Selects `device` and returns true; otherwise returns false with the reason in why
- * ("no CUDA-capable GPU found", "--device 3 is out of range; accepted: 0..0"). */
+/* Selects `device` (--device) and returns true; returns false with the reason in why when
+ * there is no GPU ("no CUDA-capable GPU found (...)"), so that GPU methods can be skipped. A
+ * device past the last GPU is bad input: gpu_require_index exits 2. */
 bool gpu_open(int device, char *why, size_t why_len);
+
+/* Refuses, before any work, a GPU index this host lacks (count GPUs, count >= 1): one line
+ * "mpgpu: <option> <given>: there is no GPU <index>; accepted: 0..<count - 1>" and exit 2, as
+ * --device and --devices both do. */
+void gpu_require_index(const char *option, const char *given, int index, int count);
 
 /* The number of GPUs; 0 with the reason in why ("no CUDA-capable GPU found (...)"). */
 int gpu_count(char *why, size_t why_len);

@@ -9,6 +9,8 @@
 #include "gpu.h"
 #include "hexio.h"
 #include "hostmem.h"
+#include "loop_run.h"
+#include "progress.h"
 #include "random_words.h"
 #include "test_hook.h"
 #include "timing.h"
@@ -73,11 +75,12 @@ void mul_bench_free(struct mul_bench *m)
     m->words = 0;
 }
 
-/* The operands of the case's size: random from --seed, or those read from --input. */
-static void prepare_operands(struct mul_bench *m, unsigned words)
+/* The operands of the case's size: random from --seed, or those read from --input. Returns 0,
+ * or BENCH_STOPPED at Ctrl-C. */
+static int prepare_operands(struct mul_bench *m, unsigned words)
 {
     if (m->words == words && m->c)
-        return;
+        return 0;
     if (!m->from_input) {
         mul_bench_free(m);
         m->a = malloc(m->count * words * sizeof(uint32_t));
@@ -86,17 +89,28 @@ static void prepare_operands(struct mul_bench *m, unsigned words)
     m->c = malloc(m->count * 2 * words * sizeof(uint32_t));
     if (!m->a || !m->b || !m->c)
         cli_bad_input("--count %zu of %u-bit products: out of host memory", m->count, words * 32);
-    m->words = words;
-    if (m->from_input)
-        return;
-    const long count = (long)m->count;
-    const uint64_t seed = m->opt.seed;
-    uint32_t *a = m->a, *b = m->b;
+    if (!m->from_input) {
+        const long count = (long)m->count;
+        const uint64_t seed = m->opt.seed;
+        uint32_t *a = m->a, *b = m->b;
+        struct progress_phase ph;
+        struct loop_run run;
+        loop_run_start(&run, progress_phase_begin(&ph, m->opt.quiet, "pairs", m->count,
+                                                  "generating the operands of %u bits", words * 32));
 #pragma omp parallel for schedule(static)
-    for (long p = 0; p < count; p++) {
-        random_words(seed, 2 * (uint64_t)p, a + (size_t)p * words, words);
-        random_words(seed, 2 * (uint64_t)p + 1, b + (size_t)p * words, words);
+        for (long p = 0; p < count; p++) {
+            if (loop_run_stopped(&run))
+                continue;
+            random_words(seed, 2 * (uint64_t)p, a + (size_t)p * words, words);
+            random_words(seed, 2 * (uint64_t)p + 1, b + (size_t)p * words, words);
+            loop_run_item_done(&run, (uint64_t)p);
+        }
+        progress_phase_end(&ph);
+        if (loop_run_stopped(&run))
+            return BENCH_STOPPED;
     }
+    m->words = words;
+    return 0;
 }
 
 #define DEV_CHECK(dev, call)                                                                \
@@ -141,10 +155,19 @@ static size_t choose_batch(const struct mul_method *m, unsigned words, size_t co
 static int mul_setup(void *ctx, struct bench_case *c)
 {
     struct mul_bench *m = ctx;
-    prepare_operands(m, c->bits / 32);
+    if (prepare_operands(m, c->bits / 32) != 0)
+        return BENCH_STOPPED;
     const struct mul_method *method = c->data;
     if (!method) {
-        if (gmp_batch_init(&m->gmp, m->words, m->count, m->a, m->b) != 0)
+        struct progress_phase ph;
+        const int rc = gmp_batch_init(&m->gmp, m->words, m->count, m->a, m->b,
+                                      progress_phase_begin(&ph, m->opt.quiet, "pairs", m->count,
+                                                           "gmp at %u bits: converting the operands to "
+                                                           "GMP limbs", c->bits));
+        progress_phase_end(&ph);
+        if (rc == LOOP_STOPPED)
+            return BENCH_STOPPED;
+        if (rc != 0)
             cli_bad_input("--count %zu: the GMP baseline needs more host memory than is free", m->count);
         return 0;
     }
@@ -275,13 +298,17 @@ static void record_pass_wall(struct mul_bench *m, bool warmup, double t0)
  * largest of the workers' added times. */
 static int mul_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
 {
-    (void)pass_index;
     struct mul_bench *m = ctx;
     if (!c->data) {
+        struct progress_phase ph;
+        const struct loop_watch *watch = progress_phase_begin(
+            &ph, m->opt.quiet, "products", m->count, "gmp at %u bits: pass %u%s", c->bits, pass_index + 1,
+            warmup ? " (warm-up)" : "");
         const double t0 = time_now_ms();
-        gmp_batch_multiply(&m->gmp, c->cpu_threads);
+        const int rc = gmp_batch_multiply(&m->gmp, c->cpu_threads, watch);
         *ms = time_now_ms() - t0;
-        return 0;
+        progress_phase_end(&ph);
+        return rc == LOOP_STOPPED ? BENCH_STOPPED : 0;
     }
     memset(m->workers, 0, sizeof m->workers);
     m->held = gpu_region_held(&m->opt, warmup);

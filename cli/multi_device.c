@@ -56,9 +56,7 @@ bool md_resolve(struct md_devices *d, int device, char *why, size_t why_len)
             d->ids[i] = (int)i;
     }
     for (size_t i = 0; i < d->n; i++)
-        if (d->ids[i] >= count)
-            cli_bad_input("--devices %s: there is no GPU %d; accepted: indices 0..%d", d->arg, d->ids[i],
-                          count - 1);
+        gpu_require_index("--devices", d->arg, d->ids[i], count);
     return gpu_open(d->ids[0], why, why_len);
 }
 

@@ -1,8 +1,10 @@
 #include "progress.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "timing.h"
 
 #define BAR_WIDTH 30
@@ -92,4 +94,30 @@ void progress_end(struct progress *p)
     if (p->mode == PROGRESS_BAR && p->drawn)
         fprintf(stderr, "\r%*s\r", 100, "");
     p->drawn = false;
+}
+
+/* The watch's tick: progress, and a stop at Ctrl-C. The loops count done items in steps, so the
+ * count can pass the total near the end: it is held below, where the bar redraws at its pace. */
+static bool phase_tick(void *ctx, uint64_t done)
+{
+    struct progress_phase *ph = ctx;
+    progress_update(&ph->pg, done < ph->pg.total ? done : ph->pg.total - 1);
+    return !interrupt_requested();
+}
+
+const struct loop_watch *progress_phase_begin(struct progress_phase *ph, bool quiet, const char *unit,
+                                              uint64_t total, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ph->label, sizeof ph->label, fmt, ap);
+    va_end(ap);
+    progress_begin(&ph->pg, progress_mode_for(quiet), ph->label, unit, total);
+    ph->watch = (struct loop_watch){phase_tick, ph};
+    return &ph->watch;
+}
+
+void progress_phase_end(struct progress_phase *ph)
+{
+    progress_end(&ph->pg);
 }

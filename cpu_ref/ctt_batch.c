@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ctt_rational.h"
+#include "loop_run.h"
 #include "random_words.h"
 
 int ctt_batch_init(struct ctt_batch *b)
@@ -132,18 +133,24 @@ uint32_t ctt_draw_length(uint64_t seed, uint64_t stream, double mean, double sig
     return len < 1 ? 1 : len > max ? max : (uint32_t)len;
 }
 
-int ctt_batch_generate(struct ctt_batch *b, const struct ctt_gen *g)
+int ctt_batch_generate(struct ctt_batch *b, const struct ctt_gen *g, const struct loop_watch *watch)
 {
     ctt_batch_init(b);
     uint32_t *tmp = malloc((size_t)g->max_words * sizeof *tmp);
     if (!tmp)
         return -1;
+    struct loop_run run;
+    loop_run_start(&run, watch);
     int rc = 0;
     /* Operands a, b of an integer computation; a, b, c, d of a rational one (a/b and c/d), of
      * which a and c, the numerators, may be signed. */
     const bool rational = ctt_op_rational(g->op);
     const int operands = rational ? 4 : 2;
     for (size_t i = 0; i < g->count && rc == 0; i++) {
+        if (loop_run_stopped(&run)) {
+            rc = LOOP_STOPPED;
+            break;
+        }
         uint32_t off[4], len[4];
         bool neg[4];
         for (int k = 0; k < operands && rc == 0; k++) {
@@ -163,6 +170,7 @@ int ctt_batch_generate(struct ctt_batch *b, const struct ctt_gen *g)
                 .c_neg = neg[2], .d_off = off[3], .d_len = len[3]});
         else if (rc == 0)
             rc = ctt_batch_push_comp(b, g->op, off[0], len[0], neg[0], off[1], len[1], neg[1]);
+        loop_run_item_done(&run, i);
     }
     free(tmp);
     if (rc == 0)

@@ -119,8 +119,10 @@ int ctt_batch_push_comp(struct ctt_batch *b, enum ctt_op op, uint32_t a_off, uin
 int ctt_batch_push_qcomp(struct ctt_batch *b, const struct ctt_qcomp *q);
 /* Makes room for the result space after the last operand (call once, after the pushes). */
 int ctt_batch_seal(struct ctt_batch *b);
-/* A random batch as g says, sealed. */
-int ctt_batch_generate(struct ctt_batch *b, const struct ctt_gen *g);
+/* A random batch as g says, sealed. watch (loop_watch.h; NULL: none) sees the computations
+ * generated and may stop it: then LOOP_STOPPED, with b freed. */
+struct loop_watch;
+int ctt_batch_generate(struct ctt_batch *b, const struct ctt_gen *g, const struct loop_watch *watch);
 /* One length drawn as ctt_gen says, for operand `stream` of the batch. */
 uint32_t ctt_draw_length(uint64_t seed, uint64_t stream, double mean, double sigma, uint32_t max);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ctt_rational.h"
+#include "loop_run.h"
 
 static void import_signed(mpz_t z, const uint32_t *w, uint32_t n, bool neg)
 {
@@ -22,7 +23,7 @@ static size_t value_arrays(struct ctt_gmp *g, bool rational, mpz_t **arrays[6])
     return n;
 }
 
-int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b)
+int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b, const struct loop_watch *watch)
 {
     g->count = b->count;
     g->c = g->d = g->y = NULL;
@@ -39,7 +40,13 @@ int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b)
         return -1;
     }
     const uint32_t *w = b->words;
+    struct loop_run run;
+    loop_run_start(&run, watch);
     for (size_t i = 0; i < b->count; i++) {
+        if (loop_run_stopped(&run)) {
+            g->count = i; /* what ctt_gmp_free clears */
+            return LOOP_STOPPED;
+        }
         mpz_init(g->a[i]);
         mpz_init(g->b[i]);
         /* Room for the largest result up front, so the timed region does not allocate. */
@@ -58,17 +65,23 @@ int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b)
             import_signed(g->a[i], w + c->a_off, c->a_len, c->a_neg);
             import_signed(g->b[i], w + c->b_off, c->b_len, c->b_neg);
         }
+        loop_run_item_done(&run, i);
     }
     return 0;
 }
 
-void ctt_gmp_free(struct ctt_gmp *g)
+void ctt_gmp_free(struct ctt_gmp *g, const struct loop_watch *watch)
 {
     mpz_t **arrays[6];
     const size_t n = value_arrays(g, g->c != NULL, arrays);
-    for (size_t k = 0; k < n; k++) {
-        for (size_t i = 0; *arrays[k] && i < g->count; i++)
+    struct loop_run run;
+    loop_run_start(&run, watch);
+    for (size_t i = 0; *arrays[0] && i < g->count && !loop_run_stopped(&run); i++) {
+        for (size_t k = 0; k < n; k++)
             mpz_clear((*arrays[k])[i]);
+        loop_run_item_done(&run, i);
+    }
+    for (size_t k = 0; k < n; k++) {
         free(*arrays[k]);
         *arrays[k] = NULL;
     }
@@ -115,9 +128,12 @@ static void reduce_q(mpz_t x, mpz_t y, mpz_t t)
     mpz_divexact(y, y, t);
 }
 
-void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool reduce)
+int ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool reduce,
+                const struct loop_watch *watch)
 {
     const long n = (long)g->count;
+    struct loop_run run;
+    loop_run_start(&run, watch);
     if (b->rational) {
 #pragma omp parallel num_threads(threads)
         {
@@ -125,18 +141,26 @@ void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool
             mpz_init(t);
 #pragma omp for schedule(dynamic, 64)
             for (long i = 0; i < n; i++) {
+                if (loop_run_stopped(&run))
+                    continue;
                 compute_q(g->r[i], g->y[i], g->a[i], g->b[i], g->c[i], g->d[i],
                           (enum ctt_op)b->qcomps[i].op);
                 if (reduce)
                     reduce_q(g->r[i], g->y[i], t);
+                loop_run_item_done(&run, (uint64_t)i);
             }
             mpz_clear(t);
         }
-        return;
-    }
+    } else {
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
-    for (long i = 0; i < n; i++)
-        compute(g->r[i], g->a[i], g->b[i], (enum ctt_op)b->comps[i].op);
+        for (long i = 0; i < n; i++) {
+            if (loop_run_stopped(&run))
+                continue;
+            compute(g->r[i], g->a[i], g->b[i], (enum ctt_op)b->comps[i].op);
+            loop_run_item_done(&run, (uint64_t)i);
+        }
+    }
+    return loop_run_stopped(&run) ? LOOP_STOPPED : 0;
 }
 
 /* Writes |z| into the len0 words at mem + off that held it, zeros above; returns its length. */

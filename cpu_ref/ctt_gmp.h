@@ -10,6 +10,7 @@
 #include <gmp.h>
 
 #include "ctt_batch.h"
+#include "loop_watch.h"
 
 /* The operands as signed mpz values, converted once, so the timed region is the arithmetic: a
  * and b of an integer computation (result r); a/b and c/d of a rational one (result r/y). */
@@ -19,12 +20,18 @@ struct ctt_gmp {
     mpz_t *c, *d, *y; /* NULL for integer batches */
 };
 
-/* Returns 0, or -1 when memory runs out. */
-int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b);
-void ctt_gmp_free(struct ctt_gmp *g);
+/* Returns 0, or -1 when memory runs out. watch (loop_watch.h; NULL: none) sees the
+ * computations converted and may stop it: then LOOP_STOPPED, and ctt_gmp_free frees what was
+ * converted. */
+int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b, const struct loop_watch *watch);
+/* Clearing 10^8 values takes seconds too: watch (as above) sees the computations cleared, and a
+ * stop leaves the values not yet cleared allocated, for a process that ends at Ctrl-C. */
+void ctt_gmp_free(struct ctt_gmp *g, const struct loop_watch *watch);
 /* Every computation of b on `threads` OpenMP threads; with `reduce` (b rational), each result
- * r/y then reduced to lowest terms. */
-void ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool reduce);
+ * r/y then reduced to lowest terms. Returns 0, or LOOP_STOPPED when watch (as above) stopped
+ * it part-way. */
+int ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool reduce,
+                const struct loop_watch *watch);
 
 /* `mpgpu ctt-vs-ctw --reduce` (003 6.2 leaves the GCD to future work): every rational result
  * x/y of b that a mapping or the CPU port left in mem (placed as q says) reduced to lowest

@@ -32,8 +32,10 @@ void ctt_compute(uint32_t *mem, struct ctt_comp *c);
  * the result space at q->x_off (ctt_q_capacity words); sets y_off, the lengths and x's sign. */
 void ctt_qcompute(uint32_t *mem, struct ctt_qcomp *q);
 /* The CPU port: every computation of the batch in order on one thread, the result space handed
- * out in order. */
-void ctt_run_serial(struct ctt_batch *b);
+ * out in order. Returns 0, or LOOP_STOPPED when watch (loop_watch.h; NULL: none) stopped it
+ * part-way. */
+struct loop_watch;
+int ctt_run_serial(struct ctt_batch *b, const struct loop_watch *watch);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
  * of a whole batch. */
 #include "ctt_ref.h"
 #include "ctt_rational.h"
+#include "loop_run.h"
 
 uint32_t ctt_normalized_length(const uint32_t *r, uint32_t n)
 {
@@ -33,10 +34,14 @@ void ctt_compute(uint32_t *mem, struct ctt_comp *c)
     c->r_neg = neg && c->r_len > 0;
 }
 
-void ctt_run_serial(struct ctt_batch *b)
+int ctt_run_serial(struct ctt_batch *b, const struct loop_watch *watch)
 {
     uint64_t next = b->operand_words;
+    struct loop_run run;
+    loop_run_start(&run, watch);
     for (size_t i = 0; i < b->count; i++) {
+        if (loop_run_stopped(&run))
+            return LOOP_STOPPED;
         if (b->rational) {
             struct ctt_qcomp *q = &b->qcomps[i];
             q->x_off = (uint32_t)next;
@@ -48,5 +53,7 @@ void ctt_run_serial(struct ctt_batch *b)
             next += ctt_result_capacity(c);
             ctt_compute(b->words, c);
         }
+        loop_run_item_done(&run, i);
     }
+    return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loop_run.h"
 
 /* Operands up to this size convert on the stack. */
 #define MUL_WORDS_STACK 256
@@ -27,7 +28,7 @@ static void limbs_to_words(uint32_t *out, unsigned words, const mp_limb_t *l)
 }
 
 int gmp_batch_init(struct gmp_batch *g, unsigned words, size_t count, const uint32_t *a,
-                   const uint32_t *b)
+                   const uint32_t *b, const struct loop_watch *watch)
 {
     g->words = words;
     g->limbs = (words + 1) / 2;
@@ -39,9 +40,14 @@ int gmp_batch_init(struct gmp_batch *g, unsigned words, size_t count, const uint
         gmp_batch_free(g);
         return -1;
     }
+    struct loop_run run;
+    loop_run_start(&run, watch);
     for (size_t p = 0; p < count; p++) {
+        if (loop_run_stopped(&run))
+            return LOOP_STOPPED;
         words_to_limbs(g->a + p * g->limbs, g->limbs, a + p * words, words);
         words_to_limbs(g->b + p * g->limbs, g->limbs, b + p * words, words);
+        loop_run_item_done(&run, p);
     }
     return 0;
 }
@@ -54,13 +60,20 @@ void gmp_batch_free(struct gmp_batch *g)
     g->a = g->b = g->c = NULL;
 }
 
-void gmp_batch_multiply(struct gmp_batch *g, int threads)
+int gmp_batch_multiply(struct gmp_batch *g, int threads, const struct loop_watch *watch)
 {
     const size_t n = g->limbs;
     const long count = (long)g->count;
+    struct loop_run run;
+    loop_run_start(&run, watch);
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (long p = 0; p < count; p++)
+    for (long p = 0; p < count; p++) {
+        if (loop_run_stopped(&run))
+            continue;
         mpn_mul_n(g->c + (size_t)p * 2 * n, g->a + (size_t)p * n, g->b + (size_t)p * n, n);
+        loop_run_item_done(&run, (uint64_t)p);
+    }
+    return loop_run_stopped(&run) ? LOOP_STOPPED : 0;
 }
 
 void gmp_batch_product_words(const struct gmp_batch *g, size_t p, uint32_t *out)

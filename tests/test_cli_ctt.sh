@@ -35,9 +35,9 @@ expect_fail 2 "--sigma -0.5 is out of range; accepted: 0..16384" -- ctt-vs-ctw -
 expect_fail 2 "--sigma 1e9 is out of range; accepted: 0..16384" -- ctt-vs-ctw --sigma 1e9
 expect_fail 2 "--sigma 'wide' is not a number" -- ctt-vs-ctw --sigma wide
 expect_fail 2 "--sigma 'nan' is not a number" -- ctt-vs-ctw --sigma nan
-expect_fail 2 "--op 'div' is not an operation; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op div
-expect_fail 2 "--op 'QADD' is not an operation; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op QADD
-expect_fail 2 "--op 'q' is not an operation" -- ctt-vs-ctw --op q --method gmp
+expect_fail 2 "--op 'div' is not accepted; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op div
+expect_fail 2 "--op 'QADD' is not accepted; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op QADD
+expect_fail 2 "--op 'q' is not accepted" -- ctt-vs-ctw --op q --method gmp
 expect_fail 2 "unknown method 'thread'; accepted: ctt, ctw, auto, cpu-port, gmp, all" -- ctt-vs-ctw --method thread
 expect_fail 2 "--method ',' is not accepted: it has an empty item" -- ctt-vs-ctw --method ,
 expect_fail 2 "unknown option '--bits'" -- ctt-vs-ctw --bits 1024

@@ -208,11 +208,36 @@ if [ "$st" -eq 130 ]; then
 elif [ "$st" -ne 0 ]; then
     echo "FAIL: --devices 0,0 --checkpoint run: status $st"; sed 's/^/    /' "$tmp/kerr"; fails=$((fails + 1))
 fi
+# fixed's layout options take lists (issue 36, fault 14): every combination, the last option
+# varying fastest.
+csv="$tmp/fx.csv"
+run "fixed --mem local,global --operands separate,interleaved" fixed --bits 109 --op add \
+    --mem local,global --operands separate,interleaved --count 1000 --reps 1 --warmup 0 --csv "$csv" && {
+    checks=$((checks + 1))
+    got=$(for row in 1 2 3 4; do p=$(field "$csv" $row 15); m=${p#*;mem=}; o=${p#*;operands=}; \
+          echo -n "${m%%;*}/${o%%;*}/$(field "$csv" $row 29) "; done)
+    [ "$got" = "local/separate/0 local/interleaved/0 global/separate/0 global/interleaved/0 " ] ||
+        { echo "FAIL: fixed layout list rows (mem/operands/mismatches): $got"; fails=$((fails + 1)); }
+}
 # An index past the last GPU is refused before any work.
 checks=$((checks + 1))
 "$MPGPU" collatz --devices 0,1023 --count 1000 >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q "^mpgpu: --devices 0,1023: there is no GPU 1023; accepted: indices 0\.\." "$tmp/err" ||
+[ $? -eq 2 ] && grep -q "^mpgpu: --devices 0,1023: there is no GPU 1023; accepted: 0\.\." "$tmp/err" ||
     { echo "FAIL: --devices 0,1023"; sed 's/^/    /' "$tmp/err"; fails=$((fails + 1)); }
+# So is a --device past the last GPU, in every subcommand that has --device (issue 36, fault 10:
+# mul ran GMP instead).
+for run_args in "mul --device 1023" "mul --devices 1023" "toom --device 1023" \
+                "tune --bits 64 --count 1 --device 1023" "gcd --device 1023" "fixed --device 1023" \
+                "ctt-vs-ctw --device 1023" "collatz --count 1000 --device 1023" \
+                "delay --count 1000 --device 1023"; do
+    checks=$((checks + 1))
+    "$MPGPU" $run_args >/dev/null 2>"$tmp/err" </dev/null
+    st=$?
+    # The last line: gcd reports its moduli first.
+    [ $st -eq 2 ] &&
+        tail -1 "$tmp/err" | grep -qE "^mpgpu: --devices? 1023: there is no GPU 1023; accepted: 0\.\.[0-9]+$" ||
+        { echo "FAIL: $run_args: status $st"; sed 's/^/    /' "$tmp/err"; fails=$((fails + 1)); }
+done
 
 source "$(dirname "$0")/cli_expect.sh" --finish-only
 finish cli_gpu

@@ -41,7 +41,7 @@ static void fill(uint32_t *w, uint32_t n, enum pattern p, uint64_t stream)
 static void check_batch(struct ctt_batch *b, const char *what)
 {
     CHECK(ctt_batch_seal(b) == 0, "%s: seal", what);
-    ctt_run_serial(b);
+    ctt_run_serial(b, NULL);
     size_t first_bad = 0;
     const void *comps = b->rational ? (const void *)b->qcomps : (const void *)b->comps;
     const uint64_t bad = ctt_verify(b, b->words, comps, 1, false, &first_bad);
@@ -146,7 +146,7 @@ static void check_generator(void)
                                     .mean_words = means[m], .sigma_words = sigmas[s],
                                     .max_words = 200, .signed_operands = (m + s) & 1};
                 struct ctt_batch b;
-                CHECK(ctt_batch_generate(&b, &g) == 0, "generate");
+                CHECK(ctt_batch_generate(&b, &g, NULL) == 0, "generate");
                 CHECK(b.rational == ctt_op_rational(o), "generator: op %d, rational %d", o,
                       b.rational);
                 bool lengths_ok = b.count == g.count, spread = false;
@@ -169,7 +169,7 @@ static void check_generator(void)
                 if (sigmas[s] >= 32)
                     CHECK(spread, "generator: sigma %g drew one length only", sigmas[s]);
                 struct ctt_batch again;
-                ctt_batch_generate(&again, &g);
+                ctt_batch_generate(&again, &g, NULL);
                 CHECK(again.operand_words == b.operand_words &&
                       memcmp(again.words, b.words, b.operand_words * 4) == 0,
                       "generator: one seed, two batches");
@@ -195,7 +195,7 @@ static void check_verifier_uses_host_copy(void)
         struct ctt_gen g = {.seed = seed, .op = op, .count = 200, .mean_words = 6,
                             .sigma_words = 2, .max_words = 64, .signed_operands = true};
         struct ctt_batch host;
-        CHECK(ctt_batch_generate(&host, &g) == 0, "generate");
+        CHECK(ctt_batch_generate(&host, &g, NULL) == 0, "generate");
         const uint64_t total = host.operand_words + host.result_words;
         const size_t comp_bytes = host.rational ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
         /* The "device": a copy of the block and descriptors that a mapping works on. */
@@ -211,7 +211,7 @@ static void check_verifier_uses_host_copy(void)
         /* Its first operand's lowest word, flipped before the mapping runs. */
         const uint32_t a_off = host.rational ? host.qcomps[victim].a_off : host.comps[victim].a_off;
         dev.words[a_off] ^= 0x10;
-        ctt_run_serial(&dev);
+        ctt_run_serial(&dev, NULL);
         size_t first = 0;
         uint64_t bad = ctt_verify(&dev, dev.words, dev_comps, 2, false, &first);
         CHECK(bad == 0, "op %d: the mapping's own view of its changed operand looks right (%llu bad)",
@@ -225,7 +225,7 @@ static void check_verifier_uses_host_copy(void)
         memcpy(dev.words, host.words, total * 4);
         memcpy(dev_comps, host.rational ? (void *)host.qcomps : (void *)host.comps,
                host.count * comp_bytes);
-        ctt_run_serial(&dev);
+        ctt_run_serial(&dev, NULL);
         bad = ctt_verify(&host, dev.words, dev_comps, 2, false, &first);
         CHECK(bad == 0, "op %d: an untouched block: %llu bad, first %zu", op,
               (unsigned long long)bad, first);

@@ -103,7 +103,7 @@ static void random_batches(enum ctt_mapping m, enum ctt_op op)
                                   .mean_words = shapes[s].mean, .sigma_words = shapes[s].sigma,
                                   .max_words = CTT_MAX_WORDS, .signed_operands = shapes[s].sign};
         struct ctt_batch b;
-        if (ctt_batch_generate(&b, &g) != 0) {
+        if (ctt_batch_generate(&b, &g, NULL) != 0) {
             CHECK(false, "generate");
             continue;
         }
@@ -216,7 +216,7 @@ static void operand_changed_on_device(enum ctt_mapping m, enum ctt_op op)
     const struct ctt_gen g = {.seed = seed + 77, .op = op, .count = 257, .mean_words = 40,
                               .sigma_words = 8, .max_words = CTT_MAX_WORDS};
     struct ctt_batch b;
-    if (ctt_batch_generate(&b, &g) != 0) {
+    if (ctt_batch_generate(&b, &g, NULL) != 0) {
         CHECK(false, "generate");
         return;
     }

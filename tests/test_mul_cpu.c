@@ -139,11 +139,11 @@ static void test_batch_and_verify(unsigned words, size_t count, int threads)
     for (size_t p = 0; p < count; p++)
         operands_fill(a + p * words, b + p * words, words, p, seed);
     struct gmp_batch g;
-    if (gmp_batch_init(&g, words, count, a, b) != 0) {
+    if (gmp_batch_init(&g, words, count, a, b, NULL) != 0) {
         CHECK(0, "gmp_batch_init: out of memory at %u bits x %zu", words * 32, count);
         goto out;
     }
-    gmp_batch_multiply(&g, threads);
+    gmp_batch_multiply(&g, threads, NULL);
     size_t bad = 0, first = count;
     for (size_t p = 0; p < count; p++) {
         gmp_batch_product_words(&g, p, c + p * n);

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# cpu suite: faults of issue 36 (part 2) in how a run is chosen and carried out, on a host without
+# a GPU: --device and --devices alike when there is no GPU (10), the options that select what runs
+# taking comma lists (14), and long phases that announce themselves and stop on Ctrl-C (4).
+source "$(dirname "$0")/cli_expect.sh" "$@"
+
+# status ARGS...: the exit status of mpgpu ARGS (stdout in $tmp/out, stderr in $tmp/err).
+status() {
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    echo $?
+}
+
+# expect_status WANT NAME ARGS...: mpgpu ARGS exits WANT.
+expect_status() {
+    local want=$1 name=$2
+    shift 2
+    local got
+    got=$(status "$@")
+    check "$name: exit $got (want $want)" [ "$got" -eq "$want" ]
+}
+
+# rows METHOD: the table rows of METHOD in $tmp/out.
+rows() { grep -c "^$1 " "$tmp/out"; }
+
+# --- 10: without a GPU, --devices is as --device: GPU methods skipped, the GMP baseline runs
+quick=(--count 16 --reps 1 --warmup 0)
+for dev in "--device 3" "--devices all" "--devices 0,3"; do
+    # shellcheck disable=SC2086
+    expect_status 0 "mul $dev (default methods)" mul $dev "${quick[@]}"
+    check "mul $dev: one gmp row" [ "$(rows gmp)" -eq 1 ]
+    check "mul $dev: says the GMP baseline runs" grep -q "running the GMP baseline only" "$tmp/err"
+    # GPU methods named: exit 3, after the GMP baseline when it was named too.
+    # shellcheck disable=SC2086
+    expect_status 3 "mul $dev with a named GPU method and gmp" mul $dev --method thread-comba,gmp "${quick[@]}"
+    check "mul $dev --method thread-comba,gmp: one gmp row" [ "$(rows gmp)" -eq 1 ]
+    # shellcheck disable=SC2086
+    expect_status 3 "mul $dev with a named GPU method" mul $dev --method thread-comba "${quick[@]}"
+done
+
+# --- 14: every option that selects what runs takes a comma list (and repeats); the cases are
+# every combination, in the order the help states.
+# params ROW: the params column (the last) of table row ROW of $tmp/out.
+params() { grep -v '^#' "$tmp/out" | sed -n "$(($1 + 1))p" | awk '{ print $NF }'; }
+# method ROW: the method column of table row ROW.
+method() { grep -v '^#' "$tmp/out" | sed -n "$(($1 + 1))p" | awk '{ print $1 }'; }
+ctt_quick=(--count 50 --method gmp,cpu-port --reps 1 --warmup 0)
+for ops in "--op qdiv,mul" "--op qdiv --op mul"; do
+    # shellcheck disable=SC2086
+    expect_status 0 "ctt-vs-ctw $ops" ctt-vs-ctw $ops --words 2,3 "${ctt_quick[@]}"
+    want="mul:2:cpu-port mul:2:gmp mul:3:cpu-port mul:3:gmp qdiv:2:cpu-port qdiv:2:gmp qdiv:3:cpu-port qdiv:3:gmp"
+    got=""
+    for row in 1 2 3 4 5 6 7 8; do
+        p=$(params $row)
+        op=${p#op=}
+        op=${op%%;*}
+        words=${p#*;words=}
+        words=${words%%;*}
+        got="$got $op:$words:$(method $row)"
+    done
+    check "ctt-vs-ctw $ops: cases by op, then --words, then method: got$got" [ "${got# }" = "$want" ]
+    check "ctt-vs-ctw $ops: every cpu-port result checked" [ "$(grep -c ' ok 50 ' "$tmp/out")" -eq 4 ]
+done
+expect_fail 2 "--op 'mul,,qdiv' is not accepted: it has an empty item" -- ctt-vs-ctw --op mul,,qdiv
+expect_fail 2 "--op 'div' is not accepted; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op mul,div
+expect_fail 2 "--reduce applies to the rational operations qadd, qsub, qmul and qdiv; --op add is an integer operation" \
+    -- ctt-vs-ctw --op qadd,add --reduce --method gmp
+expect_ok "--op OP[,OP...]" -- ctt-vs-ctw --help
+# fixed runs on the GPU only: a list is accepted when the run gets as far as looking for one.
+for variants in "--mem local,global" "--mem local --mem global" "--operands separate,interleaved" \
+                "--word-order contiguous,coalesced" "--impl ptx,c --op add,mul --bits 109,256"; do
+    # shellcheck disable=SC2086
+    expect_fail 3 "fixed runs on the GPU only" -- fixed $variants --count 10
+done
+expect_fail 2 "--mem 'local,,global' is not accepted: it has an empty item" -- fixed --mem local,,global
+expect_fail 2 "--mem 'shared' is not accepted; accepted: local, global (a comma list)" -- fixed --mem local,shared
+expect_fail 2 "--word-order 'rows' is not accepted; accepted: contiguous, coalesced" -- fixed --word-order rows
+for help in "--mem local|global[,...]" "--operands separate|interleaved[,...]" \
+            "--word-order contiguous|coalesced[,...]" "every combination runs"; do
+    expect_ok "$help" -- fixed --help
+done
+
+# --- 4: a long phase says what it does and how long it will take, and stops within about a
+# second of Ctrl-C (exit 130, saying so).
+# stop_run NAME HOW WAIT PATTERN ARGS...: runs mpgpu ARGS in the background and stops it once
+# its output shows PATTERN (an extended regex; empty: none awaited), or after WAIT seconds. HOW
+# sigint: kill -INT, its stderr in $tmp/log; ctrl-c: it runs on a terminal (script's), where
+# progress draws its bar, Ctrl-C is typed there, and $tmp/log is the terminal's output. It must
+# then end within 2 s with status 130 and a line saying it was interrupted.
+stop_run() {
+    local name=$1 how=$2 wait_s=$3 pattern=$4 i
+    shift 4
+    if [ "$how" = ctrl-c ]; then
+        rm -f "$tmp/keys"
+        mkfifo "$tmp/keys"
+        script -qfec "exec $(printf '%q ' "$MPGPU" "$@")" /dev/null <"$tmp/keys" >"$tmp/log" 2>&1 &
+        exec 3>"$tmp/keys"
+    else
+        "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/log" </dev/null &
+    fi
+    local pid=$!
+    for ((i = 0; i < wait_s * 10; i++)); do
+        [ -n "$pattern" ] && grep -qE -- "$pattern" "$tmp/log" && break
+        sleep 0.1
+    done
+    [ -z "$pattern" ] || check "$name: '$pattern' shown within $wait_s s" [ "$i" -lt $((wait_s * 10)) ]
+    if [ "$how" = ctrl-c ]; then
+        # A run that ended already has closed its terminal: the write fails (EPIPE), and the
+        # checks below say how it ended.
+        (trap '' PIPE; printf '\003' >&3) 2>/dev/null
+    else
+        kill -INT "$pid"
+    fi
+    for ((i = 0; i < 20; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ "$how" = ctrl-c ] && exec 3>&-
+    if kill -0 "$pid" 2>/dev/null; then
+        check "$name: ended within 2 s of $how" false
+        kill -KILL "$pid"
+        wait "$pid" 2>/dev/null
+        return
+    fi
+    wait "$pid"
+    local st=$?
+    check "$name: exit $st after $how (want 130)" [ "$st" -eq 130 ]
+    check "$name: says it was interrupted" grep -q "^mpgpu: interrupted" "$tmp/log"
+}
+# A CPU pass of ~50 s (schoolbook products of 8192 words on one thread): announced with its
+# estimate once its rate is measured (after 1 s), then stopped part-way.
+ctt_port=(ctt-vs-ctw --method cpu-port --words 8192 --count 512 --reps 1 --warmup 0)
+stop_run "ctt-vs-ctw cpu-port pass" sigint 5 \
+    "^mpgpu: ctt-vs-ctw cpu-port, mul at 8192 words: pass 1: about [0-9:]+ more" "${ctt_port[@]}"
+# With --quiet no progress, and still Ctrl-C.
+stop_run "ctt-vs-ctw cpu-port pass --quiet" sigint 1 "" "${ctt_port[@]}" --quiet
+check "ctt-vs-ctw --quiet: nothing on stderr but the interruption" \
+    [ "$(grep -v "interrupted" "$tmp/log" | grep -c .)" -eq 0 ]
+if command -v script >/dev/null; then
+    # Generating the batch, then converting it for GMP (issue 36: 40-90 s at 2^26, deaf to
+    # Ctrl-C): each shows its bar; Ctrl-C during the conversion.
+    stop_run "ctt-vs-ctw gmp setup" ctrl-c 20 "converting the batch to GMP values \\[" \
+        ctt-vs-ctw --method gmp --count 2^23 --words 2 --reps 1 --warmup 0
+    check "ctt-vs-ctw gmp setup: the batch's generation showed its bar" \
+        grep -q "ctt-vs-ctw: generating the batch of mul at --words 2 \\[" "$tmp/log"
+    # mul's GMP baseline: the operands, their limbs, then Ctrl-C in the pass (seconds here).
+    stop_run "mul gmp pass" ctrl-c 20 "gmp at 65536 bits: pass 1 \\[" \
+        mul --method gmp --bits 65536 --count 2^14 --reps 1 --warmup 0
+    for phase in "generating the operands of 65536 bits" "gmp at 65536 bits: converting the operands to GMP limbs"; do
+        check "mul gmp: '$phase' showed its bar" grep -q "$phase \\[" "$tmp/log"
+    done
+else
+    echo "note: no 'script' here: Ctrl-C on a terminal not tested"
+fi
+
+finish cli_run_faults
