@@ -21,7 +21,7 @@ join() { awk 'NF && !seen[$0]++ { s = s (s == "" ? "" : ", ") $0 } END { print s
 # span: the first and last of the dates on stdin ("-" if none); one date if they are equal.
 span() { sort | awk 'NR == 1 { a = $0 } { b = $0 } END { print NR == 0 ? "-" : (a == b ? a : a " .. " b) }'; }
 # short: a commit as 12 hex digits at most, in backquotes.
-short() { sed -E "s/^($hash_re)\$/\1/" | cut -c1-12 | sed -E 's/.+/`&`/'; }
+short() { awk -v q='`' 'NF { print q substr($0, 1, 12) q }'; }
 
 # csv_field FILE NAME: the column NAME of every data row of a CSV in mpgpu's schema. The quoted
 # CPU name may hold a comma, so fields are split by the quote-aware pattern.
