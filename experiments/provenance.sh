@@ -43,6 +43,19 @@ csv_field() {
         c { fields($0); print f[c] }' "$1"
 }
 
+# suites COMMITS: the gpu suite logs in RESULTS of the commits in the list COMMITS (as `short`
+# prints them, comma-separated), "-" if none was kept.
+suites() {
+    local c log found=
+    for c in $(tr -d '`,' <<<"$1"); do
+        [ "$c" = - ] && continue
+        for log in "$RESULTS"/gpu_tests_"$c"*.log; do
+            [ -f "$log" ] && found+="${found:+, }\`$(basename "$log")\`"
+        done
+    done
+    echo "${found:--}"
+}
+
 # machine FILE: "N x GPU" (or the one GPU) from the nvidia-smi lines of a .machine.txt.
 machine_gpus() {
     { grep -E '^NVIDIA ' "$1" || true; } | cut -d, -f1 | sort | uniq -c |
@@ -65,13 +78,14 @@ named_gpus() { { grep -oE 'NVIDIA H[0-9]+( [0-9]+GB [A-Z0-9]+)?' "$1" || true; }
     echo "rerun the script after adding results. Each row gives what the file itself records: a CSV its"
     echo "\`commit\`, \`gpu\` and \`timestamp\` columns (every distinct value; dates as first .. last row),"
     echo "a \`.machine.txt\` the binary, GPUs and date written before the run, a log or a probe's output"
-    echo "the commits, GPUs and dates named in it. \"-\" means the file names none. What the numbers"
+    echo "the commits, GPUs and dates named in it, and the gpu suite log kept for each such commit."
+    echo "\"-\" means the file names none. What the numbers"
     echo "mean, and notes on particular runs, are in [docs/provenance.md](../docs/provenance.md)."
     echo
     echo "## Measurements (CSV)"
     echo
-    echo "| file | commit | device | date (UTC) | rows | machine record (\`.machine.txt\`) |"
-    echo "| --- | --- | --- | --- | ---: | --- |"
+    echo "| file | commit | device | date (UTC) | rows | machine record (\`.machine.txt\`) | gpu suite of that commit |"
+    echo "| --- | --- | --- | --- | ---: | --- | --- |"
     for f in "$RESULTS"/*.csv; do
         name=$(basename "$f")
         header=$(head -1 "$f")
@@ -101,13 +115,13 @@ named_gpus() { { grep -oE 'NVIDIA H[0-9]+( [0-9]+GB [A-Z0-9]+)?' "$1" || true; }
             gpu=$({ grep -E '^# gpu: ' "$f" || true; } | sed -E 's/^# gpu: ([^,]*).*/\1/' | join)
             date=$({ grep -E '^# date: ' "$f" || true; } | { grep -oE "$date_re" || true; } | span) ;;
         esac
-        echo "| \`$name\` | $commit | $gpu | $date | $rows | $m |"
+        echo "| \`$name\` | $commit | $gpu | $date | $rows | $m | $(suites "$commit") |"
     done
     echo
     echo "## Probes, profiles and run logs"
     echo
-    echo "| file | commit | device | date (UTC) |"
-    echo "| --- | --- | --- | --- |"
+    echo "| file | commit | device | date (UTC) | gpu suite of that commit |"
+    echo "| --- | --- | --- | --- | --- |"
     for f in "$RESULTS"/*.txt "$RESULTS"/*.log "$RESULTS"/*.stderr; do
         name=$(basename "$f")
         case $name in gpu_tests_*.log | *.machine.txt) continue ;; esac
@@ -116,7 +130,7 @@ named_gpus() { { grep -oE 'NVIDIA H[0-9]+( [0-9]+GB [A-Z0-9]+)?' "$1" || true; }
         if [ "$commit" = - ] && from_name=$(grep -oE '_[0-9a-f]{12}_' <<<"$name"); then
             commit="$(tr -d _ <<<"$from_name" | short) (the file's name)"
         fi
-        echo "| \`$name\` | $commit | $(named_gpus "$f") | $(named_dates "$f") |"
+        echo "| \`$name\` | $commit | $(named_gpus "$f") | $(named_dates "$f") | $(suites "${commit% (*}") |"
     done
     echo
     echo "## gpu suite logs"
