@@ -78,9 +78,9 @@ named_gpus() { { grep -oE 'NVIDIA H[0-9]+( [0-9]+GB [A-Z0-9]+)?' "$1" || true; }
     echo "rerun the script after adding results. Each row gives what the file itself records: a CSV its"
     echo "\`commit\`, \`gpu\` and \`timestamp\` columns (every distinct value; dates as first .. last row),"
     echo "a \`.machine.txt\` the binary, GPUs and date written before the run, a log or a probe's output"
-    echo "the commits, GPUs and dates named in it, and the gpu suite log kept for each such commit."
-    echo "\"-\" means the file names none. What the numbers"
-    echo "mean, and notes on particular runs, are in [docs/provenance.md](../docs/provenance.md)."
+    echo "the commits, GPUs and dates named in it; and the gpu suite log kept for each such commit. \"-\""
+    echo "means the file names none. What the numbers mean, and notes on particular runs, are in"
+    echo "[docs/provenance.md](../docs/provenance.md)."
     echo
     echo "## Measurements (CSV)"
     echo
