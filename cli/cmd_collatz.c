@@ -25,7 +25,7 @@
 
 enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES, OPT_INTERLEAVE };
 
-/* Defaults: on the GPU the fastest settings measured on an H200 (README, results/collatz_*.csv):
+/* Defaults: on the GPU the fastest settings measured on an H200 (docs/000-collatz.md):
  * S of 37 bits as the paper (larger S leaves fewer values to iterate), B and C of 12 bits in
  * shared memory (global memory made the kernel L2-bound); for the CPU twin alone the paper's
  * CPU setting (S of 32 bits, 000 Table 4.4; B and C of 12 bits; the published first step, as a
@@ -203,7 +203,7 @@ static int print_tables(unsigned max_s_bits, int threads)
         fflush(stdout);
     }
     if (differ)
-        printf("\nRows marked DIFFERS disagree with the paper; README.md gives the evidence.\n");
+        printf("\nRows marked DIFFERS disagree with the paper; docs/errata.md gives the evidence.\n");
     return 0;
 }
 

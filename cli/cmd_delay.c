@@ -24,7 +24,7 @@
 
 enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_INTERLEAVE };
 
-/* Defaults: on the GPU the fastest settings measured on an H200 (README, results/collatz_*.csv):
+/* Defaults: on the GPU the fastest settings measured on an H200 (docs/000-collatz.md):
  * B, C and J of 12 bits in shared memory, A of 20 bits; for the CPU twin alone the paper's CPU
  * optimum (000 section 4.5.2: 11 and 23 bits). */
 #define DEFAULT_GPU_BC_BITS 12u

@@ -47,7 +47,7 @@ static atomic_int hold_timeouts;
  * its life. Why not one pair per region: mapping new host memory before each timed region slowed
  * the kernel timed next, and held timing measured that too. On an H200, 2^20 products of 1024
  * bits: 0.1585 against 0.1571 ms in experiments/timing_hold.sh, and mpgpu's own 0.1625 against
- * 0.1583 ms (README, "Timing"). */
+ * 0.1583 ms (docs/timing.md). */
 static pthread_key_t hold_flags_key;
 static pthread_once_t hold_flags_once = PTHREAD_ONCE_INIT;
 

@@ -4,8 +4,8 @@
  *
  * Why. A step of the modular methods (002's Fig. 2, and the k-ary method of gcd_kary.h) takes
  * about 15 bits off each number for one inverse and one half-Euclid on 32-bit residues, and
- * that dependent chain, not the arithmetic over the moduli, bounds them (README, issue 10). A
- * Lehmer step reads the top 62 bits of both numbers, runs Euclid on them alone as far as it
+ * that dependent chain, not the arithmetic over the moduli, bounds them (docs/002-gcd.md, issue
+ * 10). A Lehmer step reads the top 62 bits of both numbers, runs Euclid on them alone as far as it
  * provably agrees with Euclid on the whole numbers, and applies the resulting 2 x 2 matrix of
  * 32-bit cofactors to every word: about 30 bits off each number for one chain of about 16
  * quotients (Knuth, TAOCP vol. 2, 4.5.2, Algorithm L, with a double-digit start as in
@@ -446,7 +446,7 @@ GCD_LEHMER_HD struct gcd_lehmer_pair gcd_lehmer_pair_of(const struct gcd_lehmer_
  * takes 23.2 instructions a word, 7.5 of them on the IMAD pipe with the 4 multiplications,
  * where gcd_lehmer_word's borrow and two carries took 26.0 and 12.5: ptxas moved the zero high
  * words of its addends into place with IMAD.MOV (nvdisasm, sm_90, CUDA 13.0). Phase 1 bounds the
- * workers' step, which from 144 Kibit bounded the whole step (README, issue 10). */
+ * workers' step, which from 144 Kibit bounded the whole step (docs/002-gcd.md, issue 10). */
 GCD_LEHMER_HD void gcd_lehmer_pair_words(const struct gcd_lehmer_pair *m, uint32_t x, uint32_t y,
                                          uint32_t *a, uint32_t *b, int64_t *c_a, int64_t *c_b)
 {

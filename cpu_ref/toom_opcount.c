@@ -8,7 +8,7 @@
 #include "random_words.h"
 
 /* 000 Table 3.2, as printed: each entry is a2 w^2 + a1 w + a0 with rational a2, a1. The Toom-9
- * write count reads 188/3 w in the text; the README discusses it (the other rows suggest
+ * write count reads 188/3 w in the text; docs/errata.md discusses it (the other rows suggest
  * 188/9). Columns: multiplications, memory reads, memory writes. */
 struct paper_term {
     long a2_num, a2_den, a1_num, a1_den, a0;

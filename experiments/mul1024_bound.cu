@@ -63,7 +63,7 @@ constexpr size_t L2_PRODUCTS = 8192; // 4 MiB of operands and products: L2-resid
 // it), then one carry chain r_j = lo(t_(j+1)) + hi(t_j). Its last link cannot carry out: the
 // window plus a * b_i is below X^(N+1) and its lowest word has left. Fewer dependent steps than
 // rowchain_product, and slower in the shared-memory leaf (5-7 % at 2048-8192 bits on an H200,
-// README "Performance targets"). addend(j, r_j) forms the 64-bit addend of t_j: r_j
+// docs/000-mul.md, "How we got here"). addend(j, r_j) forms the 64-bit addend of t_j: r_j
 // zero-extended by default; lop3_zero_high below makes the zero high word on the ALU pipe.
 struct zero_extended {
     __device__ __forceinline__ uint64_t operator()(int, uint32_t r) const { return r; }
@@ -230,7 +230,7 @@ __device__ __forceinline__ void product(const uint32_t (&x)[N], const uint32_t (
 } // namespace fp64col
 
 // Row products without the zero high word that carry_chain_product's addend r_j needs (the
-// 644 IMAD.MOV a product of README "Performance targets"): each row's addend is the 64-bit
+// 644 IMAD.MOV a product of docs/000-mul.md, "How we got here"): each row's addend is the 64-bit
 // x_j = hi(t_j) + lo(t_(j+1)) of the row before, made by one 64-bit add on the ALU pipe, and
 // t_j = a_j b_i + x_j. No carry chain runs along a row: x_j < 2^33 - 1, and (2^32 - 1)^2 +
 // 2^33 - 2 = 2^64 - 1, so t_j cannot overflow, and the x_j of the last row are summed once.
@@ -354,7 +354,7 @@ __global__ void __launch_bounds__(128, BLOCKS_PER_SM) fp64_x3(const uint32_t *__
         C[q * count + p] = out[q];
 }
 
-// Radix 2^29 (README "Performance targets"): every 64-bit multiply-accumulate without the zero
+// Radix 2^29 (docs/000-mul.md): every 64-bit multiply-accumulate without the zero
 // high word of carry_chain_product's 32-bit addend (its IMAD.MOV) and without a carry chain
 // along the rows. The operands are cut into 36 digits of 29 bits (1044 bits) and the leaf is
 // the same Karatsuba level, M = (a0 - a1)(b1 - b0) digit by digit with signed digits, L = a0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prints a Markdown table of one results CSV: method, bits, count, median/min/max ms, rate,
-# verification, device. Used to paste measured numbers into README.md unchanged.
+# verification, device. Used to paste measured numbers into docs/ unchanged.
 #   experiments/summarize.sh results/mul_table2.csv
 set -euo pipefail
 csv=${1:?usage: summarize.sh RESULTS.csv}

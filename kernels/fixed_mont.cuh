@@ -93,7 +93,7 @@ FIXED_HD void montred(R &&r, const T &t, const M &m, uint32_t mp)
 // into its word 0 by one addition whose carry starts the next odd chain, and E[2..] the new O.
 // On the H200 this did 256-bit multiplications 1.5x as fast as the product-then-reduce order
 // (SOS) that montred keeps: ptxas turns each link of the SOS rows' low-half chain into a multiply
-// and a separate add with carry, and here it does not (README, fixed, the Montgomery target).
+// and a separate add with carry, and here it does not (docs/004-fixed.md, the Montgomery target).
 // The words of a and m are taken in pairs, so an odd word count runs with one zero word more
 // (NP).
 //

@@ -25,7 +25,7 @@
 //   words; the lane's carry out enters the next lane, and what that leaves (one bit) crosses the
 //   lanes by carry lookahead over two warp votes (mp::lookahead_carries).
 //
-// Measured on an H200, 2^20 products (README, `mpgpu mul`, tensor-core subsection): 6.48e8/s at
+// Measured on an H200, 2^20 products (docs/000-mul.md, the tensor-core method): 6.48e8/s at
 // 4096 bits and 2.53e8/s at 8192, 1.5x and 1.9x thread-rowchain-karatsuba; 1.97e9/s at 1024
 // bits, 0.42x. mma.sync u8 alone completes 0.60 m16n8k32 per SM per clock
 // (experiments/tensor_mma_rate.cu: 6.4e14 MAC/s, a third of the dense wgmma rate), so the

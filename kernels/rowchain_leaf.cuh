@@ -51,7 +51,7 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
 // ptx::mac96, one IMAD.WIDE.U32 with a carry out a word product and one IADD3.X for two carries.
 // Carry-chain rows (the leaf's products before, kept in experiments/mul1024_bound.cu) spend
 // beside each IMAD.WIDE an IMAD.MOV for the zero high word of its addend and an IADD3.X in the
-// row's carry chain. Why it pays (experiments/mul1024_comba.sh, README "Performance targets"):
+// row's carry chain. Why it pays (experiments/mul1024_comba.sh, docs/000-mul.md):
 // the leaf's instructions fall by a third and its IMAD-pipe cycles by a fifth. The column runs
 // from the highest i down: the sums are the same either way, and in trials on an H200 (not
 // recorded) ptxas's schedule for this order was as fast or up to 1 % faster.

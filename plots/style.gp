@@ -21,7 +21,7 @@ set key outside right top noenhanced
 # q(s): s in single quotes for the shell (a path holding a single quote is not supported).
 q(s) = "'".s."'"
 tsv = sprintf("awk -f %s %s", q(plotdir.'/csv2tsv.awk'), q(csv))
-# CSV columns (README, "CSV schema"): 4 cpu, 5 gpu, 13 method, 14 bits, 15 params, 16 count,
+# CSV columns (docs/csv.md): 4 cpu, 5 gpu, 13 method, 14 bits, 15 params, 16 count,
 # 20 cpu_threads, 22 median_ms, 23 min_ms, 24 max_ms, 25 throughput_per_s.
 rows(m) = sprintf("< %s | awk -F'\t' 'NR > 1 && $13 == \"%s\"'", tsv, m)
 rows_threads(m, t) = sprintf("< %s | awk -F'\t' 'NR > 1 && $13 == \"%s\" && ($20 == 1) == (%d == 1)'", tsv, m, t)

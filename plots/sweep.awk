@@ -1,5 +1,5 @@
 # The series of plots/sweep.gp, from any mpgpu CSV as csv2tsv.awk prints it (tab-separated).
-# Columns are found by their names in the header (README, "CSV schema"), so rows from a binary
+# Columns are found by their names in the header (docs/csv.md), so rows from a binary
 # with more columns still draw. what= picks the output:
 #   data    per series a block: its key in double quotes (gnuplot's columnheader), then
 #           "bits<TAB>throughput_per_s" by increasing bits; blocks apart by two blank lines;
@@ -26,7 +26,7 @@ $1 == "timestamp" {                               # the header (again, if CSVs w
         if (!(need[i] in col)) { print "sweep: the CSV has no column " need[i] > "/dev/stderr"; bad = 1; exit 1 }
     next
 }
-!("bits" in col) { print "sweep: the CSV has no header line (README, CSV schema)" > "/dev/stderr"; bad = 1; exit 1 }
+!("bits" in col) { print "sweep: the CSV has no header line (docs/csv.md)" > "/dev/stderr"; bad = 1; exit 1 }
 {
     bits = $(col["bits"]) + 0
     rate = $(col["throughput_per_s"]) + 0

@@ -184,7 +184,7 @@ if [ "$(head -1 "$tmp/out")" != "$want" ] || [ "$(wc -l <"$tmp/out")" -ne 3 ] ||
    awk -F, -v n="$ncols" 'NR > 1 && NF != n { bad = 1 } END { exit !bad }' "$tmp/out"; then
     echo "FAIL: --csv -:"; sed 's/^/    /' "$tmp/out" "$tmp/err"; fails=$((fails + 1))
 fi
-# Each row is stamped when it is written, in the README's format.
+# Each row is stamped when it is written, in the format of docs/csv.md.
 checks=$((checks + 1))
 if ! awk -F, 'NR > 1 && $1 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z$/ { bad = 1 } END { exit bad }' "$csv"; then
     echo "FAIL: timestamp format:"; cut -d, -f1 "$csv" | sed 's/^/    /'; fails=$((fails + 1))

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The documented "plot your own sweep" command (README): from a directory other than the
-# repository, `make -f REPO/Makefile.plots sweep CSV=FILE.csv` must write FILE.svg and FILE.png
+# The documented "plot your own sweep" command (docs/reproducing.md): from a directory other than
+# the repository, `make -f REPO/Makefile.plots sweep CSV=FILE.csv` must write FILE.svg and FILE.png
 # next to the CSV, and the SVG's key must name every method, verified or not. The CSV is written
-# here by hand in the README's schema (with a quoted CPU name holding a comma, as mpgpu writes
+# here by hand in the schema of docs/csv.md (with a quoted CPU name holding a comma, as mpgpu writes
 # one), so the test needs no GPU and no mpgpu binary. Exit 77 (skipped) without gnuplot or make.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/data" "$work/elsewhere"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# Header as README "CSV schema" gives it; rows: two verified GPU methods at three sizes, GMP on
+# Header as docs/csv.md gives it; rows: two verified GPU methods at three sizes, GMP on
 # one thread, and one method run with --verify none (to be drawn dashed, "(not verified)").
 cat >"$work/data/my sweep.csv" <<'CSV'
 timestamp,commit,host,cpu,gpu,compute_capability,sm_count,sm_clock_mhz,mem_clock_mhz,driver_version,runtime_version,subcommand,method,bits,params,count,reps,warmup,seed,cpu_threads,timed_region,median_ms,min_ms,max_ms,throughput_per_s,throughput_unit,verify_mode,checked,mismatches
