@@ -85,8 +85,6 @@ struct bench_ops {
      * default "<element> <i>". */
     void (*name_element)(const void *ctx, const struct bench_case *c, uint64_t i, char *out,
                          size_t len);
-    /* Transitional, until collatz and delay check by elements: the whole check at once. */
-    void (*check)(void *ctx, struct bench_case *c, struct bench_check *out);
     /* Optional: after the elements (also with --verify none): checks of the case as a whole
      * (operands unchanged, passes that agree), each adding to out->mismatches with its own
      * message in out->first_bad; and what follows a good check (writing --output). */
