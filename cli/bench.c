@@ -195,16 +195,13 @@ static int check_elements(struct bench *b, const struct bench_ops *ops, void *ct
 static int check_case(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *c,
                       struct bench_check *out)
 {
-    if (ops->check) {
-        ops->check(ctx, c, out);
-        return 0;
-    }
     struct bench_check_spec spec = {.element = "element", .reference = "GMP", .threads = 1};
     int rc = ops->check_begin(ctx, c, &spec);
     if (rc != 0)
         return rc;
     const enum verify_mode v = b->opt->verify;
     out->reference = spec.reference;
+    out->element = spec.element;
     if (spec.elements == 0)
         out->verify_mode = "reference";
     else
@@ -268,9 +265,9 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
                 fprintf(stderr, "mpgpu: %s %s", b->subcommand, c->method);
                 if (c->bits)
                     fprintf(stderr, " at %u bits", c->bits);
-                fprintf(stderr, ": %llu of %llu checked %s differ from the reference; %s\n",
+                fprintf(stderr, ": %llu of %llu checked %ss differ from the reference; %s\n",
                         (unsigned long long)chk.mismatches, (unsigned long long)chk.checked,
-                        c->throughput_unit, chk.first_bad);
+                        chk.element ? chk.element : "result", chk.first_bad);
                 raise_status(b, EXIT_MISMATCH);
             }
             if (chk.fallbacks && b->table)

@@ -37,6 +37,7 @@ struct bench_check {
     uint64_t checked, mismatches;
     uint64_t fallbacks;          /* elements the reference itself answered: not GPU results, not checked */
     const char *reference;       /* what computed the expected values */
+    const char *element;         /* what one checked result is: "product", "chunk", ... */
     char first_bad[160];         /* where it first differs, e.g. "first bad product 17" */
 };
 
@@ -86,8 +87,6 @@ struct bench_ops {
      * default "<element> <i>". */
     void (*name_element)(const void *ctx, const struct bench_case *c, uint64_t i, char *out,
                          size_t len);
-    /* Transitional, until collatz and delay check by elements: the whole check at once. */
-    void (*check)(void *ctx, struct bench_case *c, struct bench_check *out);
     /* Optional: after the elements (also with --verify none): checks of the case as a whole
      * (operands unchanged, passes that agree), each adding to out->mismatches with its own
      * message in out->first_bad; and what follows a good check (writing --output). */

@@ -451,7 +451,7 @@ static void print_help(const struct cli_spec *spec)
                      spec->count_default);
             help = count_help;
         }
-        char verify_help[512];
+        char verify_help[1024];
         if (common_defs[i].bit == OPT_VERIFY) {
             static const char *const mode_names[] = {"all", "sample", "none"};
             snprintf(verify_help, sizeof verify_help, "%s (default: %s)",

@@ -35,14 +35,20 @@ enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES, OPT_INTER
 #define DEFAULT_CPU_S_BITS 32u
 #define DEFAULT_GPU_COUNT (UINT64_C(1) << 40)
 #define DEFAULT_CPU_COUNT (UINT64_C(1) << 32)
-/* Segments: the unit of progress, Ctrl-C and checkpoints; about a second of work, and whole
- * multiples of 2^k so that each S entry gets full runs (and no S scan is needed to count). */
-#define GPU_SEGMENT_BITS 44u
+/* Segments: the unit of progress, Ctrl-C, checkpoints and of the check of the timed pass, which
+ * recomputes whole segments on the CPU twin (issue 36): 2^37 starting values, about 10 ms of an
+ * H200 and one m_H of S at its GPU default (what the sample redid before it checked the timed
+ * pass), and whole multiples of 2^k so that each S entry gets full runs (and no S scan is needed
+ * to count). */
+#define GPU_SEGMENT_BITS 37u
 #define CPU_SEGMENT_BITS 32u
 /* Overflowed starting values one launch can report (000 section 4.5.1 met 22932 in 2^50). */
 #define OVERFLOW_CAP (1u << 20)
-/* --verify sample: the CPU twin redoes at least 2^33 starting values (or one m_H). */
+/* --verify sample: the CPU twin redoes the chunks of at least 2^33 starting values (or one
+ * m_H), the fresh pass it redid before issue 36; but at least one chunk of each worker. */
 #define VERIFY_SAMPLE_BITS 33u
+/* Starting values that measure the CPU twin's rate before a long check. */
+#define CHECK_PROBE (UINT64_C(1) << 26)
 
 struct collatz_args {
     struct collatz_range_args range;
@@ -85,7 +91,7 @@ static int collatz_handle(int id, const char *arg, void *ctx)
         a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
         break;
     case OPT_COLLATZ_CHECKPOINT:
-        a->checkpoint = arg;
+        a->checkpoint = collatz_checkpoint_option(arg);
         break;
     case OPT_COLLATZ_DEVICES:
         md_parse(&a->devices, arg);
@@ -232,25 +238,68 @@ static void pass_free(struct pass_result *p)
     memset(p, 0, sizeof *p);
 }
 
-/* One segment on a GPU's device state, or on the CPU twin when dev is NULL. */
-static void conv_segment(struct collatz_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
-                         struct collatz_conv_totals *t, struct collatz_list *ov)
+/* The CPU twin over [first, last] on `threads` threads (0: every core). Returns 0, or -1 when
+ * host memory is short. */
+static int conv_twin(const struct collatz_run *r, uint64_t first, uint64_t last, int threads,
+                     struct collatz_conv_totals *t, struct collatz_list *ov)
 {
-    if (dev) {
-        cudaError_t err = collatz_device_convergence(dev, r->a.memory, r->a.first_step, r->a.interleave,
-                                                     first, last, t, ov);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "collatz kernel", err);
-    } else if (collatz_conv_cpu(&r->s, &r->bc, r->a.first_step, first, last, r->cb.cpu_threads, t, ov) != 0) {
-        cli_bad_input("collatz: out of host memory for the overflow list");
-    }
+    return collatz_conv_cpu(&r->s, &r->bc, r->a.first_step, first, last, threads, t, ov);
 }
 
-/* A segment's result between its worker and the in-order merge (issue 14). */
+/* A segment's result between its worker and the in-order merge (issue 14), and the worker (among
+ * all ranks') that computed it, for the check. */
 struct conv_chunk {
     struct collatz_conv_totals t;
     struct collatz_list ov;
     double overflow_ms;
+    uint32_t worker;
+};
+
+/* What the check keeps of a chunk (collatz_chunks.h): its totals, and its overflowed starting
+ * values as a count and a hash. */
+struct conv_result {
+    struct collatz_conv_totals t;
+    uint64_t overflows_listed, overflows_hash;
+};
+
+static void conv_result_of(const struct collatz_conv_totals *t, const struct collatz_list *ov,
+                           struct conv_result *out)
+{
+    *out = (struct conv_result){*t, ov->n, collatz_chunks_hash(ov->v, ov->n)};
+}
+
+static int twin_compute(const void *ctx, const void *recorded, uint64_t first, uint64_t last, void *out)
+{
+    (void)recorded;
+    struct collatz_conv_totals t = {0, 0, 0};
+    struct collatz_list ov = {0};
+    const int rc = conv_twin(ctx, first, last, 0, &t, &ov);
+    conv_result_of(&t, &ov, out);
+    collatz_list_free(&ov);
+    return rc;
+}
+
+static bool twin_same(const void *recorded, const void *twin)
+{
+    const struct conv_result *x = recorded, *y = twin;
+    return x->t.mandatory == y->t.mandatory && x->t.steps == y->t.steps && x->t.overflows == y->t.overflows &&
+           x->overflows_listed == y->overflows_listed && x->overflows_hash == y->overflows_hash;
+}
+
+static void twin_describe(const void *result, char *out, size_t len)
+{
+    const struct conv_result *x = result;
+    snprintf(out, len, "%" PRIu64 " iterated, %" PRIu64 " table operations, %" PRIu64 " overflows (%" PRIu64
+             " listed, hash %016" PRIx64 ")", x->t.mandatory, x->t.steps, x->t.overflows, x->overflows_listed,
+             x->overflows_hash);
+}
+
+static const struct collatz_twin conv_twin_check = {
+    .result_size = sizeof(struct conv_result),
+    .compute = twin_compute,
+    .same = twin_same,
+    .describe = twin_describe,
+    .probe = CHECK_PROBE,
 };
 
 static void chunk_begin(void *ctx, size_t worker)
@@ -266,7 +315,16 @@ static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, i
     (void)hint;
     struct collatz_run *r = ctx;
     struct conv_chunk *k = slot;
-    conv_segment(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, &k->t, &k->ov);
+    k->worker = collatz_worker_id(&r->cb, worker);
+    if (r->cb.gpu) {
+        struct collatz_device *dev = &r->cb.devs[worker];
+        cudaError_t err = collatz_device_convergence(dev, r->a.memory, r->a.first_step, r->a.interleave, first,
+                                                     last, &k->t, &k->ov);
+        if (err != cudaSuccess)
+            gpu_fail(dev->failed_call ? dev->failed_call : "collatz kernel", err);
+    } else if (conv_twin(r, first, last, r->cb.cpu_threads, &k->t, &k->ov) != 0) {
+        cli_bad_input("collatz: out of host memory for the overflow list");
+    }
     const double o0 = time_now_ms();
     size_t bad = collatz_plain_verify_descents(k->ov.v, k->ov.n, 0);
     k->overflow_ms = time_now_ms() - o0;
@@ -285,27 +343,29 @@ static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, i
     }
 }
 
-/* Merges a segment into the pass, in range order, then saves the checkpoint: its finished
- * prefix is exact whatever order the GPUs finished their segments in. */
+/* Merges a segment into the pass, in range order, records it for the check, then saves the
+ * checkpoint: its finished prefix is exact whatever order the GPUs finished their segments in. */
 static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done_after, void *slot)
 {
-    (void)first;
-    (void)last;
     struct collatz_run *r = ctx;
     struct pass_result *p = &r->cur;
     struct conv_chunk *k = slot;
+    if (collatz_chunk_spoiled(&r->cb, k->worker))
+        k->t.steps++;
     p->overflow_ms += k->overflow_ms;
     collatz_conv_add(&p->t, &k->t);
     collatz_list_append(&p->overflows, k->ov.v, k->ov.n);
+    struct conv_result result;
+    conv_result_of(&k->t, &k->ov, &result);
     collatz_list_free(&k->ov);
+    collatz_chunk_record(&r->cb, first, last, k->worker, &result);
     if (r->cb.checkpoint) {
         struct checkpoint c = r->cb.ck;
         c.done = r->cb.done_before + done_after;
         checkpoint_set(&c, "mandatory", r->base.mandatory + p->t.mandatory);
         checkpoint_set(&c, "steps", r->base.steps + p->t.steps);
         checkpoint_set(&c, "overflows", r->base.overflows + p->t.overflows);
-        if (collatz_checkpoint_save(r->cb.checkpoint, &c) != 0)
-            exit(EXIT_BAD_INPUT);
+        collatz_checkpoint_keep(&r->cb, &c);
     }
 }
 
@@ -317,6 +377,7 @@ static void *chunk_pack(void *ctx, void *slot, size_t *len)
     struct md_writer w = {0};
     md_put(&w, &k->t, sizeof k->t);
     md_put(&w, &k->overflow_ms, sizeof k->overflow_ms);
+    md_put(&w, &k->worker, sizeof k->worker);
     md_put_array(&w, k->ov.v, k->ov.n, sizeof *k->ov.v);
     collatz_list_free(&k->ov);
     return md_writer_bytes(&w, len);
@@ -324,14 +385,15 @@ static void *chunk_pack(void *ctx, void *slot, size_t *len)
 
 static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
 {
-    (void)ctx;
+    struct collatz_run *r = ctx;
     struct conv_chunk *k = slot;
     struct md_reader rd = {bytes, len, false};
     md_get(&rd, &k->t, sizeof k->t);
     md_get(&rd, &k->overflow_ms, sizeof k->overflow_ms);
+    md_get(&rd, &k->worker, sizeof k->worker);
     md_get_array(&rd, (void **)&k->ov.v, &k->ov.n, sizeof *k->ov.v);
     k->ov.cap = k->ov.n;
-    return rd.failed || rd.left ? -1 : 0;
+    return rd.failed || rd.left || !collatz_worker_known(&r->cb, k->worker) ? -1 : 0;
 }
 
 static const struct md_chunk_ops conv_chunk_ops = {
@@ -386,52 +448,6 @@ static int run_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     return 0;
 }
 
-/* --verify: the CPU twin redoes a sample (or all) of the range, compared exactly. */
-static void run_check(void *ctx, struct bench_case *c, struct bench_check *out)
-{
-    struct collatz_run *r = ctx;
-    const uint64_t from = r->cb.first + r->cb.done_before, n = c->count;
-    uint64_t sample = 0;
-    bool differs = false;
-    out->verify_mode = "reference";
-    if (r->cb.gpu) {
-        out->verify_mode = r->cb.verify == VERIFY_ALL ? "all" : r->cb.verify == VERIFY_SAMPLE ? "sample" : "none";
-        if (r->cb.verify != VERIFY_NONE) {
-            sample = n;
-            if (r->cb.verify == VERIFY_SAMPLE) {
-                unsigned bits = r->s.bits > VERIFY_SAMPLE_BITS ? r->s.bits : VERIFY_SAMPLE_BITS;
-                sample = n < ((uint64_t)1 << bits) ? n : (uint64_t)1 << bits;
-            }
-            struct pass_result gpu_part, cpu_part;
-            memset(&gpu_part, 0, sizeof gpu_part);
-            memset(&cpu_part, 0, sizeof cpu_part);
-            const uint64_t last = from + (sample - 1);
-            if (sample == n) {
-                gpu_part.t = r->ref.t;
-                collatz_list_append(&gpu_part.overflows, r->ref.overflows.v, r->ref.overflows.n);
-            } else {
-                conv_segment(r, &r->cb.devs[0], from, last, &gpu_part.t, &gpu_part.overflows);
-            }
-            const int saved = r->cb.cpu_threads;
-            r->cb.cpu_threads = 0;
-            conv_segment(r, NULL, from, last, &cpu_part.t, &cpu_part.overflows);
-            r->cb.cpu_threads = saved;
-            collatz_list_sort(&gpu_part.overflows);
-            collatz_list_sort(&cpu_part.overflows);
-            out->checked = sample;
-            differs = !same_result(&gpu_part, &cpu_part);
-            if (differs)
-                fprintf(stderr, "mpgpu: collatz: on [%" PRIu64 ", %" PRIu64 "] the GPU gives %" PRIu64 " iterated, %" PRIu64
-                                " table operations, %" PRIu64 " overflows; the CPU twin %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n",
-                        from, last, gpu_part.t.mandatory, gpu_part.t.steps, gpu_part.t.overflows,
-                        cpu_part.t.mandatory, cpu_part.t.steps, cpu_part.t.overflows);
-            pass_free(&gpu_part);
-            pass_free(&cpu_part);
-        }
-    }
-    collatz_check_verdict(&r->cb, differs, from, from + (sample ? sample - 1 : 0), out);
-}
-
 static void run_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
 {
     struct collatz_run *r = ctx;
@@ -462,6 +478,7 @@ static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
             total.mandatory, r->s.bits, total.steps, total.overflows,
             collatz_overflow_ms_per_pass(&r->cb));
     collatz_report_devices(&r->cb, out);
+    collatz_report_checked(&r->cb, out);
 }
 
 static void run_teardown(void *ctx, struct bench_case *c)
@@ -475,7 +492,11 @@ static void run_teardown(void *ctx, struct bench_case *c)
 static const struct bench_ops collatz_ops = {
     .setup = run_setup,
     .pass = run_pass,
-    .check = run_check,
+    .check_begin = collatz_check_begin,
+    .reference = collatz_check_reference,
+    .compare = collatz_check_compare,
+    .name_element = collatz_check_name,
+    .check_end = collatz_check_end,
     .describe = run_describe,
     .summary = run_summary,
     .teardown = run_teardown,
@@ -567,13 +588,20 @@ int cmd_collatz(int argc, char **argv)
         .options = collatz_options,
         .handle = collatz_handle,
         .ctx = &r.a,
+        .verify_default = VERIFY_SAMPLE,
+        .verify_help =
+            "check the timed pass itself, chunk by chunk (the part of the range one GPU took at a "
+            "time: 2^37 starting values, or 2^K with S of K > 37 bits), against the CPU twin with "
+            "the same tables, since GMP has no Collatz counterpart: each chunk's iterated count, "
+            "table operations and overflowed values. all: every chunk; sample: chunks spread over "
+            "the pass, at least one of each GPU and MPI rank and at least 2^33 starting values' "
+            "worth (2^K with S of K bits); none. A gpu row is checked; a cpu row is the reference, "
+            "except for the chunks of MPI ranks other than 0. Overflows are always settled by GMP. "
+            "With S of K bits the CPU twin shares a jump only among the values of one S entry, so "
+            "its check takes long above K = 33",
         .methods_help = "  gpu    the GPU kernel (default)\n"
                         "  cpu    the CPU twin, on --threads threads (default 1, as the paper)\n"
-                        "  all    both, compared\n"
-                        "--verify for gpu: all = the CPU twin redoes the whole range; sample (default) =\n"
-                        "it redoes the first 2^33 starting values (or 2^K); none. Overflows are always\n"
-                        "settled by GMP. With S of K bits the CPU twin shares a jump only among the\n"
-                        "values of one S entry, so its sample takes long above K = 33.\n",
+                        "  all    both, compared\n",
         .examples = "  mpgpu collatz --start 2^62 --count 2^44\n"
                     "  mpgpu collatz --start 1 --end 2^40 --checkpoint run.ckpt\n"
                     "  mpgpu collatz --bc-bits 12 --table-memory shared --s-bits 32 --csv r.csv\n"
@@ -603,6 +631,8 @@ int cmd_collatz(int argc, char **argv)
         if (!r.a.first_step_set)
             r.a.first_step = COLLATZ_FIRST_TABLE;
     }
+    r.cb.twin = &conv_twin_check;
+    r.cb.check_budget = UINT64_C(1) << (r.a.s_bits > VERIFY_SAMPLE_BITS ? r.a.s_bits : VERIFY_SAMPLE_BITS);
     snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
              r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
     md_ranks_agree(r.params);

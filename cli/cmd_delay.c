@@ -33,8 +33,10 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
 #define DEFAULT_CPU_A_BITS 23u
 #define DEFAULT_GPU_COUNT (UINT64_C(1) << 34)
 #define DEFAULT_CPU_COUNT (UINT64_C(1) << 24)
-/* Segments (progress, Ctrl-C, checkpoints, record floors): about a second of work. */
-#define GPU_SEGMENT_BITS 34u
+/* Segments (progress, Ctrl-C, checkpoints, record floors, and the check of the timed pass, which
+ * recomputes whole segments on the CPU twin, issue 36): 2^26 numbers, about 5 ms of an H200 and
+ * under half a second of the twin on 16 cores. */
+#define GPU_SEGMENT_BITS 26u
 #define CPU_SEGMENT_BITS 24u
 #define OVERFLOW_CAP (1u << 20)
 /* Record candidates one launch reports; more make it redo the launch on halves (each launch that
@@ -52,8 +54,11 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
  * (results/delay_records_start.csv). Pieces growing from 2^20 by 4x, each above the largest delay
  * before it, measured slower with the 2^16 cap: 12.3 s (7f91adf). */
 #define FLOOR_PREFIX_BITS 20u
-/* --verify sample: the CPU twin redoes the first 2^24 numbers. */
+/* --verify sample: the CPU twin redoes the chunks of at least 2^24 numbers, the fresh pass it
+ * redid before issue 36; but at least one chunk of each worker. */
 #define VERIFY_SAMPLE_BITS 24u
+/* Numbers that measure the CPU twin's rate before a long check. */
+#define CHECK_PROBE (UINT64_C(1) << 18)
 
 struct delay_args {
     struct collatz_range_args range;
@@ -89,7 +94,7 @@ static int delay_handle(int id, const char *arg, void *ctx)
         a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
         break;
     case OPT_COLLATZ_CHECKPOINT:
-        a->checkpoint = arg;
+        a->checkpoint = collatz_checkpoint_option(arg);
         break;
     case OPT_COLLATZ_DEVICES:
         md_parse(&a->devices, arg);
@@ -150,47 +155,49 @@ static void pass_free(struct pass_result *p)
 /* A segment's result between its worker and the in-order merge (issue 14). floor is the
  * running maximum when the segment was handed out: with several GPUs it may lag the true one,
  * which only lets more candidates through; the merge extracts the records against the true one,
- * so they are exact. */
+ * so they are exact. worker (among all ranks') computed it, for the check. */
 struct delay_chunk {
     int64_t floor;
     struct collatz_delay_totals t;
     struct collatz_pairs cand;
     struct collatz_list ov;
     double overflow_ms;
+    uint32_t worker;
 };
 
-/* [first, last] on a GPU's device state (the CPU twin when dev is NULL), added to k: totals,
- * overflows, and with --records the candidates above floor. */
-static void delay_part(struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
-                       int64_t floor, struct delay_chunk *k)
+/* [first, last] on a GPU's device state (the CPU twin on `threads` threads when dev is NULL),
+ * added to k: totals, overflows, and with --records the candidates above floor. Returns 0, or -1
+ * when the CPU twin is short of host memory. */
+static int delay_part(const struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+                      int64_t floor, int threads, struct delay_chunk *k)
 {
     struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
-    if (dev) {
-        cudaError_t err = collatz_device_delay(dev, r->a.memory, r->a.interleave, first, last, floor, &k->t,
-                                               want, &k->ov);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "delay kernel", err);
-    } else if (collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, floor, r->cb.cpu_threads, &k->t,
-                                 want, &k->ov) != 0) {
-        cli_bad_input("delay: out of host memory for the overflow and candidate lists");
-    }
+    if (!dev)
+        return collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, floor, threads, &k->t, want, &k->ov);
+    cudaError_t err = collatz_device_delay(dev, r->a.memory, r->a.interleave, first, last, floor, &k->t, want, &k->ov);
+    if (err != cudaSuccess)
+        gpu_fail(dev->failed_call ? dev->failed_call : "delay kernel", err);
+    return 0;
 }
 
 /* One segment, with its overflows resolved by plain iteration and its record candidates above
- * k->floor (and with --records its first 2^FLOOR_PREFIX_BITS numbers apart). */
-static void delay_compute(struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
-                          struct delay_chunk *k)
+ * k->floor (and with --records its first 2^FLOOR_PREFIX_BITS numbers apart). Returns 0, or -1
+ * as delay_part. */
+static int delay_compute(const struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+                         int threads, struct delay_chunk *k)
 {
     struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
     int64_t floor = k->floor;
     if (want && last - first >= (UINT64_C(1) << FLOOR_PREFIX_BITS)) {
         const uint64_t prefix_last = first + ((UINT64_C(1) << FLOOR_PREFIX_BITS) - 1);
-        delay_part(r, dev, first, prefix_last, floor, k);
+        if (delay_part(r, dev, first, prefix_last, floor, threads, k) != 0)
+            return -1;
         if (k->t.numbers && (int64_t)k->t.max > floor)
             floor = k->t.max;
         first = prefix_last + 1;
     }
-    delay_part(r, dev, first, last, floor, k);
+    if (delay_part(r, dev, first, last, floor, threads, k) != 0)
+        return -1;
     const double o0 = time_now_ms();
     uint64_t runaway = 0;
     if (collatz_delay_resolve(&k->ov, k->floor, 0, &k->t, want, &runaway) != 0) {
@@ -199,29 +206,70 @@ static void delay_compute(struct delay_run *r, struct collatz_device *dev, uint6
         exit(EXIT_MISMATCH);
     }
     k->overflow_ms = time_now_ms() - o0;
+    return 0;
 }
 
-/* Adds a computed segment to a pass that has merged every segment before it: its records
- * extracted, p->floor raised to its running maximum. Frees the chunk's lists. */
-static void delay_merge(struct delay_run *r, struct pass_result *p, struct delay_chunk *k)
+/* What the check keeps of a chunk (collatz_chunks.h): the floor it was handed (the twin's input),
+ * its totals, its overflowed numbers as a count and a hash, and the records among its candidates
+ * above that floor, as a count and a hash: what the merge takes from it, the same whichever
+ * candidates beyond them a launch listed (a launch redone on halves lists fewer). */
+struct delay_result {
+    int64_t floor;
+    struct collatz_delay_totals t;
+    uint64_t overflows_listed, overflows_hash;
+    uint64_t records, records_hash;
+};
+
+/* k's result; its candidates sorted by n. */
+static void delay_result_of(const struct delay_chunk *k, struct delay_result *out)
 {
-    p->overflow_ms += k->overflow_ms;
-    if (r->a.records)
-        collatz_records_extract(&k->cand, &p->floor, &p->records);
-    collatz_delay_add(&p->t, &k->t);
-    collatz_list_append(&p->overflows, k->ov.v, k->ov.n);
-    collatz_pairs_free(&k->cand);
-    collatz_list_free(&k->ov);
+    *out = (struct delay_result){.floor = k->floor, .t = k->t, .overflows_listed = k->ov.n,
+                                 .overflows_hash = collatz_chunks_hash(k->ov.v, k->ov.n)};
+    int64_t floor = k->floor;
+    for (size_t i = 0; i < k->cand.n; i++)
+        if ((int64_t)k->cand.v[i].delay > floor) {
+            floor = k->cand.v[i].delay;
+            out->records++;
+            out->records_hash += collatz_chunks_pair_hash(k->cand.v[i].n, k->cand.v[i].delay);
+        }
 }
 
-/* One segment computed and merged at once (the --verify sample). */
-static void delay_segment(struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
-                          struct pass_result *p)
+static int twin_compute(const void *ctx, const void *recorded, uint64_t first, uint64_t last, void *out)
 {
-    struct delay_chunk k = {.floor = p->floor};
-    delay_compute(r, dev, first, last, &k);
-    delay_merge(r, p, &k);
+    struct delay_chunk k = {.floor = ((const struct delay_result *)recorded)->floor};
+    const int rc = delay_compute(ctx, NULL, first, last, 0, &k);
+    collatz_pairs_sort(&k.cand);
+    delay_result_of(&k, out);
+    collatz_pairs_free(&k.cand);
+    collatz_list_free(&k.ov);
+    return rc;
 }
+
+static bool twin_same(const void *recorded, const void *twin)
+{
+    const struct delay_result *x = recorded, *y = twin;
+    return x->t.numbers == y->t.numbers && x->t.sum == y->t.sum && x->t.max == y->t.max &&
+           x->t.argmax == y->t.argmax && x->t.overflows == y->t.overflows &&
+           x->overflows_listed == y->overflows_listed && x->overflows_hash == y->overflows_hash &&
+           x->records == y->records && x->records_hash == y->records_hash;
+}
+
+static void twin_describe(const void *result, char *out, size_t len)
+{
+    const struct delay_result *x = result;
+    snprintf(out, len, "sum %" PRIu64 " of %" PRIu64 " delays, largest %u at %" PRIu64 ", %" PRIu64 " overflows (%"
+             PRIu64 " listed, hash %016" PRIx64 "), %" PRIu64 " records (hash %016" PRIx64 ")", x->t.sum,
+             x->t.numbers, x->t.max, x->t.argmax, x->t.overflows, x->overflows_listed, x->overflows_hash, x->records,
+             x->records_hash);
+}
+
+static const struct collatz_twin delay_twin_check = {
+    .result_size = sizeof(struct delay_result),
+    .compute = twin_compute,
+    .same = twin_same,
+    .describe = twin_describe,
+    .probe = CHECK_PROBE,
+};
 
 static void chunk_begin(void *ctx, size_t worker)
 {
@@ -241,7 +289,9 @@ static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, i
     struct delay_run *r = ctx;
     struct delay_chunk *k = slot;
     k->floor = floor;
-    delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, k);
+    k->worker = collatz_worker_id(&r->cb, worker);
+    if (delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, r->cb.cpu_threads, k) != 0)
+        cli_bad_input("delay: out of host memory for the overflow and candidate lists");
 }
 
 /* A segment's result as bytes, between MPI ranks. */
@@ -253,6 +303,7 @@ static void *chunk_pack(void *ctx, void *slot, size_t *len)
     md_put(&w, &k->floor, sizeof k->floor);
     md_put(&w, &k->t, sizeof k->t);
     md_put(&w, &k->overflow_ms, sizeof k->overflow_ms);
+    md_put(&w, &k->worker, sizeof k->worker);
     md_put_array(&w, k->cand.v, k->cand.n, sizeof *k->cand.v);
     md_put_array(&w, k->ov.v, k->ov.n, sizeof *k->ov.v);
     collatz_pairs_free(&k->cand);
@@ -262,28 +313,41 @@ static void *chunk_pack(void *ctx, void *slot, size_t *len)
 
 static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
 {
-    (void)ctx;
+    struct delay_run *r = ctx;
     struct delay_chunk *k = slot;
     struct md_reader rd = {bytes, len, false};
     md_get(&rd, &k->floor, sizeof k->floor);
     md_get(&rd, &k->t, sizeof k->t);
     md_get(&rd, &k->overflow_ms, sizeof k->overflow_ms);
+    md_get(&rd, &k->worker, sizeof k->worker);
     md_get_array(&rd, (void **)&k->cand.v, &k->cand.n, sizeof *k->cand.v);
     md_get_array(&rd, (void **)&k->ov.v, &k->ov.n, sizeof *k->ov.v);
     k->cand.cap = k->cand.n;
     k->ov.cap = k->ov.n;
-    return rd.failed || rd.left ? -1 : 0;
+    return rd.failed || rd.left || !collatz_worker_known(&r->cb, k->worker) ? -1 : 0;
 }
 
-/* Merges a segment in range order, then saves the checkpoint: its finished prefix, totals and
- * records are exact whatever order the GPUs finished their segments in. */
+/* Merges a segment in range order (its records extracted against the true floor, which it
+ * raises to its running maximum), records it for the check, then saves the checkpoint: its
+ * finished prefix, totals and records are exact whatever order the GPUs finished their segments
+ * in. */
 static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done_after, void *slot)
 {
-    (void)first;
-    (void)last;
     struct delay_run *r = ctx;
     struct pass_result *p = &r->cur;
-    delay_merge(r, p, slot);
+    struct delay_chunk *k = slot;
+    if (collatz_chunk_spoiled(&r->cb, k->worker))
+        k->t.sum++;
+    p->overflow_ms += k->overflow_ms;
+    if (r->a.records)
+        collatz_records_extract(&k->cand, &p->floor, &p->records);
+    collatz_delay_add(&p->t, &k->t);
+    collatz_list_append(&p->overflows, k->ov.v, k->ov.n);
+    struct delay_result result;
+    delay_result_of(k, &result);
+    collatz_pairs_free(&k->cand);
+    collatz_list_free(&k->ov);
+    collatz_chunk_record(&r->cb, first, last, k->worker, &result);
     if (!r->cb.checkpoint)
         return;
     struct checkpoint c = r->cb.ck;
@@ -302,10 +366,8 @@ static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done
     for (size_t i = 0; i < p->records.n; i++)
         collatz_pairs_push(&all, p->records.v[i].n, p->records.v[i].delay);
     c.records = all;
-    const int rc = collatz_checkpoint_save(r->cb.checkpoint, &c);
+    collatz_checkpoint_keep(&r->cb, &c);
     collatz_pairs_free(&all);
-    if (rc != 0)
-        exit(EXIT_BAD_INPUT);
 }
 
 static const struct md_chunk_ops delay_chunk_ops = {
@@ -368,52 +430,6 @@ static int run_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     return 0;
 }
 
-/* --verify: the CPU twin redoes a sample (or all) of the range, compared exactly. */
-static void run_check(void *ctx, struct bench_case *c, struct bench_check *out)
-{
-    struct delay_run *r = ctx;
-    const uint64_t from = r->cb.first + r->cb.done_before, n = c->count;
-    uint64_t sample = 0;
-    bool differs = false;
-    out->verify_mode = "reference";
-    if (r->cb.gpu) {
-        out->verify_mode = r->cb.verify == VERIFY_ALL ? "all" : r->cb.verify == VERIFY_SAMPLE ? "sample" : "none";
-        if (r->cb.verify != VERIFY_NONE) {
-            sample = r->cb.verify == VERIFY_ALL || n < ((uint64_t)1 << VERIFY_SAMPLE_BITS)
-                         ? n : (uint64_t)1 << VERIFY_SAMPLE_BITS;
-            const uint64_t last = from + (sample - 1);
-            struct pass_result g, cpu;
-            memset(&g, 0, sizeof g);
-            memset(&cpu, 0, sizeof cpu);
-            g.floor = cpu.floor = r->floor;
-            if (sample == n) {
-                g.t = r->ref.t;
-                collatz_list_append(&g.overflows, r->ref.overflows.v, r->ref.overflows.n);
-                for (size_t i = 0; i < r->ref.records.n; i++)
-                    collatz_pairs_push(&g.records, r->ref.records.v[i].n, r->ref.records.v[i].delay);
-            } else {
-                delay_segment(r, &r->cb.devs[0], from, last, &g);
-            }
-            const int saved = r->cb.cpu_threads;
-            r->cb.cpu_threads = 0;
-            delay_segment(r, NULL, from, last, &cpu);
-            r->cb.cpu_threads = saved;
-            collatz_list_sort(&g.overflows);
-            collatz_list_sort(&cpu.overflows);
-            out->checked = sample;
-            differs = !same_result(&g, &cpu);
-            if (differs)
-                fprintf(stderr, "mpgpu: delay: on [%" PRIu64 ", %" PRIu64 "] the GPU gives sum %" PRIu64 ", max %u at %" PRIu64
-                                ", %" PRIu64 " overflows, %zu records; the CPU twin %" PRIu64 ", %u at %" PRIu64 ", %" PRIu64 ", %zu\n",
-                        from, last, g.t.sum, g.t.max, g.t.argmax, g.t.overflows, g.records.n, cpu.t.sum, cpu.t.max,
-                        cpu.t.argmax, cpu.t.overflows, cpu.records.n);
-            pass_free(&g);
-            pass_free(&cpu);
-        }
-    }
-    collatz_check_verdict(&r->cb, differs, from, from + (sample ? sample - 1 : 0), out);
-}
-
 static void run_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
 {
     struct delay_run *r = ctx;
@@ -442,6 +458,7 @@ static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
     fprintf(out, "#   %" PRIu64 " overflowed 96 bits and were resolved by plain iteration with GMP in %.3f ms per pass\n",
             total.overflows, collatz_overflow_ms_per_pass(&r->cb));
     collatz_report_devices(&r->cb, out);
+    collatz_report_checked(&r->cb, out);
     if (!r->a.records)
         return;
     for (size_t i = 0; r->cb.resumed && i < r->cb.ck.records.n; i++)
@@ -464,7 +481,11 @@ static void run_teardown(void *ctx, struct bench_case *c)
 static const struct bench_ops delay_ops = {
     .setup = run_setup,
     .pass = run_pass,
-    .check = run_check,
+    .check_begin = collatz_check_begin,
+    .reference = collatz_check_reference,
+    .compare = collatz_check_compare,
+    .name_element = collatz_check_name,
+    .check_end = collatz_check_end,
     .describe = run_describe,
     .summary = run_summary,
     .teardown = run_teardown,
@@ -546,11 +567,17 @@ int cmd_delay(int argc, char **argv)
         .options = delay_options,
         .handle = delay_handle,
         .ctx = &r.a,
+        .verify_default = VERIFY_SAMPLE,
+        .verify_help =
+            "check the timed pass itself, chunk by chunk (the part of the range one GPU took at a "
+            "time: 2^26 numbers), against the CPU twin with the same tables, since GMP has no "
+            "Collatz counterpart: each chunk's count, sum, largest delay and its n, overflowed "
+            "numbers and records. all: every chunk; sample: chunks spread over the pass, at least "
+            "one of each GPU and MPI rank and at least 2^24 numbers' worth; none. A gpu row is "
+            "checked; a cpu row is the reference, except for the chunks of MPI ranks other than 0",
         .methods_help = "  gpu    the GPU kernel (default)\n"
                         "  cpu    the CPU twin, on --threads threads (default 1, as the paper)\n"
-                        "  all    both, compared\n"
-                        "--verify for gpu: all = the CPU twin redoes the whole range; sample (default) =\n"
-                        "it redoes the first 2^24 numbers; none.\n",
+                        "  all    both, compared\n",
         .examples = "  mpgpu delay --start 2^62 --count 2^34\n"
                     "  mpgpu delay --start 1 --end 2^34 --records\n"
                     "  mpgpu delay --start 1 --end 2^40 --records --checkpoint rec.ckpt\n"
@@ -574,6 +601,8 @@ int cmd_delay(int argc, char **argv)
     r.cb.cpu_threads = su.cpu_threads;
     r.cb.have_dev = su.have_dev;
     r.cb.checkpoint = r.a.checkpoint;
+    r.cb.twin = &delay_twin_check;
+    r.cb.check_budget = UINT64_C(1) << VERIFY_SAMPLE_BITS;
     if (!m.gpu) {
         if (!r.a.bc_bits_set)
             r.a.bc_bits = DEFAULT_CPU_BC_BITS;

@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "timing.h"
 #include "random_words.h"
+#include "test_hook.h"
 
 bool collatz_range_option(struct collatz_range_args *r, int id, const char *arg)
 {
@@ -104,7 +105,7 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
         cli_bad_input("--method all compares two runs, and MPI ranks share one; give --method gpu or cpu");
     /* GPUs named by --devices are asked for: without them the run fails, as with --method gpu. */
     const bool asked = out->m.explicit_ || devices->arg;
-    out->verify = cli_option_given(argc, argv, "verify") ? opt->verify : VERIFY_SAMPLE;
+    out->verify = opt->verify; /* sample unless given: the specs' verify_default */
     out->cpu_threads = opt->threads ? opt->threads : omp_get_num_procs();
     if (checkpoint && out->m.gpu && out->m.cpu)
         cli_bad_input("--checkpoint follows one run; give --method gpu or --method cpu");
@@ -220,6 +221,28 @@ static const struct md_team *case_team(const struct collatz_bench *cb)
     return cb->gpu == cb->team_gpu ? &cb->team : &one;
 }
 
+uint32_t collatz_worker_id(const struct collatz_bench *cb, size_t worker)
+{
+    return (uint32_t)(case_team(cb)->first + worker);
+}
+
+bool collatz_worker_known(const struct collatz_bench *cb, uint32_t worker)
+{
+    return worker < case_team(cb)->total;
+}
+
+/* "GPU 0 (thread 2)", "rank 1 CPU (thread 1)": worker w of a team made by md_team_join, its
+ * thread counted within its rank. */
+static void worker_name(const struct md_team *t, size_t w, char *out, size_t len)
+{
+    size_t thread = 1;
+    while (thread <= w && t->rank[w - thread] == t->rank[w])
+        thread++;
+    char who[48];
+    md_team_label(t, w, who, sizeof who);
+    snprintf(out, len, "%s (thread %zu)", who, thread);
+}
+
 void collatz_devices_format(const struct collatz_bench *cb, char *out, size_t len)
 {
     md_team_format(case_team(cb), out, len);
@@ -230,13 +253,12 @@ void collatz_report_devices(const struct collatz_bench *cb, FILE *out)
     const struct md_team *t = case_team(cb);
     if (t->total < 2)
         return;
-    for (size_t w = 0, thread = 1; w < t->total; w++, thread++) {
-        char who[48];
-        md_team_label(t, w, who, sizeof who);
-        thread = w > 0 && t->rank[w] != t->rank[w - 1] ? 1 : thread;
+    for (size_t w = 0; w < t->total; w++) {
+        char who[80];
+        worker_name(t, w, who, sizeof who);
         const struct md_stats *st = &cb->stats[w];
-        fprintf(out, "#   %s (thread %zu): %" PRIu64 " numbers in %.3f s, %.4g numbers/s\n", who, thread, st->items,
-                st->busy_ms * 1e-3, st->busy_ms > 0 ? (double)st->items / (st->busy_ms * 1e-3) : 0.0);
+        fprintf(out, "#   %s: %" PRIu64 " numbers in %.3f s, %.4g numbers/s\n", who, st->items, st->busy_ms * 1e-3,
+                st->busy_ms > 0 ? (double)st->items / (st->busy_ms * 1e-3) : 0.0);
     }
 }
 
@@ -269,13 +291,25 @@ int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
                cb->first, cb->first + (cb->count - 1));
         return 0;
     }
+    if (collatz_chunks_init(&cb->chunks, cb->twin->result_size, cb->team.total) != 0)
+        cli_bad_input("out of host memory for the chunks of %zu workers", cb->team.total);
     struct bench_case cases[2];
     const size_t n_cases = collatz_bench_cases(cb, m, cases);
-    return bench_run(&b, ops, ctx, cases, n_cases);
+    int status = bench_run(&b, ops, ctx, cases, n_cases);
+    /* The row above holds the run's results; only the file could not keep them. */
+    if (cb->save_failed[0]) {
+        fprintf(stderr, "mpgpu: --checkpoint %s could not be saved: %s; the results above are complete (the "
+                        "whole range is done), the file keeps the last state saved, if any\n",
+                cb->checkpoint, cb->save_failed);
+        if (status == 0)
+            status = EXIT_BAD_INPUT;
+    }
+    return status;
 }
 
 void collatz_bench_free(struct collatz_bench *cb)
 {
+    collatz_chunks_free(&cb->chunks);
     md_team_free(&cb->team);
     free(cb->stats);
     cb->stats = NULL;
@@ -317,6 +351,8 @@ int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned 
     char label[64];
     snprintf(label, sizeof label, "%s %s %s %u", cb->command, c->method, warmup ? "warm-up" : "pass",
              warmup ? pass_index + 1 : pass_index - cb->warmup_passes + 1);
+    cb->seg_bits = seg_bits;
+    collatz_chunks_clear(&cb->chunks);
     const double t0 = time_now_ms();
     struct progress pg;
     progress_begin(&pg, progress_mode_for(cb->opt.quiet), label, "numbers", c->count);
@@ -331,20 +367,154 @@ int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned 
     return 0;
 }
 
-void collatz_check_verdict(const struct collatz_bench *cb, bool sample_differs, uint64_t sample_first,
-                           uint64_t sample_last, struct bench_check *out)
+/* Whether the check looks at worker w's chunks: every GPU's; of the CPU twin, those of other
+ * ranks (rank 0's are the reference itself). */
+static bool chunk_checked(const struct collatz_bench *cb, uint32_t worker)
 {
-    out->mismatches += sample_differs;
-    if (sample_differs)
-        snprintf(out->first_bad, sizeof out->first_bad,
-                 "the CPU twin's totals differ from the GPU's on [%" PRIu64 ", %" PRIu64 "]",
-                 sample_first, sample_last);
+    const struct md_team *t = case_team(cb);
+    return cb->gpu || (t->rank && t->rank[worker] != 0);
+}
+
+bool collatz_chunk_spoiled(const struct collatz_bench *cb, uint32_t worker)
+{
+    char site[32];
+    snprintf(site, sizeof site, "%s-chunk", cb->command);
+    return chunk_checked(cb, worker) && test_hook_spoil(site, cb->chunks.n);
+}
+
+void collatz_chunk_record(struct collatz_bench *cb, uint64_t first, uint64_t last, uint32_t worker,
+                          const void *result)
+{
+    if (chunk_checked(cb, worker) && collatz_chunks_add(&cb->chunks, first, last, worker, result) != 0)
+        cli_bad_input("%s: out of host memory for the record of chunk [%" PRIu64 ", %" PRIu64 "], which the "
+                      "check needs", cb->command, first, last);
+}
+
+/* A check predicted to take longer than this says so before it starts. */
+#define ANNOUNCE_CHECK_S 10.0
+
+/* Says how long the check will take when that is long: the twin's rate measured on a few numbers
+ * of the first chunk, times the numbers of the chunks it will recompute (every one, or about the
+ * sample's). */
+static void announce_check(const struct collatz_bench *cb, const struct bench_case *c, uint64_t sample)
+{
+    const struct collatz_chunks *k = &cb->chunks;
+    if (cb->opt.quiet || cb->verify == VERIFY_NONE || k->n == 0)
+        return;
+    uint64_t numbers = 0;
+    for (size_t i = 0; i < k->n; i++)
+        numbers += k->place[i].last - k->place[i].first + 1;
+    const uint64_t picks = cb->verify == VERIFY_ALL || sample >= k->n ? k->n : sample + 1;
+    const double check_numbers = (double)numbers / (double)k->n * (double)picks;
+    const struct collatz_chunk_place *p = &k->place[k->order[0]];
+    const uint64_t probe = p->last - p->first < cb->twin->probe ? p->last - p->first + 1 : cb->twin->probe;
+    if (check_numbers <= (double)probe)
+        return;
+    void *scratch = malloc(cb->twin->result_size);
+    const double t0 = time_now_ms();
+    const bool measured = scratch && cb->twin->compute(cb, collatz_chunks_result(k, k->order[0]), p->first,
+                                                      p->first + (probe - 1), scratch) == 0;
+    const double s = (time_now_ms() - t0) * 1e-3 / (double)probe * check_numbers;
+    free(scratch);
+    if (!measured || s <= ANNOUNCE_CHECK_S)
+        return;
+    char eta[32];
+    progress_format_duration(eta, sizeof eta, s);
+    fprintf(stderr, "mpgpu: %s %s: checking about %" PRIu64 " of the %zu chunks (%.3g numbers) on the CPU twin "
+                    "takes about %s (its rate measured on %" PRIu64 " numbers)\n",
+            cb->command, c->method, picks, k->n, check_numbers, eta, probe);
+}
+
+int collatz_check_begin(void *ctx, struct bench_case *c, struct bench_check_spec *spec)
+{
+    struct collatz_bench *cb = ctx;
+    spec->element = "chunk";
+    spec->reference = "the CPU twin";
+    spec->scratch_bytes = cb->twin->result_size;
+    /* A chunk is large: the twin spreads each over every core, one after another. */
+    spec->threads = 1;
+    spec->elements = cb->chunks.n;
+    spec->sample = collatz_chunks_order(&cb->chunks, cb->check_budget >> cb->seg_bits);
+    announce_check(cb, c, spec->sample);
+    return 0;
+}
+
+enum bench_ref collatz_check_reference(const void *ctx, const struct bench_case *c, uint64_t i,
+                                       void *scratch)
+{
+    (void)c;
+    const struct collatz_bench *cb = ctx;
+    const size_t chunk = cb->chunks.order[i];
+    const struct collatz_chunk_place *p = &cb->chunks.place[chunk];
+    return cb->twin->compute(ctx, collatz_chunks_result(&cb->chunks, chunk), p->first, p->last, scratch) == 0
+               ? BENCH_REF_READY : BENCH_REF_NO_MEMORY;
+}
+
+bool collatz_check_compare(const void *ctx, const struct bench_case *c, uint64_t i, const void *scratch)
+{
+    const struct collatz_bench *cb = ctx;
+    const size_t chunk = cb->chunks.order[i];
+    const uint32_t w = cb->chunks.place[chunk].worker;
+    const void *recorded = collatz_chunks_result(&cb->chunks, chunk);
+    uint64_t *checked = &cb->chunks.checked[w], *differ = &cb->chunks.differ[w], differing;
+#pragma omp atomic
+    (*checked)++;
+    if (cb->twin->same(recorded, scratch))
+        return true;
+#pragma omp atomic capture
+    differing = ++(*differ);
+    /* What differs, for the first bad chunk of each worker: a faulty GPU may spoil many. */
+    if (differing == 1) {
+        char name[160], got[200], want[200];
+        collatz_check_name(ctx, c, i, name, sizeof name);
+        cb->twin->describe(recorded, got, sizeof got);
+        cb->twin->describe(scratch, want, sizeof want);
+        fprintf(stderr, "mpgpu: %s %s: %s gives %s; the CPU twin %s\n", cb->command, c->method, name, got, want);
+    }
+    return false;
+}
+
+void collatz_check_name(const void *ctx, const struct bench_case *c, uint64_t i, char *out, size_t len)
+{
+    (void)c;
+    const struct collatz_bench *cb = ctx;
+    const struct collatz_chunk_place *p = &cb->chunks.place[cb->chunks.order[i]];
+    char who[80];
+    worker_name(case_team(cb), p->worker, who, sizeof who);
+    snprintf(out, len, "chunk [%" PRIu64 ", %" PRIu64 "] on %s", p->first, p->last, who);
+}
+
+void collatz_check_end(void *ctx, struct bench_case *c, struct bench_check *out)
+{
+    (void)c;
+    const struct collatz_bench *cb = ctx;
     if (cb->differing_pass) {
         out->mismatches++;
         out->checked += !out->checked;
         snprintf(out->first_bad, sizeof out->first_bad, "pass %u gives other totals than pass 1",
                  cb->differing_pass);
     }
+}
+
+void collatz_report_checked(const struct collatz_bench *cb, FILE *out)
+{
+    const struct collatz_chunks *k = &cb->chunks;
+    const struct md_team *t = case_team(cb);
+    if (k->n == 0 || cb->verify == VERIFY_NONE)
+        return;
+    fprintf(out, "#   checked chunks:");
+    const char *sep = "";
+    for (uint32_t w = 0; w < t->total; w++) {
+        if (!chunk_checked(cb, w))
+            continue;
+        char who[80];
+        worker_name(t, w, who, sizeof who);
+        fprintf(out, "%s %s: %" PRIu64 " of %" PRIu64, sep, who, k->checked[w], k->per_worker[w]);
+        if (k->differ[w])
+            fprintf(out, " (%" PRIu64 " DIFFER)", k->differ[w]);
+        sep = ",";
+    }
+    fprintf(out, "%s\n", cb->gpu ? "" : "; rank 0's are the CPU twin's own");
 }
 
 void collatz_announce_build(const struct cli_common *opt, const char *what, double ms_small,
@@ -501,13 +671,25 @@ void collatz_checkpoint_check(const char *path, const struct checkpoint *ck, uin
                          ck->records.n);
 }
 
-int collatz_checkpoint_save(const char *path, const struct checkpoint *ck)
+const char *collatz_checkpoint_option(const char *arg)
 {
-    if (checkpoint_write(path, ck) == 0)
-        return 0;
+    if (!arg[0])
+        cli_bad_input("--checkpoint '' is not accepted: it is empty; accepted: the path of a file (created when "
+                      "absent) in a writable folder");
+    return arg;
+}
+
+void collatz_checkpoint_keep(struct collatz_bench *cb, const struct checkpoint *ck)
+{
+    if (checkpoint_write(cb->checkpoint, ck) == 0)
+        return;
+    if (ck->done == cb->count) {
+        snprintf(cb->save_failed, sizeof cb->save_failed, "%s", strerror(errno));
+        return;
+    }
     fprintf(stderr, "mpgpu: --checkpoint %s could not be saved: %s; the file keeps the last state "
-                    "saved, if any\n", path, strerror(errno));
-    return -1;
+                    "saved, if any\n", cb->checkpoint, strerror(errno));
+    exit(EXIT_BAD_INPUT);
 }
 
 void collatz_report_interrupted(const char *command, uint64_t first, uint64_t done, const char *checkpoint)

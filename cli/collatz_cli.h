@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "collatz.h"
 #include "collatz_checkpoint.h"
+#include "collatz_chunks.h"
 #include "bench.h"
 #include "multi_device.h"
 
@@ -70,8 +71,24 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
 void collatz_checkpoint_begin(struct checkpoint *ck, const char *command, const char *params,
                               uint64_t start);
 
+/* What a subcommand supplies for the check of its chunks (issue 36): the CPU twin of one chunk,
+ * and the comparison of its result with the one recorded from the timed pass. */
+struct collatz_twin {
+    size_t result_size;
+    /* The CPU twin over [first, last] on all cores, from the inputs `recorded` was computed
+     * with (delay: its record floor), into out (result_size bytes). Returns 0, or -1 when host
+     * memory is short. */
+    int (*compute)(const void *ctx, const void *recorded, uint64_t first, uint64_t last, void *out);
+    bool (*same)(const void *recorded, const void *twin);
+    /* A result in words, for the message of one that differs. */
+    void (*describe)(const void *result, char *out, size_t len);
+    /* Numbers of the twin that measure its rate, for the announcement of a long check. */
+    uint64_t probe;
+};
+
 /* The state the run-loop callbacks of collatz and delay share (bench.h): the range, what a
- * resumed checkpoint finished, and the device. */
+ * resumed checkpoint finished, and the device. Each subcommand's state begins with it, so the
+ * shared callbacks below take that state as their ctx. */
 struct collatz_bench {
     struct cli_common opt;
     const char *command;      /* "collatz" or "delay" */
@@ -82,6 +99,7 @@ struct collatz_bench {
     const char *checkpoint;   /* --checkpoint, or NULL */
     struct checkpoint ck;
     bool resumed;
+    char save_failed[256];    /* why the checkpoint of the whole range could not be saved ("": saved) */
     /* --devices (issue 14): one worker thread and one device state (stream, buffers, tables)
      * per entry, so a GPU named twice runs two streams. */
     struct md_devices devices;
@@ -93,8 +111,15 @@ struct collatz_bench {
     struct md_stats *stats;
     bool have_dev;
     unsigned warmup_passes;   /* of every case, as the run loop runs them */
+    /* The check (issue 36): the chunks of the last pass that the CPU twin did not compute
+     * itself (all of a GPU case; under MPI, the CPU twin's on other ranks), recorded on rank 0. */
+    const struct collatz_twin *twin;
+    uint64_t check_budget;    /* numbers a --verify sample recomputes at least (the sample before
+                               * issue 36, of a fresh pass) */
+    struct collatz_chunks chunks;
     /* The case in hand. */
     bool gpu;
+    unsigned seg_bits;        /* its chunks end on multiples of 2^seg_bits */
     bool have_ref;            /* pass 1 is kept as the reference of the later passes */
     unsigned differing_pass;  /* the first pass whose totals differ from pass 1 (0: none) */
     double overflow_ms;       /* settling overflows with GMP, over the timed passes */
@@ -123,6 +148,11 @@ void collatz_devices_close(struct collatz_bench *cb);
 void collatz_devices_check_memory(const struct collatz_bench *cb, uint64_t need, const char *what);
 /* Selects worker w's GPU on the calling thread: the begin() of the passes' chunk ops. */
 void collatz_worker_begin(const struct collatz_bench *cb, size_t worker);
+/* The number among all ranks' workers of this process's worker w, in the case in hand: what a
+ * chunk's result carries to rank 0, for the check. */
+uint32_t collatz_worker_id(const struct collatz_bench *cb, size_t worker);
+/* Whether a worker number from another rank's bytes is one of the case's workers. */
+bool collatz_worker_known(const struct collatz_bench *cb, uint32_t worker);
 /* The devices of the case's workers, for the CSV row: "0/0" for --devices 0,0, "host" for the
  * CPU twin, rank by rank under MPI (md_team_format). */
 void collatz_devices_format(const struct collatz_bench *cb, char *out, size_t len);
@@ -135,7 +165,9 @@ void collatz_follow(struct collatz_bench *cb, const struct md_chunk_ops *ops, vo
  * the tables (build_tables(ctx, gpu)) and follows rank 0 (collatz_follow); rank 0 opens the run
  * loop (one pass when checkpointed: the checkpoint follows it), builds the tables, and runs the
  * cases of --method through `ops`, unless the resumed checkpoint has finished the whole range,
- * which it says. Returns the run loop's status (0 on the other ranks). */
+ * which it says. Returns the run loop's status (0 on the other ranks), or, when the checkpoint
+ * of the whole range could not be saved (collatz_checkpoint_keep), says so after the row and
+ * returns EXIT_BAD_INPUT unless the status is already worse. */
 int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
                 void (*build_tables)(void *ctx, bool gpu), const struct bench_ops *ops,
                 const struct md_chunk_ops *chunk_ops, void *ctx);
@@ -149,8 +181,9 @@ void collatz_case_begin(struct collatz_bench *cb, const struct bench_case *c);
 /* The loop's pass for both subcommands: a label, then the case's range in segments that end on
  * multiples of 2^seg_bits (so that each S entry gets whole runs), handed out by md_schedule to
  * the team's workers (one for the CPU twin of --method all), with progress on stderr and the
- * wall-clock time in *ms. ops->commit merges, checks and checkpoints a segment, in range order.
- * Returns 0, or BENCH_STOPPED after saying exactly what finished. */
+ * wall-clock time in *ms. ops->commit merges, checks, records (collatz_chunk_record: the
+ * records of the pass before are forgotten) and checkpoints a segment, in range order. Returns
+ * 0, or BENCH_STOPPED after saying exactly what finished. */
 int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned pass_index, bool warmup,
                        unsigned seg_bits, const struct md_chunk_ops *ops, void *ctx, double *ms);
 
@@ -163,10 +196,29 @@ bool collatz_pass_end(struct collatz_bench *cb, unsigned pass_index, bool warmup
 /* Overflow time per timed pass, in ms. */
 double collatz_overflow_ms_per_pass(const struct collatz_bench *cb);
 
-/* Settles a check: a pass that differed from pass 1 is a mismatch (naming it), as is a CPU twin
- * that disagrees with the GPU on the sample. */
-void collatz_check_verdict(const struct collatz_bench *cb, bool sample_differs, uint64_t sample_first,
-                           uint64_t sample_last, struct bench_check *out);
+/* A committed chunk of the pass, before it is merged: whether the test hook spoils it, as a
+ * faulty GPU would (MPGPU_TEST_SPOIL=<command>-chunk:N, N counting the chunks that the pass
+ * records for the check, from 0). */
+bool collatz_chunk_spoiled(const struct collatz_bench *cb, uint32_t worker);
+/* Then its result (cb->twin->result_size bytes) is recorded for the check, when the CPU twin did
+ * not compute it itself. Exits 2 when host memory is short. */
+void collatz_chunk_record(struct collatz_bench *cb, uint64_t first, uint64_t last, uint32_t worker,
+                          const void *result);
+
+/* The run loop's check of both subcommands (bench_ops), ctx being a state that begins with a
+ * struct collatz_bench: the elements are the recorded chunks (collatz_chunks_order), and the
+ * sample takes at least cb->check_budget numbers' worth and at least one chunk of every worker;
+ * each is recomputed by cb->twin and compared, and the first chunk of each worker that differs is
+ * described on stderr. A check predicted to take long says so first. The case as a whole: a pass
+ * that differed from pass 1 is a mismatch, naming it. */
+int collatz_check_begin(void *ctx, struct bench_case *c, struct bench_check_spec *spec);
+enum bench_ref collatz_check_reference(const void *ctx, const struct bench_case *c, uint64_t i,
+                                       void *scratch);
+bool collatz_check_compare(const void *ctx, const struct bench_case *c, uint64_t i, const void *scratch);
+void collatz_check_name(const void *ctx, const struct bench_case *c, uint64_t i, char *out, size_t len);
+void collatz_check_end(void *ctx, struct bench_case *c, struct bench_check *out);
+/* The summary line of the check: the chunks checked of each worker's, and those that differed. */
+void collatz_report_checked(const struct collatz_bench *cb, FILE *out);
 
 /* Announces a table step (what: "building table A ...") that will take long, from the time of
  * a smaller one: 2^bits entries are predicted to take ms_small * 2^(bits - small_bits). */
@@ -188,9 +240,14 @@ bool collatz_checkpoint_load(const char *path, const char *command, const char *
                              struct collatz_range_args *r, struct checkpoint *ck);
 void collatz_checkpoint_check(const char *path, const struct checkpoint *ck, uint64_t count);
 
-/* Writes the checkpoint. Returns 0, or -1 after one line on stderr saying why it could not be
- * saved; the caller stops the run (exit non-zero), as its progress would no longer be kept. */
-int collatz_checkpoint_save(const char *path, const struct checkpoint *ck);
+/* --checkpoint FILE's argument: an empty one is refused (exit 2). */
+const char *collatz_checkpoint_option(const char *arg);
+
+/* Writes the checkpoint after a committed chunk. When it cannot be saved, says why and exits 2,
+ * as the run's progress would no longer be kept; but when ck finishes the whole range, the run's
+ * results are complete: the reason is kept in cb->save_failed, and collatz_run says it (and
+ * exits non-zero) after the row. */
+void collatz_checkpoint_keep(struct collatz_bench *cb, const struct checkpoint *ck);
 
 /* The message of an interrupted run: the exact finished prefix. */
 void collatz_report_interrupted(const char *command, uint64_t first, uint64_t done, const char *checkpoint);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # cpu suite: several MPI ranks on one range (issue 14). `mpirun -np 2 --oversubscribe` over the
 # CPU twin gives the totals and records of one process, also when stopped and resumed with
-# --checkpoint, and when a rank is killed; only rank 0 prints and writes. Exits 77 (skipped)
-# when mpgpu was built without MPI (the second argument, from tests/meson.build, says which).
+# --checkpoint, and when a rank is killed; only rank 0 prints and writes. The chunks rank 1
+# computed are checked on rank 0 against its CPU twin (issue 36), and one spoiled by the test
+# hook fails the run, named. Exits 77 (skipped) when mpgpu was built without MPI (the second
+# argument, from tests/meson.build, says which).
 #   test_cli_mpi.sh path/to/mpgpu mpi|none
 source "$(dirname "$0")/cli_expect.sh" "$@"
 if [ "${2-}" != mpi ]; then
@@ -15,9 +17,10 @@ if ! command -v mpirun >/dev/null 2>&1; then
 fi
 # mpirun [ARGS...] -- two ranks of mpgpu ARGS, stdout and stderr to $tmp/out and $tmp/err.
 mpi2() { mpirun -np 2 --oversubscribe "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; }
-# The totals and records of a table, without what differs between runs (time, rates, resumption).
+# The totals and records of a table, without what differs between runs (time, rates, resumption,
+# and the check: one process's CPU twin checks nothing, two ranks' check rank 1's chunks).
 totals() {
-    grep -E '^# ' "$1" | grep -vE '^# (mpgpu|GPU)|^#   (rank [0-9]+ )?(CPU|GPU)' |
+    grep -E '^# ' "$1" | grep -vE '^# (mpgpu|GPU)|^#   (rank [0-9]+ )?(CPU|GPU)|^#   checked chunks: |^# [0-9]+ row\(s\): ' |
         sed 's/ (resumed from --checkpoint)//; s/ (before this run)//; s/ in [0-9.]* ms per pass//'
 }
 
@@ -33,6 +36,17 @@ check "2 ranks: one table" [ "$(grep -c '^method ' "$tmp/out")" -eq 1 ]
 check "2 ranks: rank 0 alone speaks (one 'ready' line)" [ "$(grep -c 'tables B, C, J' "$tmp/err")" -eq 1 ]
 check "2 ranks: one CSV row, devices=host+host" awk -F, 'NR == 2 { ok = $12 == "delay" && $15 ~ /;devices=host\+host$/ }
     END { exit !(ok && NR == 2) }' "$tmp/d.csv"
+# Rank 1's chunks are checked against rank 0's CPU twin (rank 0's are the twin's own): the row is a
+# sample with results checked, and the summary counts them.
+check "2 ranks: delay checks chunks of rank 1" grep -qE '^#   checked chunks: rank 1 CPU \(thread 1\): [1-9][0-9]* of [1-9][0-9]*; rank 0.s are the CPU twin.s own$' "$tmp/out"
+check "2 ranks: delay's CSV row is a sample, checked, no mismatch" awk -F, 'NR == 2 { ok = $27 == "sample" && $28 >= 1 && $29 == 0 }
+    END { exit !ok }' "$tmp/d.csv"
+# A chunk of rank 1 spoiled as a faulty worker would (the first chunk the pass records: rank 1's
+# first): the sample meets it, the run exits 1 and names it.
+MPGPU_TEST_SPOIL=delay-chunk:0 mpi2 $D
+st=$?
+check "2 ranks, rank 1's first delay chunk spoiled: exit 1 (got $st)" [ "$st" -eq 1 ]
+check "2 ranks, rank 1's first delay chunk spoiled: named" grep -qE '^mpgpu: delay cpu: 1 of [0-9]+ checked .* differ from the reference; first bad chunk \[[0-9]+, [0-9]+\] on rank 1 CPU \(thread 1\)$' "$tmp/err"
 
 # Collatz convergence in segments of 2^32: 4, the last partial.
 C="collatz --method cpu --reps 1 --warmup 0 --start 2^50 --count 14000000000 --s-bits 20 --bc-bits 10"
@@ -40,6 +54,11 @@ C="collatz --method cpu --reps 1 --warmup 0 --start 2^50 --count 14000000000 --s
 mpi2 $C
 check "2 ranks: collatz exits 0" [ $? -eq 0 ]
 check "2 ranks: collatz totals equal one process's" diff <(totals "$tmp/c_one") <(totals "$tmp/out")
+check "2 ranks: collatz checks chunks of rank 1" grep -qE '^#   checked chunks: rank 1 CPU \(thread 1\): [1-9][0-9]* of [1-9]' "$tmp/out"
+MPGPU_TEST_SPOIL=collatz-chunk:0 mpi2 $C --verify all
+st=$?
+check "2 ranks, rank 1's first collatz chunk spoiled: exit 1 (got $st)" [ "$st" -eq 1 ]
+check "2 ranks, rank 1's first collatz chunk spoiled: named" grep -qE '; first bad chunk \[[0-9]+, [0-9]+\] on rank 1 CPU \(thread 1\)$' "$tmp/err"
 
 # Several passes (a warm-up and two timed): a rank's request for the next pass, made while rank 0
 # ends this one, is kept for it; a pass whose totals differ from the first fails the run.

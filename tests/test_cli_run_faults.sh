@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# cpu suite: faults of issue 36 (part 2) in how a run is chosen and carried out, on a host without
-# a GPU: --device and --devices alike when there is no GPU (10), the options that select what runs
-# taking comma lists (14), and long phases that announce themselves and stop on Ctrl-C (4).
+# cpu suite: faults of issue 36 (part 2) in how a run is chosen and carried out: --device and
+# --devices alike when there is no GPU (10, checked on a host without one), the options that
+# select what runs taking comma lists (14), and long phases that announce themselves and stop on
+# Ctrl-C (4).
 source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # status ARGS...: the exit status of mpgpu ARGS (stdout in $tmp/out, stderr in $tmp/err).
@@ -22,9 +23,14 @@ expect_status() {
 # rows METHOD: the table rows of METHOD in $tmp/out.
 rows() { grep -c "^$1 " "$tmp/out"; }
 
+# Items 10 and 14's fixed part are about a host without a GPU; on a GPU host the gpu suite
+# (cli_gpu) checks --device past the last GPU and fixed's list rows instead.
+"$MPGPU" mul --method thread-comba --count 1 --reps 1 --warmup 0 --quiet 2>"$tmp/err"
+if [ $? -eq 3 ] && grep -q "no CUDA-capable GPU" "$tmp/err"; then gpu=no; else gpu=yes; fi
+
 # --- 10: without a GPU, --devices is as --device: GPU methods skipped, the GMP baseline runs
 quick=(--count 16 --reps 1 --warmup 0)
-for dev in "--device 3" "--devices all" "--devices 0,3"; do
+[ "$gpu" = no ] && for dev in "--device 3" "--devices all" "--devices 0,3"; do
     # shellcheck disable=SC2086
     expect_status 0 "mul $dev (default methods)" mul $dev "${quick[@]}"
     check "mul $dev: one gmp row" [ "$(rows gmp)" -eq 1 ]
@@ -66,7 +72,7 @@ expect_fail 2 "--reduce applies to the rational operations qadd, qsub, qmul and 
     -- ctt-vs-ctw --op qadd,add --reduce --method gmp
 expect_ok "--op OP[,OP...]" -- ctt-vs-ctw --help
 # fixed runs on the GPU only: a list is accepted when the run gets as far as looking for one.
-for variants in "--mem local,global" "--mem local --mem global" "--operands separate,interleaved" \
+[ "$gpu" = no ] && for variants in "--mem local,global" "--mem local --mem global" "--operands separate,interleaved" \
                 "--word-order contiguous,coalesced" "--impl ptx,c --op add,mul --bits 109,256"; do
     # shellcheck disable=SC2086
     expect_fail 3 "fixed runs on the GPU only" -- fixed $variants --count 10
@@ -136,18 +142,14 @@ stop_run "ctt-vs-ctw cpu-port pass --quiet" sigint 1 "" "${ctt_port[@]}" --quiet
 check "ctt-vs-ctw --quiet: nothing on stderr but the interruption" \
     [ "$(grep -v "interrupted" "$tmp/log" | grep -c .)" -eq 0 ]
 if command -v script >/dev/null; then
-    # Generating the batch, then converting it for GMP (issue 36: 40-90 s at 2^26, deaf to
-    # Ctrl-C): each shows its bar; Ctrl-C during the conversion.
+    # Converting the batch for GMP (issue 36: 40-90 s at 2^26, deaf to Ctrl-C): Ctrl-C during
+    # it. (Whether the shorter phases before it draw a bar depends on how fast this host is, so
+    # it is not asserted.)
     stop_run "ctt-vs-ctw gmp setup" ctrl-c 20 "converting the batch to GMP values \\[" \
         ctt-vs-ctw --method gmp --count 2^23 --words 2 --reps 1 --warmup 0
-    check "ctt-vs-ctw gmp setup: the batch's generation showed its bar" \
-        grep -q "ctt-vs-ctw: generating the batch of mul at --words 2 \\[" "$tmp/log"
-    # mul's GMP baseline: the operands, their limbs, then Ctrl-C in the pass (seconds here).
+    # mul's GMP baseline: Ctrl-C in the pass (seconds here).
     stop_run "mul gmp pass" ctrl-c 20 "gmp at 65536 bits: pass 1 \\[" \
         mul --method gmp --bits 65536 --count 2^14 --reps 1 --warmup 0
-    for phase in "generating the operands of 65536 bits" "gmp at 65536 bits: converting the operands to GMP limbs"; do
-        check "mul gmp: '$phase' showed its bar" grep -q "$phase \\[" "$tmp/log"
-    done
 else
     echo "note: no 'script' here: Ctrl-C on a terminal not tested"
 fi
