@@ -36,11 +36,11 @@ enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES, OPT_INTER
 #define DEFAULT_GPU_COUNT (UINT64_C(1) << 40)
 #define DEFAULT_CPU_COUNT (UINT64_C(1) << 32)
 /* Segments: the unit of progress, Ctrl-C, checkpoints and of the check of the timed pass, which
- * recomputes whole segments on the CPU twin (issue 36): 2^37 starting values, about 10 ms of an
- * H200 and one m_H of S at its GPU default (what the sample redid before it checked the timed
- * pass), and whole multiples of 2^k so that each S entry gets full runs (and no S scan is needed
- * to count). */
-#define GPU_SEGMENT_BITS 37u
+ * recomputes whole segments on the CPU twin (issue 36); about a second of work, and whole
+ * multiples of 2^k so that each S entry gets full runs (and no S scan is needed to count).
+ * Segments of 2^37, which would make the check of a sample cheap, made a pass 19.6x slower on
+ * an H100 (docs/000-collatz.md). */
+#define GPU_SEGMENT_BITS 44u
 #define CPU_SEGMENT_BITS 32u
 /* Overflowed starting values one launch can report (000 section 4.5.1 met 22932 in 2^50). */
 #define OVERFLOW_CAP (1u << 20)
@@ -591,7 +591,7 @@ int cmd_collatz(int argc, char **argv)
         .verify_default = VERIFY_SAMPLE,
         .verify_help =
             "check the timed pass itself, chunk by chunk (the part of the range one GPU took at a "
-            "time: 2^37 starting values, or 2^K with S of K > 37 bits), against the CPU twin with "
+            "time: 2^44 starting values, or 2^K with S of K > 44 bits), against the CPU twin with "
             "the same tables, since GMP has no Collatz counterpart: each chunk's iterated count, "
             "table operations and overflowed values. all: every chunk; sample: chunks spread over "
             "the pass, at least one of each GPU and MPI rank and at least 2^33 starting values' "

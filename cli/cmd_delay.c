@@ -34,9 +34,9 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
 #define DEFAULT_GPU_COUNT (UINT64_C(1) << 34)
 #define DEFAULT_CPU_COUNT (UINT64_C(1) << 24)
 /* Segments (progress, Ctrl-C, checkpoints, record floors, and the check of the timed pass, which
- * recomputes whole segments on the CPU twin, issue 36): 2^26 numbers, about 5 ms of an H200 and
- * under half a second of the twin on 16 cores. */
-#define GPU_SEGMENT_BITS 26u
+ * recomputes whole segments on the CPU twin, issue 36): about a second of work. Segments of 2^26
+ * made a pass 26 % slower on an H100 (docs/000-collatz.md). */
+#define GPU_SEGMENT_BITS 34u
 #define CPU_SEGMENT_BITS 24u
 #define OVERFLOW_CAP (1u << 20)
 /* Record candidates one launch reports; more make it redo the launch on halves (each launch that
@@ -570,7 +570,7 @@ int cmd_delay(int argc, char **argv)
         .verify_default = VERIFY_SAMPLE,
         .verify_help =
             "check the timed pass itself, chunk by chunk (the part of the range one GPU took at a "
-            "time: 2^26 numbers), against the CPU twin with the same tables, since GMP has no "
+            "time: 2^34 numbers), against the CPU twin with the same tables, since GMP has no "
             "Collatz counterpart: each chunk's count, sum, largest delay and its n, overflowed "
             "numbers and records. all: every chunk; sample: chunks spread over the pass, at least "
             "one of each GPU and MPI rank and at least 2^24 numbers' worth; none. A gpu row is "

@@ -6,8 +6,8 @@
  *
  * One chunk costs sizeof(struct collatz_chunk_place) + the result + 8 bytes of order: about 112
  * bytes for delay, 72 for collatz. A pass holds one chunk per 2^seg_bits numbers (plus one when
- * its start is not aligned): 2^40 numbers are 8 chunks of collatz on the GPU (2^37 each),
- * 2^14 of delay (2^26), 256 and 2^16 on the CPU twin (2^32, 2^24). */
+ * its start is not aligned): 2^40 numbers are 1 or 2 chunks of collatz on the GPU (2^44 each),
+ * 64 of delay (2^34), 256 and 2^16 on the CPU twin (2^32, 2^24). */
 #ifndef MPGPU_COLLATZ_CHUNKS_H
 #define MPGPU_COLLATZ_CHUNKS_H
 
