@@ -113,6 +113,13 @@ static struct check_pick check_pick_for(enum verify_mode v, const struct bench_c
     return p;
 }
 
+bool bench_sample_takes(uint64_t i, uint64_t elements, uint64_t sample)
+{
+    const struct bench_check_spec spec = {.elements = elements, .sample = sample};
+    const struct check_pick p = check_pick_for(VERIFY_SAMPLE, &spec);
+    return i % p.stride == 0 || i == elements - 1;
+}
+
 static uint64_t check_pick_element(const struct check_pick *p, uint64_t s)
 {
     return s == p->steps ? p->elements - 1 : s * p->stride;

@@ -123,6 +123,11 @@ void bench_open(struct bench *b, const char *subcommand, const struct cli_common
 int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *cases,
               size_t n_cases);
 
+/* Whether a spread sample of `sample` (0: BENCH_SAMPLE_ELEMENTS) out of `elements` takes element
+ * i, as the check picks them: 0, stride, 2 stride, ... and the last. For a subcommand that orders
+ * its elements so that the sample covers what it must (collatz: every worker). */
+bool bench_sample_takes(uint64_t i, uint64_t elements, uint64_t sample);
+
 /* stderr progress lines are wanted: not --quiet. */
 bool bench_talk(const struct bench *b);
 

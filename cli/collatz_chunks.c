@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "random_words.h"
 
 int collatz_chunks_init(struct collatz_chunks *k, size_t result_size, size_t workers)
@@ -60,15 +61,6 @@ int collatz_chunks_add(struct collatz_chunks *k, uint64_t first, uint64_t last, 
     return 0;
 }
 
-/* Whether the check's spread sample of `sample` out of n elements takes element e, as bench.c
- * picks them (bench.h: 0, stride, 2 stride, ... and the last); tests/test_collatz_check.c runs
- * the two together. */
-static bool sample_takes(uint64_t e, uint64_t n, uint64_t sample)
-{
-    const uint64_t stride = n > sample ? n / sample : 1;
-    return e % stride == 0 || e == n - 1;
-}
-
 uint64_t collatz_chunks_order(struct collatz_chunks *k, uint64_t budget)
 {
     const size_t n = k->n;
@@ -89,12 +81,12 @@ uint64_t collatz_chunks_order(struct collatz_chunks *k, uint64_t budget)
      * and the last chunk of the pass (the partial ones) stay where they are when it can be. */
     uint64_t *taken = k->checked;
     for (size_t e = 0; e < n; e++)
-        taken[k->place[e].worker] += sample_takes(e, n, sample);
+        taken[k->place[e].worker] += bench_sample_takes(e, n, sample);
     for (size_t w = 0; w < k->workers; w++) {
         if (k->per_worker[w] == 0 || taken[w] > 0)
             continue;
         size_t e = 1;
-        while (e < n - 1 && (!sample_takes(e, n, sample) || taken[k->place[k->order[e]].worker] < 2))
+        while (e < n - 1 && (!bench_sample_takes(e, n, sample) || taken[k->place[k->order[e]].worker] < 2))
             e++;
         if (e == n - 1 && taken[k->place[k->order[0]].worker] >= 2)
             e = 0;
