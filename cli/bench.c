@@ -151,6 +151,8 @@ static int check_elements(struct bench *b, const struct bench_ops *ops, void *ct
                 continue;
             const uint64_t i = check_pick_element(&pick, s);
             const enum bench_ref ref = ops->reference(ctx, c, i, scratch);
+            if (interrupt_requested())
+                continue; /* a reference cut short by Ctrl-C judges nothing */
             if (ref == BENCH_REF_NO_MEMORY) {
                 no_scratch++;
                 continue;

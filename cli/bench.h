@@ -78,7 +78,8 @@ struct bench_ops {
     int (*check_begin)(void *ctx, struct bench_case *c, struct bench_check_spec *spec);
     /* The reference of element i into scratch (spec.scratch_bytes of the calling thread's own),
      * computed from the host's own copy of the inputs, never from what the device holds.
-     * Called from several threads at once, for distinct i. */
+     * Called from several threads at once, for distinct i. A long one may stop early on Ctrl-C
+     * (interrupt_requested()): the loop then judges nothing of it. */
     enum bench_ref (*reference)(const void *ctx, const struct bench_case *c, uint64_t i,
                                 void *scratch);
     /* Whether element i of the results equals the reference in scratch. Thread-safe as above. */

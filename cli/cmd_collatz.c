@@ -268,12 +268,28 @@ static void conv_result_of(const struct collatz_conv_totals *t, const struct col
     *out = (struct conv_result){*t, ov->n, collatz_chunks_hash(ov->v, ov->n)};
 }
 
+/* A chunk of the GPU (2^44 values) takes the twin a minute or more, so it goes in parts of a CPU
+ * segment (whole S periods; totals and overflows add up), with Ctrl-C heard between parts: then
+ * -2, and what was done is not a result. */
 static int twin_compute(const void *ctx, const void *recorded, uint64_t first, uint64_t last, void *out)
 {
     (void)recorded;
+    const struct collatz_run *r = ctx;
+    const unsigned bits = r->s.bits > CPU_SEGMENT_BITS ? r->s.bits : CPU_SEGMENT_BITS;
     struct collatz_conv_totals t = {0, 0, 0};
     struct collatz_list ov = {0};
-    const int rc = conv_twin(ctx, first, last, 0, &t, &ov);
+    int rc = 0;
+    for (uint64_t from = first;;) {
+        const uint64_t part_last = from | ((UINT64_C(1) << bits) - 1);
+        const uint64_t to = part_last < last ? part_last : last;
+        if ((rc = conv_twin(r, from, to, 0, &t, &ov)) != 0 || to == last)
+            break;
+        if (interrupt_requested()) {
+            rc = -2;
+            break;
+        }
+        from = to + 1;
+    }
     conv_result_of(&t, &ov, out);
     collatz_list_free(&ov);
     return rc;

@@ -180,9 +180,31 @@ static int delay_part(const struct delay_run *r, struct collatz_device *dev, uin
     return 0;
 }
 
+/* [first, last] on the CPU twin in parts of a CPU segment, the floor raised to the largest delay
+ * so far after each (so the candidates stay few; the records are taken from them against the
+ * true running maximum anyway), with Ctrl-C heard between parts: a GPU chunk (2^34 numbers)
+ * takes the twin a minute or more. Returns 0, -1 as delay_part, or -2 when stopped. */
+static int delay_twin_parts(const struct delay_run *r, uint64_t first, uint64_t last, int64_t floor,
+                            int threads, struct delay_chunk *k)
+{
+    for (uint64_t from = first;;) {
+        const uint64_t part_last = from | ((UINT64_C(1) << CPU_SEGMENT_BITS) - 1);
+        const uint64_t to = part_last < last ? part_last : last;
+        if (delay_part(r, NULL, from, to, floor, threads, k) != 0)
+            return -1;
+        if (to == last)
+            return 0;
+        if (interrupt_requested())
+            return -2;
+        if (k->t.numbers && (int64_t)k->t.max > floor)
+            floor = k->t.max;
+        from = to + 1;
+    }
+}
+
 /* One segment, with its overflows resolved by plain iteration and its record candidates above
  * k->floor (and with --records its first 2^FLOOR_PREFIX_BITS numbers apart). Returns 0, or -1
- * as delay_part. */
+ * as delay_part, or -2 when Ctrl-C stopped the CPU twin part-way. */
 static int delay_compute(const struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
                          int threads, struct delay_chunk *k)
 {
@@ -196,8 +218,10 @@ static int delay_compute(const struct delay_run *r, struct collatz_device *dev, 
             floor = k->t.max;
         first = prefix_last + 1;
     }
-    if (delay_part(r, dev, first, last, floor, threads, k) != 0)
-        return -1;
+    const int rc = dev ? delay_part(r, dev, first, last, floor, threads, k)
+                       : delay_twin_parts(r, first, last, floor, threads, k);
+    if (rc != 0)
+        return rc;
     const double o0 = time_now_ms();
     uint64_t runaway = 0;
     if (collatz_delay_resolve(&k->ov, k->floor, 0, &k->t, want, &runaway) != 0) {
