@@ -23,7 +23,7 @@ const char *mpgpu_status_string(mpgpu_status status)
     case MPGPU_OK:
         return "success";
     case MPGPU_ERR_BAD_ARGUMENT:
-        return "bad argument: a NULL pointer, overlapping buffers or a size that overflows";
+        return "bad argument: a NULL or misaligned pointer, overlapping buffers or a size that overflows";
     case MPGPU_ERR_UNKNOWN_METHOD:
         return "unknown method: no method has this name (see mpgpu_mul_method_get)";
     case MPGPU_ERR_UNSUPPORTED_SIZE:
@@ -177,6 +177,9 @@ static mpgpu_status run_method(const struct mul_method *m, unsigned words, size_
     return MPGPU_OK;
 }
 
+/* Some kernels move four words at once (warp-tensor-toeplitz stores its products as uint4). */
+#define DEVICE_BUFFER_ALIGN 16u
+
 mpgpu_status mpgpu_mul_device(const char *method, unsigned bits, size_t count,
                               const uint32_t *d_a, const uint32_t *d_b, uint32_t *d_c,
                               mpgpu_stream stream)
@@ -186,6 +189,8 @@ mpgpu_status mpgpu_mul_device(const char *method, unsigned bits, size_t count,
     mpgpu_status st = check_call(method, bits, count, d_a, d_b, d_c, &m, &operand_bytes);
     if (st != MPGPU_OK || count == 0)
         return st;
+    if (((uintptr_t)d_a | (uintptr_t)d_b | (uintptr_t)d_c) % DEVICE_BUFFER_ALIGN)
+        return MPGPU_ERR_BAD_ARGUMENT;
     const unsigned words = bits / 32;
     size_t staging_bytes = 0;
     if (m->layout == MUL_LAYOUT_WORD_MAJOR)

@@ -128,6 +128,18 @@ static void test_arguments(const char *name, mul_call mul)
         CHECK(got == cases[i].want, "%s, %s: status %d (%s), want %d", name, cases[i].what,
               (int)got, mpgpu_status_string(got), (int)cases[i].want);
     }
+    if (mul == mul_device_default_stream) {
+        /* Device buffers must be 16-byte aligned; host ones need only uint32_t's alignment. */
+        static _Alignas(16) uint32_t aligned[4 * 32 + 4];
+        const uint32_t *ok_a = aligned, *ok_b = aligned + 32;
+        uint32_t *ok_c = aligned + 64;
+        CHECK(mul("thread-comba", 1024, 1, ok_a + 1, ok_b, ok_c) == MPGPU_ERR_BAD_ARGUMENT,
+              "%s: a not on a 16-byte boundary", name);
+        CHECK(mul("thread-comba", 1024, 1, ok_a, ok_b + 2, ok_c) == MPGPU_ERR_BAD_ARGUMENT,
+              "%s: b not on a 16-byte boundary", name);
+        CHECK(mul("warp-tensor-toeplitz", 1024, 1, ok_a, ok_b, ok_c + 1) == MPGPU_ERR_BAD_ARGUMENT,
+              "%s: c not on a 16-byte boundary", name);
+    }
     /* No CUDA call was made, so none failed. */
     mpgpu_error_info info;
     mpgpu_last_error(&info);
