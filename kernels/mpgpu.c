@@ -130,6 +130,10 @@ static int overlap(const void *p, size_t p_bytes, const void *q, size_t q_bytes)
     return a < b + q_bytes && b < a + p_bytes;
 }
 
+/* Each piece of the workspace starts on this boundary, as a cudaMalloc of its own would: the
+ * kernels take their faster paths (thread-rowchain-karatsuba's uint4 moves) on aligned buffers. */
+#define WORKSPACE_ALIGN 256u
+
 /* Checks everything mpgpu_mul_device and mpgpu_mul_host take, before any CUDA call; sets the
  * operand size in bytes (the product has twice as many). */
 static mpgpu_status check_call(const char *method, unsigned bits, size_t count, const uint32_t *a,
@@ -140,7 +144,8 @@ static mpgpu_status check_call(const char *method, unsigned bits, size_t count, 
     if (st != MPGPU_OK)
         return st;
     const size_t word_bytes = bits / 32 * sizeof(uint32_t);
-    if (count > SIZE_MAX / 4 / word_bytes) /* the largest buffer, word-major staging, is 4x */
+    /* The largest size, word-major staging, is 4x an operand's, and a rounding for each part. */
+    if (count > (SIZE_MAX - 3 * WORKSPACE_ALIGN) / 4 / word_bytes)
         return MPGPU_ERR_BAD_ARGUMENT;
     *operand_bytes = count * word_bytes;
     if (count == 0)
@@ -153,26 +158,29 @@ static mpgpu_status check_call(const char *method, unsigned bits, size_t count, 
     return MPGPU_OK;
 }
 
-/* Scratch starts on this boundary inside the one allocation, as cudaMalloc's own would. */
-#define WORKSPACE_ALIGN 256u
+static size_t workspace_round(size_t bytes)
+{
+    return (bytes + WORKSPACE_ALIGN - 1) / WORKSPACE_ALIGN * WORKSPACE_ALIGN;
+}
 
 /* The method on product-major device buffers: word-major methods get transposed copies of the
  * operands in the workspace and write their products there, to be transposed into d_c. */
 static mpgpu_status run_method(const struct mul_method *m, unsigned words, size_t count,
                                const uint32_t *d_a, const uint32_t *d_b, uint32_t *d_c,
-                               char *workspace, size_t staging_bytes, cudaStream_t stream)
+                               char *workspace, size_t operand_bytes, cudaStream_t stream)
 {
-    void *scratch = m->scratch_bytes ? workspace + staging_bytes : NULL;
     if (m->layout == MUL_LAYOUT_PRODUCT_MAJOR) {
-        TRY(m->launch(d_a, d_b, d_c, words, count, scratch, stream));
+        TRY(m->launch(d_a, d_b, d_c, words, count, m->scratch_bytes ? workspace : NULL, stream));
         return MPGPU_OK;
     }
     uint32_t *wa = (uint32_t *)workspace;
-    uint32_t *wb = wa + (size_t)words * count;
-    uint32_t *wc = wb + (size_t)words * count;
+    uint32_t *wb = (uint32_t *)(workspace + workspace_round(operand_bytes));
+    uint32_t *wc = (uint32_t *)(workspace + 2 * workspace_round(operand_bytes));
+    void *scratch = workspace + 2 * workspace_round(operand_bytes) +
+                    workspace_round(2 * operand_bytes);
     TRY(layout_transpose(d_a, wa, count, words, stream));
     TRY(layout_transpose(d_b, wb, count, words, stream));
-    TRY(m->launch(wa, wb, wc, words, count, scratch, stream));
+    TRY(m->launch(wa, wb, wc, words, count, m->scratch_bytes ? scratch : NULL, stream));
     TRY(layout_transpose(wc, d_c, 2 * (size_t)words, count, stream));
     return MPGPU_OK;
 }
@@ -192,9 +200,9 @@ mpgpu_status mpgpu_mul_device(const char *method, unsigned bits, size_t count,
     if (((uintptr_t)d_a | (uintptr_t)d_b | (uintptr_t)d_c) % DEVICE_BUFFER_ALIGN)
         return MPGPU_ERR_BAD_ARGUMENT;
     const unsigned words = bits / 32;
-    size_t staging_bytes = 0;
+    size_t staging_bytes = 0; /* word-major a, b and c */
     if (m->layout == MUL_LAYOUT_WORD_MAJOR)
-        staging_bytes = (4 * operand_bytes + WORKSPACE_ALIGN - 1) / WORKSPACE_ALIGN * WORKSPACE_ALIGN;
+        staging_bytes = 2 * workspace_round(operand_bytes) + workspace_round(2 * operand_bytes);
     const size_t scratch_bytes = m->scratch_bytes ? m->scratch_bytes(words, count) : 0;
     if (scratch_bytes > SIZE_MAX - staging_bytes)
         return MPGPU_ERR_BAD_ARGUMENT;
@@ -202,7 +210,7 @@ mpgpu_status mpgpu_mul_device(const char *method, unsigned bits, size_t count,
     char *workspace = NULL;
     if (workspace_bytes)
         TRY(cudaMallocAsync((void **)&workspace, workspace_bytes, stream));
-    st = run_method(m, words, count, d_a, d_b, d_c, workspace, staging_bytes, stream);
+    st = run_method(m, words, count, d_a, d_b, d_c, workspace, operand_bytes, stream);
     if (workspace) {
         cudaError_t err = cudaFreeAsync(workspace, stream);
         if (err != cudaSuccess && st == MPGPU_OK)
