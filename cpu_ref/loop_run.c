@@ -22,7 +22,15 @@ void loop_run_start(struct loop_run *r, const struct loop_watch *watch)
     atomic_init(&r->mask, 0);
     atomic_init(&r->stop, 0);
     atomic_init(&r->reporting, 0);
+    r->min_every = 1;
     r->last_report_ms = now_ms();
+}
+
+void loop_run_start_blocks(struct loop_run *r, const struct loop_watch *watch, uint64_t block)
+{
+    loop_run_start(r, watch);
+    r->min_every = block;
+    atomic_store_explicit(&r->mask, block - 1, memory_order_relaxed);
 }
 
 void loop_run_report(struct loop_run *r)
@@ -37,7 +45,7 @@ void loop_run_report(struct loop_run *r)
     r->last_report_ms = now;
     if (since < REPORT_MIN_MS && every < EVERY_MAX)
         atomic_store_explicit(&r->mask, 2 * every - 1, memory_order_relaxed);
-    else if (since > REPORT_MAX_MS && every > 1)
+    else if (since > REPORT_MAX_MS && every > r->min_every)
         atomic_store_explicit(&r->mask, every / 2 - 1, memory_order_relaxed);
     if (!r->watch->tick(r->watch->ctx, done))
         atomic_store_explicit(&r->stop, 1, memory_order_relaxed);

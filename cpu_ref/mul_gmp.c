@@ -60,18 +60,23 @@ void gmp_batch_free(struct gmp_batch *g)
     g->a = g->b = g->c = NULL;
 }
 
+/* Products between two looks at Ctrl-C in the timed pass (loop_run_start_blocks). */
+#define GMP_BLOCK 64
+
 int gmp_batch_multiply(struct gmp_batch *g, int threads, const struct loop_watch *watch)
 {
     const size_t n = g->limbs;
-    const long count = (long)g->count;
+    const long count = (long)g->count, blocks = (count + GMP_BLOCK - 1) / GMP_BLOCK;
     struct loop_run run;
-    loop_run_start(&run, watch);
+    loop_run_start_blocks(&run, watch, GMP_BLOCK);
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-    for (long p = 0; p < count; p++) {
+    for (long k = 0; k < blocks; k++) {
         if (loop_run_stopped(&run))
             continue;
-        mpn_mul_n(g->c + (size_t)p * 2 * n, g->a + (size_t)p * n, g->b + (size_t)p * n, n);
-        loop_run_item_done(&run, (uint64_t)p);
+        const long end = (k + 1) * GMP_BLOCK < count ? (k + 1) * GMP_BLOCK : count;
+        for (long p = k * GMP_BLOCK; p < end; p++)
+            mpn_mul_n(g->c + (size_t)p * 2 * n, g->a + (size_t)p * n, g->b + (size_t)p * n, n);
+        loop_run_item_done(&run, (uint64_t)end - 1);
     }
     return loop_run_stopped(&run) ? LOOP_STOPPED : 0;
 }
