@@ -1,73 +1,10 @@
-/* libmpgpu's API (mpgpu.h) over the method registry of `mpgpu mul` (mul.h). */
-#include "mpgpu.h"
-
+/* libmpgpu's products (mpgpu.h) over the method registry of `mpgpu mul` (mul.h). */
 #include <cuda_runtime_api.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "layout_transpose.h"
+#include "mpgpu_internal.h"
 #include "mul.h"
-
-/* mpgpu.h spells cudaStream_t without the CUDA headers; the two must stay one type. */
-_Static_assert(__builtin_types_compatible_p(mpgpu_stream, cudaStream_t),
-               "mpgpu_stream is not cudaStream_t");
-
-const char *mpgpu_version(void)
-{
-    return MPGPU_VERSION_STRING;
-}
-
-const char *mpgpu_status_string(mpgpu_status status)
-{
-    switch (status) {
-    case MPGPU_OK:
-        return "success";
-    case MPGPU_ERR_BAD_ARGUMENT:
-        return "bad argument: a NULL or misaligned pointer, overlapping buffers or a size that overflows";
-    case MPGPU_ERR_UNKNOWN_METHOD:
-        return "unknown method: no method has this name (see mpgpu_mul_method_get)";
-    case MPGPU_ERR_UNSUPPORTED_SIZE:
-        return "unsupported size: the method does not take operands of this many bits";
-    case MPGPU_ERR_NO_DEVICE:
-        return "no CUDA device, or no driver that can run this library";
-    case MPGPU_ERR_OUT_OF_DEVICE_MEMORY:
-        return "out of device memory";
-    case MPGPU_ERR_CUDA:
-        return "CUDA error (mpgpu_last_error says which call and which error)";
-    }
-    return "not an mpgpu_status value";
-}
-
-/* Per thread, so that a failure in one thread never shows up in another's report. */
-static _Thread_local mpgpu_error_info last_error = {0, "", ""};
-
-void mpgpu_last_error(mpgpu_error_info *info)
-{
-    *info = last_error;
-}
-
-static mpgpu_status cuda_failure(cudaError_t err, const char *call)
-{
-    last_error.cuda_error = (int)err;
-    last_error.cuda_error_string = cudaGetErrorString(err);
-    last_error.cuda_call = call;
-    switch (err) {
-    case cudaErrorNoDevice:
-    case cudaErrorInsufficientDriver:
-        return MPGPU_ERR_NO_DEVICE;
-    case cudaErrorMemoryAllocation:
-        return MPGPU_ERR_OUT_OF_DEVICE_MEMORY;
-    default:
-        return MPGPU_ERR_CUDA;
-    }
-}
-
-#define TRY(call)                                                                           \
-    do {                                                                                    \
-        cudaError_t try_err_ = (call);                                                      \
-        if (try_err_ != cudaSuccess)                                                        \
-            return cuda_failure(try_err_, #call);                                           \
-    } while (0)
 
 static void method_info(const struct mul_method *m, mpgpu_mul_method_info *info)
 {
@@ -124,12 +61,6 @@ mpgpu_status mpgpu_mul_check(const char *method, unsigned bits)
     return find_sized(method, bits, &m);
 }
 
-static int overlap(const void *p, size_t p_bytes, const void *q, size_t q_bytes)
-{
-    uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
-    return a < b + q_bytes && b < a + p_bytes;
-}
-
 /* Each piece of the workspace starts on this boundary, as a cudaMalloc of its own would: the
  * kernels take their faster paths (thread-rowchain-karatsuba's uint4 moves) on aligned buffers. */
 #define WORKSPACE_ALIGN 256u
@@ -152,8 +83,8 @@ static mpgpu_status check_call(const char *method, unsigned bits, size_t count, 
         return MPGPU_OK;
     if (!a || !b || !c)
         return MPGPU_ERR_BAD_ARGUMENT;
-    if (overlap(c, 2 * *operand_bytes, a, *operand_bytes) ||
-        overlap(c, 2 * *operand_bytes, b, *operand_bytes))
+    if (libmpgpu_overlap(c, 2 * *operand_bytes, a, *operand_bytes) ||
+        libmpgpu_overlap(c, 2 * *operand_bytes, b, *operand_bytes))
         return MPGPU_ERR_BAD_ARGUMENT;
     return MPGPU_OK;
 }
@@ -170,7 +101,8 @@ static mpgpu_status run_method(const struct mul_method *m, unsigned words, size_
                                char *workspace, size_t operand_bytes, cudaStream_t stream)
 {
     if (m->layout == MUL_LAYOUT_PRODUCT_MAJOR) {
-        TRY(m->launch(d_a, d_b, d_c, words, count, m->scratch_bytes ? workspace : NULL, stream));
+        LIBMPGPU_TRY(
+            m->launch(d_a, d_b, d_c, words, count, m->scratch_bytes ? workspace : NULL, stream));
         return MPGPU_OK;
     }
     uint32_t *wa = (uint32_t *)workspace;
@@ -178,10 +110,10 @@ static mpgpu_status run_method(const struct mul_method *m, unsigned words, size_
     uint32_t *wc = (uint32_t *)(workspace + 2 * workspace_round(operand_bytes));
     void *scratch = workspace + 2 * workspace_round(operand_bytes) +
                     workspace_round(2 * operand_bytes);
-    TRY(layout_transpose(d_a, wa, count, words, stream));
-    TRY(layout_transpose(d_b, wb, count, words, stream));
-    TRY(m->launch(wa, wb, wc, words, count, m->scratch_bytes ? scratch : NULL, stream));
-    TRY(layout_transpose(wc, d_c, 2 * (size_t)words, count, stream));
+    LIBMPGPU_TRY(layout_transpose(d_a, wa, count, words, stream));
+    LIBMPGPU_TRY(layout_transpose(d_b, wb, count, words, stream));
+    LIBMPGPU_TRY(m->launch(wa, wb, wc, words, count, m->scratch_bytes ? scratch : NULL, stream));
+    LIBMPGPU_TRY(layout_transpose(wc, d_c, 2 * (size_t)words, count, stream));
     return MPGPU_OK;
 }
 
@@ -209,12 +141,12 @@ mpgpu_status mpgpu_mul_device(const char *method, unsigned bits, size_t count,
     const size_t workspace_bytes = staging_bytes + scratch_bytes;
     char *workspace = NULL;
     if (workspace_bytes)
-        TRY(cudaMallocAsync((void **)&workspace, workspace_bytes, stream));
+        LIBMPGPU_TRY(cudaMallocAsync((void **)&workspace, workspace_bytes, stream));
     st = run_method(m, words, count, d_a, d_b, d_c, workspace, operand_bytes, stream);
     if (workspace) {
         cudaError_t err = cudaFreeAsync(workspace, stream);
         if (err != cudaSuccess && st == MPGPU_OK)
-            st = cuda_failure(err, "cudaFreeAsync(workspace, stream)");
+            st = libmpgpu_cuda_failure(err, "cudaFreeAsync(workspace, stream)");
     }
     return st;
 }
@@ -229,17 +161,17 @@ static mpgpu_status host_run(struct host_run *r, const char *method, unsigned bi
                              const uint32_t *a, const uint32_t *b, uint32_t *c,
                              size_t operand_bytes)
 {
-    TRY(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking));
-    TRY(cudaMalloc((void **)&r->d_a, operand_bytes));
-    TRY(cudaMalloc((void **)&r->d_b, operand_bytes));
-    TRY(cudaMalloc((void **)&r->d_c, 2 * operand_bytes));
-    TRY(cudaMemcpyAsync(r->d_a, a, operand_bytes, cudaMemcpyHostToDevice, r->stream));
-    TRY(cudaMemcpyAsync(r->d_b, b, operand_bytes, cudaMemcpyHostToDevice, r->stream));
+    LIBMPGPU_TRY(cudaStreamCreateWithFlags(&r->stream, cudaStreamNonBlocking));
+    LIBMPGPU_TRY(cudaMalloc((void **)&r->d_a, operand_bytes));
+    LIBMPGPU_TRY(cudaMalloc((void **)&r->d_b, operand_bytes));
+    LIBMPGPU_TRY(cudaMalloc((void **)&r->d_c, 2 * operand_bytes));
+    LIBMPGPU_TRY(cudaMemcpyAsync(r->d_a, a, operand_bytes, cudaMemcpyHostToDevice, r->stream));
+    LIBMPGPU_TRY(cudaMemcpyAsync(r->d_b, b, operand_bytes, cudaMemcpyHostToDevice, r->stream));
     mpgpu_status st = mpgpu_mul_device(method, bits, count, r->d_a, r->d_b, r->d_c, r->stream);
     if (st != MPGPU_OK)
         return st;
-    TRY(cudaMemcpyAsync(c, r->d_c, 2 * operand_bytes, cudaMemcpyDeviceToHost, r->stream));
-    TRY(cudaStreamSynchronize(r->stream));
+    LIBMPGPU_TRY(cudaMemcpyAsync(c, r->d_c, 2 * operand_bytes, cudaMemcpyDeviceToHost, r->stream));
+    LIBMPGPU_TRY(cudaStreamSynchronize(r->stream));
     return MPGPU_OK;
 }
 
