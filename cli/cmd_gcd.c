@@ -425,8 +425,11 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
     uint64_t fallbacks = 0;
     const double t0 = time_now_ms();
     for (size_t i = 0; i < r->count; i++) {
-        if (interrupt_requested())
+        if (interrupt_requested()) {
+            /* The row of a stopped pass says what it did. */
+            library_ok(mpgpu_gcd_plan_stats(r->plan, &r->stats), "mpgpu_gcd_plan_stats");
             return BENCH_STOPPED;
+        }
         const size_t a_words = to_words(a, r->pairs.a[i]), b_words = to_words(b, r->pairs.b[i]);
         uint8_t unresolved = 0;
         const mpgpu_status st = mpgpu_gcd_host(r->plan, 1, a, a_words, b, b_words, g, &unresolved);

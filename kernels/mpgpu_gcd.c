@@ -105,22 +105,28 @@ static bool L_valid(unsigned L)
     return L >= GCD_L_MIN && L <= GCD_L_MAX;
 }
 
+/* The checks of a call about the moduli of L bits that fills *out. */
+static mpgpu_status check_L(unsigned L, const void *out)
+{
+    if (!out)
+        return MPGPU_ERR_BAD_ARGUMENT;
+    return L_valid(L) ? MPGPU_OK : MPGPU_ERR_UNSUPPORTED_SIZE;
+}
+
 mpgpu_status mpgpu_gcd_moduli_count(unsigned L, int all_primes, uint64_t *count)
 {
-    if (!count)
-        return MPGPU_ERR_BAD_ARGUMENT;
-    if (!L_valid(L))
-        return MPGPU_ERR_UNSUPPORTED_SIZE;
+    mpgpu_status st = check_L(L, count);
+    if (st != MPGPU_OK)
+        return st;
     *count = gcd_moduli_count(L, filter_of(all_primes));
     return MPGPU_OK;
 }
 
 mpgpu_status mpgpu_gcd_moduli_cache_name(unsigned L, int all_primes, char *buf, size_t len)
 {
-    if (!buf)
-        return MPGPU_ERR_BAD_ARGUMENT;
-    if (!L_valid(L))
-        return MPGPU_ERR_UNSUPPORTED_SIZE;
+    mpgpu_status st = check_L(L, buf);
+    if (st != MPGPU_OK)
+        return st;
     char name[64];
     gcd_moduli_cache_name(name, sizeof name, L, filter_of(all_primes));
     if (strlen(name) >= len)
@@ -199,32 +205,28 @@ mpgpu_status mpgpu_gcd_first_moduli(const char *method, unsigned L, int all_prim
 {
     enum gcd_method id;
     mpgpu_status st = find_method(method, &id);
+    if (st == MPGPU_OK)
+        st = check_L(L, n_moduli);
     if (st != MPGPU_OK)
         return st;
-    if (!n_moduli)
-        return MPGPU_ERR_BAD_ARGUMENT;
-    if (!L_valid(L))
-        return MPGPU_ERR_UNSUPPORTED_SIZE;
     *n_moduli = first_moduli(id, L, gcd_moduli_count(L, filter_of(all_primes)), bits);
     return MPGPU_OK;
 }
 
 mpgpu_status mpgpu_gcd_moduli_formula(unsigned L, uint64_t bits, uint64_t *n_moduli)
 {
-    if (!n_moduli)
-        return MPGPU_ERR_BAD_ARGUMENT;
-    if (!L_valid(L))
-        return MPGPU_ERR_UNSUPPORTED_SIZE;
+    mpgpu_status st = check_L(L, n_moduli);
+    if (st != MPGPU_OK)
+        return st;
     *n_moduli = gcd_modular_nq_formula(bits, L);
     return MPGPU_OK;
 }
 
 mpgpu_status mpgpu_gcd_max_bits(unsigned L, int all_primes, uint64_t *bits)
 {
-    if (!bits)
-        return MPGPU_ERR_BAD_ARGUMENT;
-    if (!L_valid(L))
-        return MPGPU_ERR_UNSUPPORTED_SIZE;
+    mpgpu_status st = check_L(L, bits);
+    if (st != MPGPU_OK)
+        return st;
     /* The formula grows with N from N = 3 on: a binary search. */
     const uint64_t count = gcd_moduli_count(L, filter_of(all_primes));
     uint64_t lo = 3, hi = UINT64_C(1) << 40;
