@@ -2,6 +2,7 @@
  * beyond it (the k-ary reduction in the same residues, and Lehmer's GCD on the numbers
  * themselves), each result checked against GMP's mpz_gcd, and mpz_gcd on one host thread as the
  * paper's baseline. */
+#include <cuda_runtime_api.h>
 #include <errno.h>
 #include <gmp.h>
 #include <omp.h>
@@ -14,14 +15,12 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
-#include "gcd_device.h"
-#include "gcd_lehmer_device.h"
-#include "gcd_modular_ref.h"
-#include "gcd_moduli.h"
+#include "gcd_cache.h"
 #include "gcd_pairs.h"
 #include "gpu.h"
 #include "hostmem.h"
 #include "interrupt.h"
+#include "mpgpu.h"
 #include "output_file.h"
 #include "timing.h"
 
@@ -52,14 +51,21 @@ struct gcd_args {
     const char *input, *output;
 };
 
+/* The barriers and inverses of the modular method, as libmpgpu names them. */
+#define GCD_N_BARRIERS 3
+#define GCD_N_INVERSES 2
+static const char *const barrier_names[GCD_N_BARRIERS] = {"coop", "cluster", "custom"};
+static const char *const inverse_names[GCD_N_INVERSES] = {"euclid", "fermat"};
+
 /* The run loop's context. */
 struct gcd_cli {
     struct cli_common opt;
     struct gcd_args args;
-    struct gcd_moduli M;
+    mpgpu_gcd_moduli *moduli;
+    uint64_t moduli_count;     /* of the moduli above */
     char cache_dir[1024];      /* the moduli cache's folder (gcd_moduli_cache_dir) */
     const char *cache_var;     /* the variable that chose it; NULL: no cache */
-    int moduli_loaded;         /* gcd_moduli_load's 0 (read), 1 (sieved, cached), 2 (not cached) */
+    mpgpu_gcd_moduli_source moduli_loaded;
     const char *moduli_source; /* "cache" or "built" */
     char moduli_path[1200];
     double init_ms;
@@ -71,34 +77,29 @@ struct gcd_cli {
     bool *by_gmp;           /* pairs of the last pass that GMP answered (moduli ran out) */
     struct output_file output;
     bool output_written;
-    struct gcd_device dev;
-    struct gcd_lehmer_device lehmer;
-    /* The last pass of the case in hand. */
-    uint64_t retried, fallbacks, attempts, steps;
-    size_t max_nq;
+    mpgpu_gcd_plan *plan;   /* of the GPU case in hand */
+    uint32_t *words;        /* a pair and its GCD as words, for the plan */
+    mpgpu_gcd_stats stats;  /* of the last pass of the case in hand */
 };
 
-/* A GPU case: Fig. 2 with a barrier and an inverse, the k-ary method or Lehmer's; its row's
- * name. */
+/* A GPU case: Fig. 2 with a barrier and an inverse, the k-ary method or Lehmer's (libmpgpu's
+ * method, barrier and inverse); its row's name. */
 struct gcd_variant {
-    enum gcd_barrier barrier;
-    enum gcd_inverse inverse;
+    const char *library_method, *barrier, *inverse;
     const char *method;
     bool kary, lehmer;
 };
 static const struct gcd_variant variants[GCD_N_BARRIERS][GCD_N_INVERSES] = {
-    {{GCD_BARRIER_COOP, GCD_INVERSE_EUCLID, "gpu-coop-euclid", false, false},
-     {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-coop-fermat", false, false}},
-    {{GCD_BARRIER_CLUSTER, GCD_INVERSE_EUCLID, "gpu-cluster-euclid", false, false},
-     {GCD_BARRIER_CLUSTER, GCD_INVERSE_FERMAT, "gpu-cluster-fermat", false, false}},
-    {{GCD_BARRIER_CUSTOM, GCD_INVERSE_EUCLID, "gpu-custom-euclid", false, false},
-     {GCD_BARRIER_CUSTOM, GCD_INVERSE_FERMAT, "gpu-custom-fermat", false, false}},
+    {{"modular", "coop", "euclid", "gpu-coop-euclid", false, false},
+     {"modular", "coop", "fermat", "gpu-coop-fermat", false, false}},
+    {{"modular", "cluster", "euclid", "gpu-cluster-euclid", false, false},
+     {"modular", "cluster", "fermat", "gpu-cluster-fermat", false, false}},
+    {{"modular", "custom", "euclid", "gpu-custom-euclid", false, false},
+     {"modular", "custom", "fermat", "gpu-custom-fermat", false, false}},
 };
 
-static const struct gcd_variant kary_variant = {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT, "gpu-kary",
-                                                true, false};
-static const struct gcd_variant lehmer_variant = {GCD_BARRIER_COOP, GCD_INVERSE_FERMAT,
-                                                  "gpu-lehmer", false, true};
+static const struct gcd_variant kary_variant = {"kary", NULL, NULL, "gpu-kary", true, false};
+static const struct gcd_variant lehmer_variant = {"lehmer", NULL, NULL, "gpu-lehmer", false, true};
 
 static int gcd_handle(int id, const char *arg, void *ctx)
 {
@@ -121,7 +122,7 @@ static int gcd_handle(int id, const char *arg, void *ctx)
                 cli_bad_input("--per-thread %s: accepted: auto, 1, 2, 4, 8", arg);
         }
     } else if (id == OPT_L) {
-        a->L = (unsigned)cli_parse_u64("--L", arg, GCD_L_MIN, GCD_L_MAX);
+        a->L = (unsigned)cli_parse_u64("--L", arg, MPGPU_GCD_L_MIN, MPGPU_GCD_L_MAX);
     } else if (id == OPT_ALL_PRIMES) {
         a->all_primes = true;
     } else if (id == OPT_INPUT) {
@@ -145,9 +146,32 @@ static const struct cli_option gcd_options[] = {
     {0},
 };
 
-static enum gcd_filter moduli_filter(const struct gcd_cli *r)
+/* The moduli's filter as the messages and params name it. */
+static const char *filter_name(bool all_primes)
 {
-    return r->args.all_primes ? GCD_FILTER_ALL : GCD_FILTER_CHEAP;
+    return all_primes ? "all" : "cheap";
+}
+
+/* What a library call that needs no GPU returns for arguments the command line has checked:
+ * anything but MPGPU_OK is a fault of this program. */
+static void library_ok(mpgpu_status st, const char *call)
+{
+    if (st != MPGPU_OK) {
+        fprintf(stderr, "mpgpu: gcd: %s: %s\n", call, mpgpu_status_string(st));
+        exit(EXIT_GPU_ERROR);
+    }
+}
+
+/* A failed GPU call of the library: its CUDA call and error, as gpu_fail names them; a failure
+ * that was not CUDA's by the library's message. */
+static _Noreturn void library_fail(mpgpu_status st, const char *what)
+{
+    mpgpu_error_info info;
+    mpgpu_last_error(&info);
+    if (st == MPGPU_ERR_CUDA || st == MPGPU_ERR_NO_DEVICE || st == MPGPU_ERR_OUT_OF_DEVICE_MEMORY)
+        gpu_fail(info.cuda_call, (cudaError_t)info.cuda_error);
+    fprintf(stderr, "mpgpu: gcd: %s: %s\n", what, mpgpu_status_string(st));
+    exit(EXIT_GPU_ERROR);
 }
 
 /* mkdir -p. Returns 0, or -1 with errno of the mkdir that failed. */
@@ -172,7 +196,8 @@ static int make_dirs(const char *dir)
 static void cache_file(const struct gcd_cli *r, char *path, size_t len)
 {
     char name[64];
-    gcd_moduli_cache_name(name, sizeof name, r->args.L, moduli_filter(r));
+    library_ok(mpgpu_gcd_moduli_cache_name(r->args.L, r->args.all_primes, name, sizeof name),
+               "mpgpu_gcd_moduli_cache_name");
     snprintf(path, len, "%s/%s", r->cache_dir, name);
 }
 
@@ -220,7 +245,6 @@ static void choose_cache(struct gcd_cli *r)
  * 300 ms there). What the cache said is held in `log` and printed by report_moduli. */
 static void load_moduli(struct gcd_cli *r, FILE *log)
 {
-    const enum gcd_filter f = moduli_filter(r);
     r->moduli_path[0] = '\0';
     if (!r->cache_var) {
         if (log)
@@ -233,16 +257,23 @@ static void load_moduli(struct gcd_cli *r, FILE *log)
     } else {
         cache_file(r, r->moduli_path, sizeof r->moduli_path);
     }
+    char why[4096];
     const double t0 = time_now_ms();
-    r->moduli_loaded = gcd_moduli_load(r->moduli_path[0] ? r->moduli_path : NULL, r->args.L, f,
-                                       &r->M, log);
+    const mpgpu_status st = mpgpu_gcd_moduli_create(
+        r->args.L, r->args.all_primes, r->moduli_path[0] ? r->moduli_path : NULL, &r->moduli,
+        &r->moduli_loaded, why, sizeof why);
     r->init_ms = time_now_ms() - t0;
-    if (r->moduli_loaded < 0) {
+    if (log)
+        fputs(why, log);
+    if (st == MPGPU_ERR_OUT_OF_HOST_MEMORY) {
         fprintf(stderr, "mpgpu: gcd: the %u-bit %s moduli cannot be built: out of host memory\n",
-                r->args.L, gcd_filter_name(f));
+                r->args.L, filter_name(r->args.all_primes));
         exit(EXIT_BAD_INPUT);
     }
-    r->moduli_source = r->moduli_loaded == 0 ? "cache" : "built";
+    library_ok(st, "mpgpu_gcd_moduli_create");
+    library_ok(mpgpu_gcd_moduli_get(r->moduli, NULL, NULL, &r->moduli_count),
+               "mpgpu_gcd_moduli_get");
+    r->moduli_source = r->moduli_loaded == MPGPU_GCD_MODULI_CACHE_READ ? "cache" : "built";
 }
 
 static void report_moduli(const struct gcd_cli *r, const char *log)
@@ -251,39 +282,26 @@ static void report_moduli(const struct gcd_cli *r, const char *log)
         return;
     fputs(log, stderr);
     char how[1300];
-    if (r->moduli_loaded == 2)
+    if (r->moduli_loaded == MPGPU_GCD_MODULI_SIEVED)
         snprintf(how, sizeof how, "sieved (not cached)");
     else
-        snprintf(how, sizeof how, "%s %s", r->moduli_loaded == 0 ? "read from" : "sieved into",
+        snprintf(how, sizeof how, "%s %s",
+                 r->moduli_loaded == MPGPU_GCD_MODULI_CACHE_READ ? "read from" : "sieved into",
                  r->moduli_path);
     fprintf(stderr, "mpgpu: gcd moduli: %llu %s primes of %u bits, %s in %.0f ms "
                     "(one-time initialisation, not timed)\n",
-            (unsigned long long)r->M.count, gcd_filter_name(r->M.filter), r->M.L, how, r->init_ms);
-}
-
-/* The largest N whose first attempt `count` moduli of L bits can serve (Fig. 2 line 3). The
- * formula grows with N from N = 3 on. */
-static uint64_t max_bits_for(unsigned L, uint64_t count)
-{
-    uint64_t lo = 3, hi = UINT64_C(1) << 40;
-    if (gcd_modular_nq_formula(lo, L) > count)
-        return 0;
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo + 1) / 2;
-        if (gcd_modular_nq_formula(mid, L) <= count)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+            (unsigned long long)r->moduli_count, filter_name(r->args.all_primes), r->args.L, how,
+            r->init_ms);
 }
 
 /* Against the size of M (gcd_moduli_count), so that nothing is sieved for a size refused. */
 static void check_size(const struct gcd_cli *r, uint64_t bits)
 {
     const unsigned L = r->args.L;
-    const enum gcd_filter f = moduli_filter(r);
-    const uint64_t count = gcd_moduli_count(L, f), limit = max_bits_for(L, count);
+    uint64_t count, limit, need;
+    library_ok(mpgpu_gcd_moduli_count(L, r->args.all_primes, &count), "mpgpu_gcd_moduli_count");
+    library_ok(mpgpu_gcd_max_bits(L, r->args.all_primes, &limit), "mpgpu_gcd_max_bits");
+    library_ok(mpgpu_gcd_moduli_formula(L, bits, &need), "mpgpu_gcd_moduli_formula");
     char what[1200];
     if (r->from_input)
         snprintf(what, sizeof what, "--input %s: a number of %llu bits", r->args.input,
@@ -294,8 +312,9 @@ static void check_size(const struct gcd_cli *r, uint64_t bits)
         cli_bad_input("%s needs %llu moduli (002 Fig. 2 line 2); the %u-bit %s primes "
                       "are %llu, enough for %llu bits; accepted: 1..%llu (--all-primes or a larger "
                       "--L give more)",
-                      what, (unsigned long long)gcd_modular_nq_formula(bits, L), L,
-                      gcd_filter_name(f), (unsigned long long)count, (unsigned long long)limit,
+                      what, (unsigned long long)need, L,
+                      filter_name(r->args.all_primes), (unsigned long long)count,
+                      (unsigned long long)limit,
                       (unsigned long long)limit);
 }
 
@@ -311,6 +330,19 @@ static void prepare_pairs(struct gcd_cli *r, unsigned bits)
     gcd_pairs_random(&r->pairs, r->count, bits, r->args.gcd_bits, r->opt.seed);
 }
 
+/* The library's options of a GPU case. */
+static mpgpu_gcd_options plan_options(const struct gcd_cli *r, const struct gcd_variant *var)
+{
+    const bool modular = !var->kary && !var->lehmer;
+    return (mpgpu_gcd_options){
+        .method = var->library_method,
+        .barrier = var->barrier,
+        .inverse = var->inverse,
+        .min_per_thread = var->lehmer ? 0 : r->args.per_thread,
+        .percent_remainder = modular && r->args.percent,
+    };
+}
+
 static int gcd_setup(void *ctx, struct bench_case *c)
 {
     struct gcd_cli *r = ctx;
@@ -319,45 +351,56 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     r->by_gmp = calloc(r->count, sizeof *r->by_gmp);
     if (!r->by_gmp)
         cli_bad_input("--count %zu: out of host memory", r->count);
-    r->retried = r->fallbacks = r->attempts = r->steps = 0;
-    r->max_nq = 0;
+    r->stats = (mpgpu_gcd_stats){0};
     if (!c->data)
         return 0;
     const struct gcd_variant *var = c->data;
+    const mpgpu_gcd_options o = plan_options(r, var);
+    const mpgpu_gcd_moduli *moduli = var->lehmer ? NULL : r->moduli;
     size_t free_b = 0, total_b = 0;
     GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    uint64_t need = 0;
+    library_ok(mpgpu_gcd_workspace_bytes(&o, moduli, c->bits, &need), "mpgpu_gcd_workspace_bytes");
     if (var->lehmer) {
-        const uint64_t need = gcd_lehmer_device_bytes((c->bits + 31) / 32);
         if (need > free_b / 10 * 9)
             cli_bad_input("--bits %u: the Lehmer method needs %llu bytes of device memory; %zu "
                           "are free", c->bits, (unsigned long long)need, free_b);
-        cudaError_t err = gcd_lehmer_device_open(&r->lehmer);
-        if (err != cudaSuccess)
-            gpu_fail(r->lehmer.failed_call, err);
-        return 0;
+    } else {
+        uint64_t n_q = 0;
+        library_ok(mpgpu_gcd_first_moduli(var->library_method, r->args.L, r->args.all_primes,
+                                          c->bits, &n_q),
+                   "mpgpu_gcd_first_moduli");
+        if (n_q == 0)
+            n_q = r->moduli_count;
+        if (need > free_b / 10 * 9)
+            cli_bad_input("--bits %u: %llu moduli need %llu bytes of device memory; %zu are free",
+                          c->bits, (unsigned long long)n_q, (unsigned long long)need, free_b);
     }
-    const enum gcd_barrier barrier = var->barrier;
-    size_t n_q = 0;
-    if ((var->kary ? gcd_kary_nq(c->bits, c->bits, r->M.L, GCD_KARY_ROUND, r->M.count, &n_q)
-                   : gcd_modular_nq(c->bits, r->M.L, GCD_BLOCK_THREADS, r->M.count, &n_q)) !=
-        GCD_OK)
-        n_q = (size_t)r->M.count;
-    const uint64_t need = gcd_device_bytes(n_q, (c->bits + 31) / 32);
-    if (need > free_b / 10 * 9)
-        cli_bad_input("--bits %u: %llu moduli need %llu bytes of device memory; %zu are free",
-                      c->bits, (unsigned long long)n_q, (unsigned long long)need, free_b);
-    cudaError_t err = var->kary ? gcd_device_open_kary(&r->dev, &r->M)
-                                : gcd_device_open(&r->dev, &r->M, barrier, var->inverse);
-    if (err == cudaErrorNotSupported) {
-        fprintf(stderr, "mpgpu: gcd %s: %s\n", var->method, r->dev.failed_call);
-        gcd_device_close(&r->dev);
-        return EXIT_GPU_ERROR;
+    const mpgpu_status st = mpgpu_gcd_plan_create(&o, moduli, &r->plan);
+    if (st != MPGPU_OK) {
+        mpgpu_error_info info;
+        mpgpu_last_error(&info);
+        if (st == MPGPU_ERR_CUDA && info.cuda_error == cudaErrorNotSupported) {
+            fprintf(stderr, "mpgpu: gcd %s: %s\n", var->method, info.cuda_call);
+            return EXIT_GPU_ERROR;
+        }
+        library_fail(st, "mpgpu_gcd_plan_create");
     }
-    if (err != cudaSuccess)
-        gpu_fail(r->dev.failed_call, err);
-    r->dev.min_per_thread = r->args.per_thread;
-    r->dev.percent = r->args.percent;
+    /* A pair and its GCD, of at most c->bits bits each (the widest pair of --input). */
+    const size_t words = ((size_t)c->bits + 31) / 32 + 1;
+    r->words = malloc(3 * words * sizeof *r->words);
+    if (!r->words)
+        cli_bad_input("--bits %u: out of host memory", c->bits);
     return 0;
+}
+
+/* x as words into w (at least one), for the plan; returns how many. */
+static size_t to_words(uint32_t *w, const mpz_t x)
+{
+    size_t n = 0;
+    w[0] = 0;
+    mpz_export(w, &n, -1, sizeof *w, 0, 0, x);
+    return n ? n : 1;
 }
 
 static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
@@ -375,49 +418,38 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         *ms = time_now_ms() - t0;
         return 0;
     }
-    r->retried = r->fallbacks = r->attempts = r->steps = 0;
-    const double t0 = time_now_ms();
-    if (((const struct gcd_variant *)c->data)->lehmer) {
-        r->lehmer.kernel_ms = 0;
-        r->lehmer.stats = (struct gcd_lehmer_stats){0};
-        for (size_t i = 0; i < r->count; i++) {
-            if (interrupt_requested())
-                return BENCH_STOPPED;
-            cudaError_t err = gcd_lehmer_device_gcd(&r->lehmer, r->g[i], r->pairs.a[i],
-                                                    r->pairs.b[i]);
-            if (err != cudaSuccess)
-                gpu_fail(r->lehmer.failed_call, err);
-        }
-        r->steps = r->lehmer.stats.steps;
-        *ms = r->opt.include_transfers ? time_now_ms() - t0 : r->lehmer.kernel_ms;
-        return 0;
-    }
-    r->dev.kernel_ms = 0;
-    r->dev.kary_stats = (struct gcd_kary_stats){0};
+    library_ok(mpgpu_gcd_plan_reset_stats(r->plan), "mpgpu_gcd_plan_reset_stats");
     memset(r->by_gmp, 0, r->count * sizeof *r->by_gmp);
+    const size_t words = ((size_t)c->bits + 31) / 32 + 1;
+    uint32_t *a = r->words, *b = a + words, *g = b + words;
+    uint64_t fallbacks = 0;
+    const double t0 = time_now_ms();
     for (size_t i = 0; i < r->count; i++) {
-        if (interrupt_requested())
+        if (interrupt_requested()) {
+            /* The row of a stopped pass says what it did. */
+            library_ok(mpgpu_gcd_plan_stats(r->plan, &r->stats), "mpgpu_gcd_plan_stats");
             return BENCH_STOPPED;
-        struct gcd_run run;
-        cudaError_t err = gcd_device_gcd(&r->dev, r->g[i], r->pairs.a[i], r->pairs.b[i], 0, &run);
-        if (err != cudaSuccess)
-            gpu_fail(r->dev.failed_call ? r->dev.failed_call : "gcd_device_gcd", err);
-        r->attempts += run.attempts;
-        r->retried += run.attempts > 1;
-        r->steps += run.steps;
-        if (run.n_q > r->max_nq)
-            r->max_nq = run.n_q;
-        if (run.status == GCD_TOO_LARGE) {
+        }
+        const size_t a_words = to_words(a, r->pairs.a[i]), b_words = to_words(b, r->pairs.b[i]);
+        uint8_t unresolved = 0;
+        const mpgpu_status st = mpgpu_gcd_host(r->plan, 1, a, a_words, b, b_words, g, &unresolved);
+        if (st != MPGPU_OK)
+            library_fail(st, "mpgpu_gcd_host");
+        if (unresolved) {
             /* Never a missing answer (issue 10): the moduli ran out for this pair. */
-            if (r->fallbacks++ == 0 && !r->opt.quiet)
+            if (fallbacks++ == 0 && !r->opt.quiet)
                 fprintf(stderr, "mpgpu: gcd %s: pair %zu needs more moduli than the %llu of M or "
                                 "than the GPU's registers hold; answered with GMP's mpz_gcd\n",
-                        c->method, i, (unsigned long long)r->M.count);
+                        c->method, i, (unsigned long long)r->moduli_count);
             mpz_gcd(r->g[i], r->pairs.a[i], r->pairs.b[i]);
             r->by_gmp[i] = true;
+        } else {
+            mpz_import(r->g[i], a_words > b_words ? a_words : b_words, -1, sizeof *g, 0, 0, g);
         }
     }
-    *ms = r->opt.include_transfers ? time_now_ms() - t0 : r->dev.kernel_ms;
+    const double wall = time_now_ms() - t0;
+    library_ok(mpgpu_gcd_plan_stats(r->plan, &r->stats), "mpgpu_gcd_plan_stats");
+    *ms = r->opt.include_transfers ? wall : r->stats.kernel_ms;
     return 0;
 }
 
@@ -501,35 +533,33 @@ static void gcd_describe(void *ctx, const struct bench_case *c, char *params, si
     int k = snprintf(params, len, "gcd_bits=%llu", (unsigned long long)r->args.gcd_bits);
     if (!c->data || k < 0 || (size_t)k >= len)
         return;
-    if (((const struct gcd_variant *)c->data)->lehmer) {
-        const struct gcd_lehmer_stats *ls = &r->lehmer.stats;
-        const double pairs = r->count ? (double)r->count : 1.0;
+    const mpgpu_gcd_stats *s = &r->stats;
+    const struct gcd_variant *var = c->data;
+    const double pairs = r->count ? (double)r->count : 1.0;
+    if (var->lehmer) {
         snprintf(params + k, len - (size_t)k,
                  ";algorithm=lehmer;threads=%u;chunk_words=%u;memory=%s;steps_per_pair=%.1f;"
                  "pair_steps=%llu;shift_steps=%llu;one_steps=%llu;quotients_per_pair_step=%.2f;"
                  "negations=%llu;ripple_rounds=%llu;steps_planned_ahead=%llu",
-                 r->lehmer.threads, r->lehmer.chunk, r->lehmer.in_shared ? "shared" : "device",
-                 (double)ls->steps / pairs, (unsigned long long)ls->pairs,
-                 (unsigned long long)ls->shifts, (unsigned long long)ls->ones,
-                 ls->pairs ? (double)ls->quotients / (double)ls->pairs : 0.0,
-                 (unsigned long long)ls->negations, (unsigned long long)ls->ripple_rounds,
-                 (unsigned long long)ls->ahead);
+                 s->threads, s->chunk_words, s->in_shared ? "shared" : "device",
+                 (double)s->steps / pairs, (unsigned long long)s->pair_steps,
+                 (unsigned long long)s->shift_steps, (unsigned long long)s->one_steps,
+                 s->pair_steps ? (double)s->quotients / (double)s->pair_steps : 0.0,
+                 (unsigned long long)s->negations, (unsigned long long)s->ripple_rounds,
+                 (unsigned long long)s->ahead);
         return;
     }
-    if (((const struct gcd_variant *)c->data)->kary) {
-        const struct gcd_kary_stats *ks = &r->dev.kary_stats;
-        const double pairs = r->count ? (double)r->count : 1.0;
+    if (var->kary) {
         snprintf(params + k, len - (size_t)k,
                  ";algorithm=kary;inverse=fermat;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;"
                  "per_thread=%u;state=registers;steps_per_pair=%.1f;pivots_per_pair=%.1f;"
                  "spurious_bits_per_pair=%.1f;zero_checks=%llu;common_factors=%llu;"
                  "attempts=%llu;retried_pairs=%llu;gmp_fallbacks=%llu;init_ms=%.1f;init=%s",
-                 r->M.L, gcd_filter_name(r->M.filter), r->max_nq, r->dev.last.grid,
-                 r->dev.last.block, gcd_kary_shapes[r->dev.last.shape].per_thread,
-                 (double)r->steps / pairs, (double)ks->consumed / pairs,
-                 (double)ks->spurious_bits / pairs, (unsigned long long)ks->checks,
-                 (unsigned long long)ks->commons, (unsigned long long)r->attempts,
-                 (unsigned long long)r->retried, (unsigned long long)r->fallbacks, r->init_ms,
+                 r->args.L, filter_name(r->args.all_primes), (size_t)s->max_moduli, s->grid,
+                 s->block, s->per_thread, (double)s->steps / pairs, (double)s->pivots / pairs,
+                 (double)s->spurious_bits / pairs, (unsigned long long)s->zero_checks,
+                 (unsigned long long)s->common_factors, (unsigned long long)s->attempts,
+                 (unsigned long long)s->retried, (unsigned long long)s->unresolved, r->init_ms,
                  r->moduli_source);
         return;
     }
@@ -537,35 +567,33 @@ static void gcd_describe(void *ctx, const struct bench_case *c, char *params, si
              ";barrier=%s;inverse=%s;remainder=%s;L=%u;moduli=%s;n_q=%zu;grid=%u;block=%u;per_thread=%u;"
              "state=%s;steps_per_pair=%.1f;"
              "attempts=%llu;retried_pairs=%llu;gmp_fallbacks=%llu;init_ms=%.1f;init=%s",
-             gcd_barrier_name(((const struct gcd_variant *)c->data)->barrier),
-             gcd_inverse_name(((const struct gcd_variant *)c->data)->inverse),
-             r->args.percent ? "mod" : "fast", r->M.L,
-             gcd_filter_name(r->M.filter), r->max_nq, r->dev.last.grid, r->dev.last.block,
-             r->dev.last.chunk / r->dev.last.block,
-             gcd_shapes[r->dev.last.shape].resident ? "registers" : "device-memory",
-             r->count ? (double)r->steps / (double)r->count : 0.0,
-             (unsigned long long)r->attempts, (unsigned long long)r->retried,
-             (unsigned long long)r->fallbacks, r->init_ms,
+             var->barrier, var->inverse, r->args.percent ? "mod" : "fast", r->args.L,
+             filter_name(r->args.all_primes), (size_t)s->max_moduli, s->grid, s->block,
+             s->per_thread, s->in_registers ? "registers" : "device-memory",
+             r->count ? (double)s->steps / (double)r->count : 0.0,
+             (unsigned long long)s->attempts, (unsigned long long)s->retried,
+             (unsigned long long)s->unresolved, r->init_ms,
              r->moduli_source);
 }
 
 static void gcd_summary(void *ctx, const struct bench_case *c, FILE *out)
 {
     struct gcd_cli *r = ctx;
-    if (c->data && (r->retried || r->fallbacks))
+    if (c->data && (r->stats.retried || r->stats.unresolved))
         fprintf(out, "# %s: %llu of %zu pairs ran short of moduli and were retried with more; "
                      "%llu answered by GMP after the moduli ran out\n",
-                c->method, (unsigned long long)r->retried, r->count,
-                (unsigned long long)r->fallbacks);
+                c->method, (unsigned long long)r->stats.retried, r->count,
+                (unsigned long long)r->stats.unresolved);
 }
 
 static void gcd_teardown(void *ctx, struct bench_case *c)
 {
+    (void)c;
     struct gcd_cli *r = ctx;
-    if (c->data && ((const struct gcd_variant *)c->data)->lehmer)
-        gcd_lehmer_device_close(&r->lehmer);
-    else if (c->data)
-        gcd_device_close(&r->dev);
+    mpgpu_gcd_plan_destroy(r->plan);
+    r->plan = NULL;
+    free(r->words);
+    r->words = NULL;
     gcd_mpz_array_free(r->g, r->count);
     r->g = NULL;
     free(r->by_gmp);
@@ -615,11 +643,13 @@ static void check_host_memory(const struct gcd_cli *r, const unsigned *sizes, si
         snprintf(what, sizeof what, "gcd --bits %u --count %zu", bits, r->count);
     snprintf(lower, sizeof lower, "%s", r->from_input ? "the pairs in --input" : "--count or --bits");
     if (moduli) {
-        const uint64_t count = gcd_moduli_count(r->args.L, moduli_filter(r)),
-                       bitmap = (UINT64_C(1) << (r->args.L - 2)) / 8;
+        uint64_t count;
+        library_ok(mpgpu_gcd_moduli_count(r->args.L, r->args.all_primes, &count),
+                   "mpgpu_gcd_moduli_count");
+        const uint64_t bitmap = (UINT64_C(1) << (r->args.L - 2)) / 8;
         need += count * 4 + (bitmap > 2 * count ? bitmap : 2 * count);
         snprintf(what + strlen(what), sizeof what - strlen(what), " with the %u-bit %s moduli",
-                 r->args.L, gcd_filter_name(moduli_filter(r)));
+                 r->args.L, filter_name(r->args.all_primes));
         snprintf(lower + strlen(lower), sizeof lower - strlen(lower), ", or --L");
     }
     hostmem_require_lower(need > UINT64_MAX ? UINT64_MAX : (uint64_t)need, what, lower);
@@ -651,26 +681,23 @@ static void parse_names(const char *option, const char *list, const char *const 
     free(copy);
 }
 
-/* --barrier auto: the fastest barrier for a size, from the H200's measurement (the barrier
- * rows of results/gcd_table2.csv, commit da2c6bb): a cluster's hardware barrier while N_Q is
- * small enough for 16 SMs to keep up (16 Kibit, 4608 moduli: 4.97 ms against coop's 5.31),
- * above that cooperative groups over one block an SM (32 Kibit, 8192 moduli: 10.45 against
- * the cluster's 11.60 ms; 128 Kibit: 1.7x faster than the paper's barrier, where polling 130
- * words from every block costs more than the grid sync). */
-#define GCD_AUTO_CLUSTER_MAX_NQ 6144u
-static enum gcd_barrier auto_barrier(const struct gcd_moduli *M, unsigned bits)
+/* --barrier auto: the fastest barrier for a size (mpgpu_gcd_auto_barrier), as an index of
+ * barrier_names. */
+static int auto_barrier(const mpgpu_gcd_moduli *moduli, unsigned bits)
 {
-    size_t n_q = 0;
-    if (gcd_modular_nq(bits, M->L, GCD_BLOCK_THREADS, M->count, &n_q) != GCD_OK)
-        return GCD_BARRIER_COOP;
-    return n_q <= GCD_AUTO_CLUSTER_MAX_NQ ? GCD_BARRIER_CLUSTER : GCD_BARRIER_COOP;
+    const char *name = NULL;
+    library_ok(mpgpu_gcd_auto_barrier(moduli, bits, &name), "mpgpu_gcd_auto_barrier");
+    for (int i = 0; i < GCD_N_BARRIERS; i++)
+        if (!strcmp(name, barrier_names[i]))
+            return i;
+    return 0;
 }
 
 int cmd_gcd(int argc, char **argv)
 {
     struct gcd_cli r;
     memset(&r, 0, sizeof r);
-    r.args.L = GCD_L_DEFAULT;
+    r.args.L = MPGPU_GCD_L_DEFAULT;
     const struct cli_spec spec = {
         .command = "gcd",
         .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] "
@@ -747,8 +774,6 @@ int cmd_gcd(int argc, char **argv)
         r.args.barriers = "all";
     if (all_variants && !r.args.inverses)
         r.args.inverses = "all";
-    static const char *const barrier_names[GCD_N_BARRIERS] = {"coop", "cluster", "custom"};
-    static const char *const inverse_names[GCD_N_INVERSES] = {"euclid", "fermat"};
     parse_names("--barrier", r.args.barriers ? r.args.barriers : "auto", barrier_names,
                 GCD_N_BARRIERS, "auto", &auto_barriers, barriers);
     parse_names("--inverse", r.args.inverses ? r.args.inverses : "fermat", inverse_names,
@@ -821,7 +846,7 @@ int cmd_gcd(int argc, char **argv)
         bool run_barrier[GCD_N_BARRIERS];
         memcpy(run_barrier, barriers, sizeof run_barrier);
         if (auto_barriers && load)
-            run_barrier[auto_barrier(&r.M, sizes[s])] = true;
+            run_barrier[auto_barrier(r.moduli, sizes[s])] = true;
         for (int bi = 0; bi < GCD_N_BARRIERS; bi++)
             for (int ii = 0; ii < GCD_N_INVERSES; ii++)
                 if (have_gpu && want_gpu && run_barrier[bi] && inverses[ii])
@@ -849,7 +874,7 @@ int cmd_gcd(int argc, char **argv)
     gcd_pairs_free(&r.pairs);
     gcd_mpz_array_free(r.expect, r.count);
     free(r.expect_ready);
-    gcd_moduli_free(&r.M);
+    mpgpu_gcd_moduli_destroy(r.moduli);
     free(cases);
     return status ? status : gpu_status;
 }

@@ -1,4 +1,4 @@
-/* The sequential CPU twin of the k-ary modular GCD (cpu_ref/gcd_kary.h; beyond 002): the same
+/* The sequential CPU twin of the k-ary modular GCD (kernels/gcd_kary.h; beyond 002): the same
  * moduli, pivots, vectors, bounds and zero checks as the GPU kernel (kernels/gcd_kary.cu), one
  * step after another over every modulus.
  *
@@ -21,30 +21,9 @@
 #include <stdint.h>
 
 #include "gcd_kary.h"
+#include "gcd_kary_host.h"
 #include "gcd_modular_ref.h"
 #include "gcd_moduli.h"
-
-/* The moduli of an attempt are rounded up to a multiple of this (and of every GPU warp's 32 K
- * moduli), the first as the retries. */
-#define GCD_KARY_ROUND 256u
-
-/* The moduli of the first attempt for |U| < 2^n_u, |V| < 2^n_v: each pivot takes the bound sum
- * down by about L/2 - 2 bits (|x|, |y| about sqrt(p), one bit for the sum), and the bounds left
- * at the end need a few more; rounded up to `group`, at most `available`. GCD_TOO_LARGE when
- * even that exceeds `available`. */
-enum gcd_status gcd_kary_nq(uint64_t n_u, uint64_t n_v, unsigned L, size_t group,
-                            uint64_t available, size_t *n_q);
-
-/* gcd(U, V) from the result H of the reduction (up to spurious factors, with the common factors
- * multiplied in): gcd(H, U mod H, V mod H). Returns the bits the spurious factors took. */
-uint64_t gcd_kary_clean(mpz_t g, const mpz_t h, const mpz_t u, const mpz_t v);
-
-/* What an attempt found beyond struct gcd_run. */
-struct gcd_kary_stats {
-    uint64_t pairs, replaces, commons, checks; /* steps by kind */
-    uint64_t consumed;                         /* pivots */
-    uint64_t spurious_bits;                    /* removed by gcd_kary_clean */
-};
 
 /* One attempt on U >= V > 0 with the n_q largest moduli, pivots paired only inside groups of
  * `group` consecutive moduli (the GPU's warp). Sets g on GCD_OK; leaves it alone on

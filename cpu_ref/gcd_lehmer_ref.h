@@ -1,4 +1,4 @@
-/* The sequential CPU twin of the Lehmer GCD kernel (cpu_ref/gcd_lehmer.h; beyond 002): the
+/* The sequential CPU twin of the Lehmer GCD kernel (kernels/gcd_lehmer.h; beyond 002): the
  * same steps in the same order, and the block's word arithmetic chunk by chunk, phase by phase,
  * as its threads do it, ripple rounds and negations included, so that the cpu suite checks the
  * kernel's carry scheme where no GPU is. */
@@ -10,25 +10,6 @@
 #include <stdint.h>
 
 #include "gcd_lehmer.h"
-
-/* The most threads of the kernel's block that own chunks: 24 of its 32 warps (one holds the
- * producer, and the workers leave its scheduler's seven others out; gcd_lehmer_kernel.h). */
-#define GCD_LEHMER_MAX_THREADS 768u
-
-/* What a reduction did (the kernel reports the same). */
-struct gcd_lehmer_stats {
-    uint64_t steps;                 /* steps before DONE */
-    uint64_t pairs, shifts, ones;   /* steps by kind */
-    uint64_t quotients;             /* Euclid quotients the PAIR steps took */
-    uint64_t negations;             /* ONE steps whose A - q B was negative */
-    uint64_t ripple_rounds;         /* rounds of phase 2's one-unit carries */
-    uint64_t ahead;                 /* steps planned ahead (gcd_lehmer_plan_ahead) */
-};
-
-/* The block's shape for U of `words` words (one word of headroom above it): chunks of an odd
- * *chunk >= GCD_LEHMER_MIN_CHUNK words, *threads of them (a multiple of 32, at most
- * GCD_LEHMER_MAX_THREADS), *cap = chunk x threads words an array. */
-void gcd_lehmer_shape(uint32_t words, uint32_t *chunk, uint32_t *threads, uint32_t *cap);
 
 /* One step on the words [0, w) of A (words a, its top word below w) and B (words b, nb of
  * them), in place, with chunks of k words, as the block runs it: phase 1, phase 2, the ripple

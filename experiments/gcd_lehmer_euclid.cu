@@ -1,5 +1,5 @@
 /* Issue 10: what one quotient of the Lehmer producer's Euclid costs on one GPU thread (a probe
- * outside the build). One thread runs gcd_lehmer_cofactors (cpu_ref/gcd_lehmer.h, the kernel's
+ * outside the build). One thread runs gcd_lehmer_cofactors (kernels/gcd_lehmer.h, the kernel's
  * own) on 4096 seeded pairs of 63-bit tops, each input depending on the last result so that the
  * calls form one chain, and reports clock64 cycles a call and a quotient; beside it the same
  * Euclid with an integer shift-and-subtract quotient in place of the float estimate. Two more
@@ -8,7 +8,7 @@
  * runtime subroutine) on the loop's path, never taken. With the call, ptxas wraps the Euclid's
  * branches in convergence barriers (BSSY/BSYNC; see them with cuobjdump -sass), as it did in the
  * kernel while gcd_lehmer_decide divided with `/`.
- *   nvcc -arch=sm_90 -O3 -std=c++17 -Icpu_ref -o gcd_lehmer_euclid experiments/gcd_lehmer_euclid.cu
+ *   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o gcd_lehmer_euclid experiments/gcd_lehmer_euclid.cu
  * Needs a GPU; prints two lines per form (the second run warm). */
 #include <cstdint>
 #include <cstdio>

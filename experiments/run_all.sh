@@ -19,6 +19,7 @@ GPU_TESTS=(
     tests/test_gcd_kary_gpu
     tests/test_gcd_lehmer_gpu
     tests/test_cli_gcd_gpu.sh
+    tests/test_mpgpu_gcd_gpu
     tests/test_mpgpu_gpu
     tests/test_mpgpu_install.sh
 )

@@ -1,5 +1,5 @@
 /* The per-modulus arithmetic of the modular GCD kernel (002 section 3), operation for operation
- * the CPU twin's (cpu_ref/gcd_moduli.h, gcd_modinv.h, gcd_modular_ref.{h,c}), so that the
+ * the CPU twin's (kernels/gcd_moduli.h, gcd_modinv.h, gcd_modular_ref.{h,c}), so that the
  * kernel and the twin compute the same residues, keys and digits. Values are kept in [0, q)
  * (002 section 3); the symmetric range appears only in the key, b and the digits. */
 #ifndef MPGPU_GCD_ARITH_CUH

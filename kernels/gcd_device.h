@@ -18,10 +18,10 @@
 #include <cuda_runtime_api.h>
 #include <gmp.h>
 
+#include "gcd_kary_host.h"
 #include "gcd_kary_kernel.h"
-#include "gcd_kary_ref.h"
 #include "gcd_kernel.h"
-#include "gcd_modular_ref.h"
+#include "gcd_modular.h"
 #include "gcd_moduli.h"
 
 /* One launch: the kernel's shape (gcd_kernel.h), its blocks, and the moduli a block holds. */
@@ -30,7 +30,7 @@ struct gcd_launch {
     uint32_t chunk;
 };
 
-/* Which algorithm the device runs: Fig. 2 of 002, or the k-ary reduction (cpu_ref/gcd_kary.h). */
+/* Which algorithm the device runs: Fig. 2 of 002, or the k-ary reduction (kernels/gcd_kary.h). */
 enum gcd_algorithm {
     GCD_ALGORITHM_FIG2 = 0,
     GCD_ALGORITHM_KARY = 1,

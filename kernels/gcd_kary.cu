@@ -1,4 +1,4 @@
-/* The k-ary modular GCD on one GPU (beyond 002; cpu_ref/gcd_kary.h says what a step computes,
+/* The k-ary modular GCD on one GPU (beyond 002; kernels/gcd_kary.h says what a step computes,
  * cpu_ref/gcd_kary_ref.c is its sequential twin): one persistent kernel per attempt, with no
  * grid barrier in the reduction loop.
  *

@@ -1,4 +1,4 @@
-/* The interface of the k-ary GCD kernel (kernels/gcd_kary.cu; cpu_ref/gcd_kary.h says what it
+/* The interface of the k-ary GCD kernel (kernels/gcd_kary.cu; kernels/gcd_kary.h says what it
  * computes) between its host driver (kernels/gcd_device.c) and the CUDA file: plain C. */
 #ifndef MPGPU_GCD_KARY_KERNEL_H
 #define MPGPU_GCD_KARY_KERNEL_H

@@ -1,4 +1,4 @@
-/* Lehmer's GCD in one thread block (cpu_ref/gcd_lehmer.h; beyond 002). Thread 0 is the
+/* Lehmer's GCD in one thread block (gcd_lehmer.h; beyond 002). Thread 0 is the
  * producer, alone on its scheduler (gcd_lehmer_block_threads): while the worker warps apply
  * step k, it plans step k + 1 (Euclid on the top 62 bits, about 16 quotients) from the top
  * words before step k and step k's matrix (gcd_lehmer_plan_ahead), so that its Euclid, the

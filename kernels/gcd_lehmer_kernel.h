@@ -1,4 +1,4 @@
-/* The interface of the Lehmer GCD kernel (kernels/gcd_lehmer.cu; cpu_ref/gcd_lehmer.h says what
+/* The interface of the Lehmer GCD kernel (kernels/gcd_lehmer.cu; kernels/gcd_lehmer.h says what
  * it computes) between its host driver (kernels/gcd_lehmer_device.c) and the CUDA file: plain C. */
 #ifndef MPGPU_GCD_LEHMER_KERNEL_H
 #define MPGPU_GCD_LEHMER_KERNEL_H
@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
-#include "gcd_lehmer_ref.h"
+#include "gcd_lehmer.h"
 
 #ifdef __cplusplus
 extern "C" {

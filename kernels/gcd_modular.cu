@@ -21,7 +21,8 @@
 
 #include "gcd_arith.cuh"
 #include "gcd_exchange.cuh"
-#include "gcd_modular_ref.h"
+#include "gcd_modular.h"
+#include "gcd_moduli.h"
 
 namespace gcd {
 

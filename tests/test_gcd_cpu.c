@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gcd_cache.h"
 #include "gcd_cases.h"
 #include "gcd_fermat.h"
 #include "gcd_modinv.h"

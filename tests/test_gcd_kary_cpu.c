@@ -1,4 +1,4 @@
-/* cpu suite: the CPU twin of the k-ary modular GCD (cpu_ref/gcd_kary.h, cpu_ref/gcd_kary_ref.c;
+/* cpu suite: the CPU twin of the k-ary modular GCD (kernels/gcd_kary.h, cpu_ref/gcd_kary_ref.c;
  * beyond 002).
  * - the lattice step on seeded random cases (L = 32 cheap, L = 16 all and cheap): the stop bits
  *   in [1, L], the pivot's vector (x, y) != 0 with p | yA - xB (GMP), its sizes (|x| < 2^tb,

@@ -1,4 +1,4 @@
-/* cpu suite: the CPU twin of the Lehmer GCD kernel (cpu_ref/gcd_lehmer.h,
+/* cpu suite: the CPU twin of the Lehmer GCD kernel (kernels/gcd_lehmer.h,
  * cpu_ref/gcd_lehmer_ref.c; beyond 002).
  * - gcd_lehmer_plan on seeded random pairs of 96 to 65536 bits, the lengths equal and apart by
  *   up to 40 bits: a PAIR step's matrix has determinant +-1 and cofactors below 2^31, both

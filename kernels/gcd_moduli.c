@@ -207,22 +207,6 @@ void gcd_moduli_free(struct gcd_moduli *m)
     memset(m, 0, sizeof *m);
 }
 
-const char *gcd_moduli_cache_dir(char *out, size_t len)
-{
-    static const char *const vars[] = {"MPGPU_CACHE", "XDG_CACHE_HOME", "HOME"};
-    static const char *const below[] = {"", "/mpgpu", "/.cache/mpgpu"};
-    for (int i = 0; i < 3; i++) {
-        const char *env = getenv(vars[i]);
-        if (env && *env) {
-            snprintf(out, len, "%s%s", env, below[i]);
-            return vars[i];
-        }
-    }
-    if (len)
-        out[0] = '\0';
-    return NULL;
-}
-
 void gcd_moduli_cache_name(char *buf, size_t len, unsigned L, enum gcd_filter f)
 {
     snprintf(buf, len, "gcd_moduli_L%u_%s.bin", L, gcd_filter_name(f));

@@ -49,6 +49,28 @@
  * past it. */
 #define GCD_LEHMER_MIN_CHUNK 2u
 
+/* The most threads of the kernel's block that own chunks: 24 of its 32 warps (one holds the
+ * producer, and the workers leave its scheduler's seven others out; gcd_lehmer_kernel.h). */
+#define GCD_LEHMER_MAX_THREADS 768u
+
+/* What a reduction did (the kernel and the twin, cpu_ref/gcd_lehmer_ref.h, report the same). */
+struct gcd_lehmer_stats {
+    uint64_t steps;                 /* steps before DONE */
+    uint64_t pairs, shifts, ones;   /* steps by kind */
+    uint64_t quotients;             /* Euclid quotients the PAIR steps took */
+    uint64_t negations;             /* ONE steps whose A - q B was negative */
+    uint64_t ripple_rounds;         /* rounds of phase 2's one-unit carries */
+    uint64_t ahead;                 /* steps planned ahead (gcd_lehmer_plan_ahead) */
+};
+
+#ifndef __CUDACC__
+/* The block's shape for U of `words` words (one word of headroom above it): chunks of an odd
+ * *chunk >= GCD_LEHMER_MIN_CHUNK words, *threads of them (a multiple of 32, at most
+ * GCD_LEHMER_MAX_THREADS), *cap = chunk x threads words an array (kernels/gcd_lehmer_device.c,
+ * which sizes the kernel's launches with it; the twin takes the same). */
+void gcd_lehmer_shape(uint32_t words, uint32_t *chunk, uint32_t *threads, uint32_t *cap);
+#endif
+
 enum gcd_lehmer_kind {
     GCD_LEHMER_PAIR = 0,  /* A' = R_(k-1), B' = R_k of the cofactor matrix */
     GCD_LEHMER_SHIFT = 1, /* A' = A - q (B << shift), B' = B */

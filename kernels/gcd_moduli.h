@@ -118,12 +118,6 @@ void gcd_moduli_free(struct gcd_moduli *m);
  * checksum of the moduli) and the moduli, largest first, as varint half-gaps from 2^L + 1
  * (about one byte a modulus instead of four). */
 
-/* The folder of the cache files: $MPGPU_CACHE, else $XDG_CACHE_HOME/mpgpu, else
- * $HOME/.cache/mpgpu (the XDG base directory rule), in out. Returns the name of the variable that
- * chose it, or NULL (out empty) when none of the three is set: then nothing is cached, rather
- * than a cache left in whatever folder a run starts from. */
-const char *gcd_moduli_cache_dir(char *out, size_t len);
-
 /* Default file name of the cache of (L, f), e.g. "gcd_moduli_L32_cheap.bin". */
 void gcd_moduli_cache_name(char *buf, size_t len, unsigned L, enum gcd_filter f);
 
