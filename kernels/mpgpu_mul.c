@@ -190,7 +190,8 @@ static mpgpu_status run_method(const struct mul_method *m, unsigned words, size_
                                uint32_t *d_c, char *workspace, size_t staging,
                                size_t operand_bytes, cudaStream_t stream)
 {
-    void *scratch = m->scratch_bytes ? workspace + staging : NULL;
+    /* A method with scratch may need none at this size: then there may be no workspace. */
+    void *scratch = m->scratch_bytes && workspace ? workspace + staging : NULL;
     if (layout == native_layout(m)) {
         LIBMPGPU_TRY(m->launch(d_a, d_b, d_c, words, count, scratch, stream));
         return MPGPU_OK;
