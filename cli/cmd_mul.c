@@ -10,7 +10,7 @@
 #include "gpu.h"
 #include "hexio.h"
 #include "interrupt.h"
-#include "mul.h"
+#include "mpgpu.h"
 #include "bench.h"
 #include "mul_bench.h"
 #include "tune_table.h"
@@ -58,13 +58,13 @@ static const struct cli_option mul_options[] = {
 static char *methods_help(void)
 {
     size_t n, len = 0, cap = 8192;
-    const struct mul_method *all = mul_methods(&n);
+    const mpgpu_mul_method_info *all = mul_bench_methods(&n);
     char *s = malloc(cap);
     for (size_t i = 0; i < n; i++) {
         char range[80];
-        int k = snprintf(range, sizeof range, "%u..%u bits", all[i].min_words * 32, all[i].max_words * 32);
-        if (all[i].words_multiple > 1)
-            snprintf(range + k, sizeof range - k, ", multiples of %u", all[i].words_multiple * 32);
+        int k = snprintf(range, sizeof range, "%u..%u bits", all[i].min_bits, all[i].max_bits);
+        if (all[i].bits_multiple > 32)
+            snprintf(range + k, sizeof range - k, ", multiples of %u", all[i].bits_multiple);
         len += snprintf(s + len, cap - len, "  %-30s %s [%s]\n", all[i].name, all[i].summary, range);
     }
     len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp",
@@ -76,7 +76,8 @@ static char *methods_help(void)
 }
 
 /* Appends m unless the list holds it: a method named twice runs once. */
-static size_t add_unique(const struct mul_method **list, size_t n, const struct mul_method *m)
+static size_t add_unique(const mpgpu_mul_method_info **list, size_t n,
+                         const mpgpu_mul_method_info *m)
 {
     for (size_t i = 0; i < n; i++)
         if (list[i] == m)
@@ -117,10 +118,10 @@ int cmd_mul(int argc, char **argv)
     free(mhelp);
     if (io.list_methods) {
         size_t n;
-        const struct mul_method *all = mul_methods(&n);
+        const mpgpu_mul_method_info *all = mul_bench_methods(&n);
         for (size_t i = 0; i < n; i++)
-            printf("%s %u %u %u\n", all[i].name, all[i].min_words * 32, all[i].max_words * 32,
-                   all[i].words_multiple * 32);
+            printf("%s %u %u %u\n", all[i].name, all[i].min_bits, all[i].max_bits,
+                   all[i].bits_multiple);
         return 0;
     }
 
@@ -152,9 +153,9 @@ int cmd_mul(int argc, char **argv)
     }
 
     size_t n_all;
-    const struct mul_method *all = mul_methods(&n_all);
-    const struct mul_method *chosen[CLI_MAX_METHODS + 64];
-    const struct mul_method *picked[CLI_MAX_SIZES] = {0}; /* --method auto's choice per size */
+    const mpgpu_mul_method_info *all = mul_bench_methods(&n_all);
+    const mpgpu_mul_method_info *chosen[CLI_MAX_METHODS + 64];
+    const mpgpu_mul_method_info *picked[CLI_MAX_SIZES] = {0}; /* --method auto's choice per size */
     size_t n_chosen = 0;
     bool want_gmp = false;
     for (size_t i = 0; i < r.opt.n_methods; i++) {
@@ -167,7 +168,7 @@ int cmd_mul(int argc, char **argv)
                 if (!tune_table_pick(sizes[s] / 32, r.count, r.opt.device, &r.auto_picks[s], why,
                                      sizeof why))
                     cli_bad_input("mul: --method auto: %s", why);
-                picked[s] = r.auto_picks[s].method;
+                picked[s] = mul_bench_method_find(r.auto_picks[s].method);
             }
             r.n_auto_picks = n_sizes;
         } else if (!strcmp(name, "all")) {
@@ -175,7 +176,7 @@ int cmd_mul(int argc, char **argv)
                 n_chosen = add_unique(chosen, n_chosen, &all[k]);
             want_gmp = true;
         } else {
-            const struct mul_method *m = mul_method_find(name);
+            const mpgpu_mul_method_info *m = mul_bench_method_find(name);
             if (!m) {
                 char list[2048];
                 size_t len = 0;
@@ -184,10 +185,10 @@ int cmd_mul(int argc, char **argv)
                 cli_bad_input("mul: unknown method '%s'; accepted: %sgmp, auto, all", name, list);
             }
             for (size_t s = 0; s < n_sizes; s++)
-                if (!mul_method_supports(m, sizes[s] / 32))
+                if (!mul_bench_supports(m, sizes[s]))
                     cli_bad_input("mul: method %s does not support %u bits; accepted: multiples of %u "
-                                  "bits in %u..%u", m->name, sizes[s], m->words_multiple * 32,
-                                  m->min_words * 32, m->max_words * 32);
+                                  "bits in %u..%u", m->name, sizes[s], m->bits_multiple,
+                                  m->min_bits, m->max_bits);
             n_chosen = add_unique(chosen, n_chosen, m);
         }
     }
@@ -217,7 +218,7 @@ int cmd_mul(int argc, char **argv)
     struct bench_case *cases = malloc(per_size * n_sizes * sizeof *cases);
     size_t n_cases = 0;
     for (size_t s = 0; s < n_sizes; s++) {
-        const struct mul_method *list[CLI_MAX_METHODS + 65];
+        const mpgpu_mul_method_info *list[CLI_MAX_METHODS + 65];
         size_t n_list = n_chosen;
         memcpy(list, chosen, n_chosen * sizeof list[0]);
         bool named = false;

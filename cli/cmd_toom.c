@@ -8,12 +8,11 @@
 #include "commands.h"
 #include "gpu.h"
 #include "interrupt.h"
-#include "mul.h"
+#include "mpgpu.h"
 #include "bench.h"
 #include "mul_bench.h"
 #include "report.h"
 #include "toom_opcount.h"
-#include "toom_ref.h"
 
 #define TOOM_MAX_BITS 65536u
 /* The Comba line of 000 Fig. 3.5: Comba over 1024-bit sum-rotate blocks, exchange by shuffles. */
@@ -21,28 +20,31 @@
 
 enum { OPT_K = 1000, OPT_COUNT_OPS, OPT_NO_COMBA, OPT_GMP };
 
+/* Room for the k of --k: libmpgpu builds 2..9 (mpgpu_toom_k_min, _k_max). */
+#define TOOM_K_LIMIT 31u
+
 struct toom_args {
-    bool k_selected[TOOM_REF_K_MAX + 1];
+    bool k_selected[TOOM_K_LIMIT + 1];
     bool k_given;
     bool count_ops, no_comba, gmp;
 };
 
 static void parse_k_list(struct toom_args *t, const char *arg)
 {
+    const unsigned k_min = mpgpu_toom_k_min(), k_max = mpgpu_toom_k_max();
     char accepted[64];
-    snprintf(accepted, sizeof accepted, "%u..%u, a comma list of them, or all", TOOM_REF_K_MIN,
-             TOOM_REF_K_MAX);
+    snprintf(accepted, sizeof accepted, "%u..%u, a comma list of them, or all", k_min, k_max);
     cli_check_list("--k", arg, accepted);
     char *copy = strdup(arg);
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (!strcmp(tok, "all")) {
-            for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++)
+            for (unsigned k = k_min; k <= k_max; k++)
                 t->k_selected[k] = true;
             continue;
         }
         char *end;
         long k = strtol(tok, &end, 10);
-        if (*end || end == tok || k < (long)TOOM_REF_K_MIN || k > (long)TOOM_REF_K_MAX)
+        if (*end || end == tok || k < (long)k_min || k > (long)k_max)
             cli_bad_input("--k '%s' is not accepted; accepted: %s", tok, accepted);
         t->k_selected[k] = true;
     }
@@ -108,6 +110,12 @@ static void print_count_ops(unsigned words, uint64_t seed)
 
 int cmd_toom(int argc, char **argv)
 {
+    const unsigned k_min = mpgpu_toom_k_min(), k_most = mpgpu_toom_k_max();
+    if (k_most > TOOM_K_LIMIT) {
+        fprintf(stderr, "mpgpu: libmpgpu builds Toom-k up to k = %u, more than the %u mpgpu was "
+                        "built for\n", k_most, TOOM_K_LIMIT);
+        return EXIT_GPU_ERROR;
+    }
     struct mul_bench r;
     struct toom_args t = {0};
     memset(&r, 0, sizeof r);
@@ -124,7 +132,7 @@ int cmd_toom(int argc, char **argv)
             "up to 65536, with at least one 32-bit word per piece: B >= 32 k.\n"
             "With --count-ops: 000 Table 3.2 on a CPU model instead (no GPU needed).",
         .common = (OPT_ALL_COMMON & ~OPT_METHOD) | OPT_INCLUDE_LAUNCH,
-        .bits_min = 32 * TOOM_REF_K_MIN,
+        .bits_min = 32 * k_min,
         .bits_max = TOOM_MAX_BITS,
         .bits_multiple = 32,
         .options = toom_options,
@@ -136,19 +144,18 @@ int cmd_toom(int argc, char **argv)
     };
     cli_parse(argc, argv, &spec, &r.opt);
     if (!t.k_given)
-        for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++)
+        for (unsigned k = k_min; k <= k_most; k++)
             t.k_selected[k] = true;
     unsigned k_max = 0;
-    for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++)
+    for (unsigned k = k_min; k <= k_most; k++)
         if (t.k_selected[k])
             k_max = k;
     const unsigned bits = r.opt.bits;
     if (t.count_ops) {
-        if (bits < 32 * TOOM_REF_K_MAX)
+        if (bits < 32 * k_most)
             cli_bad_input("--bits %u is too small for --count-ops, which runs Toom-%u: %u pieces of "
                           "at least one word need %u bits; accepted: a multiple of 32 in %u..%u",
-                          bits, TOOM_REF_K_MAX, TOOM_REF_K_MAX, 32 * TOOM_REF_K_MAX,
-                          32 * TOOM_REF_K_MAX, TOOM_MAX_BITS);
+                          bits, k_most, k_most, 32 * k_most, 32 * k_most, TOOM_MAX_BITS);
         if (r.opt.csv_path)
             cli_bad_input("--csv is not accepted with --count-ops, which prints a table of counts");
         print_count_ops(bits / 32, r.opt.seed);
@@ -156,7 +163,10 @@ int cmd_toom(int argc, char **argv)
     }
     r.count = r.opt.count;
 
-    struct bench_case cases[CLI_MAX_SIZES * (TOOM_REF_K_MAX + 2)];
+    const size_t per_size = k_most + 2; /* the Comba line, each k, and gmp */
+    struct bench_case *cases = malloc(CLI_MAX_SIZES * per_size * sizeof *cases);
+    if (!cases)
+        cli_bad_input("toom: out of host memory");
     size_t n_cases = 0;
     for (size_t s = 0; s < r.opt.n_bits; s++) {
         const unsigned size = r.opt.bits_list[s];
@@ -164,35 +174,38 @@ int cmd_toom(int argc, char **argv)
             cli_bad_input("--bits %u is too small for Toom-%u: %u pieces of at least one word need %u "
                           "bits; accepted: a multiple of 32 in %u..%u", size, k_max, k_max, 32 * k_max,
                           32 * k_max, TOOM_MAX_BITS);
-        const struct mul_method *chosen[TOOM_REF_K_MAX + 2];
+        const mpgpu_mul_method_info *chosen[TOOM_K_LIMIT + 1];
         size_t n_chosen = 0;
         if (!t.no_comba) {
-            const struct mul_method *m = mul_method_find(COMBA_METHOD);
-            if (m && mul_method_supports(m, size / 32))
+            const mpgpu_mul_method_info *m = mul_bench_method_find(COMBA_METHOD);
+            if (m && mul_bench_supports(m, size))
                 chosen[n_chosen++] = m;
         }
-        for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++) {
+        for (unsigned k = k_min; k <= k_most; k++) {
             if (!t.k_selected[k])
                 continue;
-            char name[16];
-            snprintf(name, sizeof name, "toom-%u", k);
-            const struct mul_method *m = mul_method_find(name);
-            if (!m || !mul_method_supports(m, size / 32)) /* the registry and --bits check agree */
-                cli_bad_input("toom: method %s is not available at %u bits", name, size);
+            const char *name = "";
+            const mpgpu_mul_method_info *m = NULL;
+            if (mpgpu_toom_method(k, &name) == MPGPU_OK)
+                m = mul_bench_method_find(name);
+            if (!m || mpgpu_toom_check(k, size) != MPGPU_OK) /* the library and --bits agree */
+                cli_bad_input("toom: method toom-%u is not available at %u bits", k, size);
             chosen[n_chosen++] = m;
         }
-        n_cases += mul_bench_cases(&r, size, chosen, n_chosen, t.gmp, cases + n_cases, TOOM_REF_K_MAX + 2);
+        n_cases += mul_bench_cases(&r, size, chosen, n_chosen, t.gmp, cases + n_cases, per_size);
     }
     mul_bench_check_host(&r, cases, n_cases);
 
     char why[256];
     if (!gpu_open(r.opt.device, why, sizeof why)) {
         fprintf(stderr, "mpgpu: %s; toom runs on the GPU (--count-ops runs without one)\n", why);
+        free(cases);
         return EXIT_GPU_ERROR;
     }
     struct bench b;
     bench_open(&b, "toom", &r.opt, true, r.opt.device);
     int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);
     mul_bench_free(&r);
+    free(cases);
     return status;
 }

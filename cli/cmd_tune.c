@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "gpu.h"
 #include "interrupt.h"
-#include "mul.h"
+#include "mpgpu.h"
 #include "bench.h"
 #include "mul_bench.h"
 #include "report.h"
@@ -171,7 +171,7 @@ int cmd_tune(int argc, char **argv)
             "a quick table.",
         .common = (OPT_ALL_COMMON & ~(OPT_THREADS | OPT_INCLUDE_TRANSFERS | OPT_COUNT)),
         .bits_min = 64,
-        .bits_max = MUL_MAX_WORDS * 32,
+        .bits_max = 65536, /* libmpgpu's products' largest size */
         .bits_multiple = 32,
         .bits_default = "000 Table 3.4's sizes, 64..65536, and the midpoints above 1024",
         .options = tune_options,
@@ -193,8 +193,8 @@ int cmd_tune(int argc, char **argv)
     const char *table = t.table ? t.table : tune_table_path();
 
     size_t n_all;
-    const struct mul_method *all = mul_methods(&n_all);
-    const struct mul_method **candidates = malloc(n_all * sizeof *candidates);
+    const mpgpu_mul_method_info *all = mul_bench_methods(&n_all);
+    const mpgpu_mul_method_info **candidates = malloc(n_all * sizeof *candidates);
     size_t n_candidates = 0;
     bool *wanted = calloc(n_all, sizeof *wanted);
     for (size_t i = 0; i < r.opt.n_methods; i++) {
@@ -203,7 +203,7 @@ int cmd_tune(int argc, char **argv)
                 wanted[k] = true;
             continue;
         }
-        const struct mul_method *m = mul_method_find(r.opt.methods[i]);
+        const mpgpu_mul_method_info *m = mul_bench_method_find(r.opt.methods[i]);
         if (!m)
             cli_bad_input("tune: unknown method '%s'; accepted: a GPU method of `mpgpu mul --help`, "
                           "or all", r.opt.methods[i]);

@@ -20,13 +20,51 @@ int mul_bench_all_threads(void)
     return omp_get_num_procs();
 }
 
-size_t mul_bench_cases(const struct mul_bench *m, unsigned bits, const struct mul_method *const *methods,
-                       size_t n_methods, bool gmp, struct bench_case *out, size_t max)
+/* Room for libmpgpu's methods; mul_bench_methods refuses a library with more. */
+#define MUL_BENCH_MAX_METHODS 64
+
+const mpgpu_mul_method_info *mul_bench_methods(size_t *n)
+{
+    static mpgpu_mul_method_info all[MUL_BENCH_MAX_METHODS];
+    static size_t n_all;
+    if (n_all == 0) {
+        const size_t count = mpgpu_mul_method_count();
+        if (count > MUL_BENCH_MAX_METHODS) {
+            fprintf(stderr, "mpgpu: libmpgpu has %zu product methods, more than the %d mpgpu "
+                            "was built for\n", count, MUL_BENCH_MAX_METHODS);
+            exit(EXIT_GPU_ERROR);
+        }
+        for (size_t i = 0; i < count; i++)
+            mpgpu_mul_method_get(i, &all[i]);
+        n_all = count;
+    }
+    *n = n_all;
+    return all;
+}
+
+const mpgpu_mul_method_info *mul_bench_method_find(const char *name)
+{
+    size_t n;
+    const mpgpu_mul_method_info *all = mul_bench_methods(&n);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(all[i].name, name))
+            return &all[i];
+    return NULL;
+}
+
+bool mul_bench_supports(const mpgpu_mul_method_info *m, unsigned bits)
+{
+    return mpgpu_mul_check(m->name, bits) == MPGPU_OK;
+}
+
+size_t mul_bench_cases(const struct mul_bench *m, unsigned bits,
+                       const mpgpu_mul_method_info *const *methods, size_t n_methods, bool gmp,
+                       struct bench_case *out, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i <= n_methods && n < max; i++) {
         const bool is_gmp = i == n_methods;
-        if (is_gmp ? !gmp : !mul_method_supports(methods[i], bits / 32))
+        if (is_gmp ? !gmp : !mul_bench_supports(methods[i], bits))
             continue;
         out[n++] = (struct bench_case){
             .method = is_gmp ? "gmp" : methods[i]->name,
@@ -120,6 +158,142 @@ static int prepare_operands(struct mul_bench *m, unsigned words)
             gpu_fail((dev)->failed_call ? (dev)->failed_call : #call, dev_err_);            \
     } while (0)
 
+/* The device side of a case, over libmpgpu: the buffers, the operands up in the method's
+ * layout, the products back product-major. Each returns cudaSuccess, or the error with the
+ * call that failed in d->failed_call. */
+
+#define TRY(call)                                                                           \
+    do {                                                                                    \
+        cudaError_t try_err_ = (call);                                                      \
+        if (try_err_ != cudaSuccess) {                                                      \
+            d->failed_call = #call;                                                         \
+            return try_err_;                                                                \
+        }                                                                                   \
+    } while (0)
+
+/* A libmpgpu call's failure as the CUDA error behind it (the library checked the arguments
+ * that mpgpu checked before: any other failure is a CUDA one). */
+#define TRY_API(call)                                                                       \
+    do {                                                                                    \
+        mpgpu_status try_st_ = (call);                                                      \
+        if (try_st_ != MPGPU_OK)                                                            \
+            return api_failure(d, try_st_, #call);                                          \
+    } while (0)
+
+static cudaError_t api_failure(struct mul_buffers *d, mpgpu_status st, const char *call)
+{
+    mpgpu_error_info e;
+    mpgpu_last_error(&e);
+    const bool from_cuda = st == MPGPU_ERR_NO_DEVICE || st == MPGPU_ERR_OUT_OF_DEVICE_MEMORY ||
+                           st == MPGPU_ERR_CUDA;
+    d->failed_call = from_cuda && e.cuda_call[0] ? e.cuda_call : call;
+    return from_cuda && e.cuda_error ? (cudaError_t)e.cuda_error : cudaErrorInvalidValue;
+}
+
+static size_t workspace_bytes(const mpgpu_mul_method_info *m, unsigned words, size_t batch)
+{
+    size_t bytes = 0;
+    mpgpu_mul_workspace_size(m->name, words * 32, batch, m->layout, &bytes);
+    return bytes;
+}
+
+/* Bytes of device memory one product needs with this method (operands, product, staging,
+ * workspace). */
+static size_t bytes_per_product(const mpgpu_mul_method_info *m, unsigned words, size_t batch)
+{
+    size_t bytes = 4 * (size_t)words * sizeof(uint32_t); /* a, b, c */
+    if (m->layout == MPGPU_MUL_WORD_MAJOR)
+        bytes += 2 * (size_t)words * sizeof(uint32_t); /* staging for the transposes */
+    return bytes + (workspace_bytes(m, words, batch) + batch - 1) / batch;
+}
+
+static cudaError_t buffers_open(struct mul_buffers *d, const mpgpu_mul_method_info *m,
+                                unsigned words, size_t batch)
+{
+    memset(d, 0, sizeof *d);
+    d->method = m;
+    d->words = words;
+    d->batch = batch;
+    size_t op = (size_t)words * batch * sizeof(uint32_t);
+    TRY(cudaStreamCreate(&d->stream));
+    TRY(cudaMalloc((void **)&d->d_a, op));
+    TRY(cudaMalloc((void **)&d->d_b, op));
+    TRY(cudaMalloc((void **)&d->d_c, 2 * op));
+    if (m->layout == MPGPU_MUL_WORD_MAJOR)
+        TRY(cudaMalloc((void **)&d->d_stage, 2 * op));
+    d->workspace_bytes = workspace_bytes(m, words, batch);
+    if (d->workspace_bytes)
+        TRY(cudaMalloc(&d->d_workspace, d->workspace_bytes));
+    return cudaSuccess;
+}
+
+static void buffers_close(struct mul_buffers *d)
+{
+    cudaFree(d->d_a);
+    cudaFree(d->d_b);
+    cudaFree(d->d_c);
+    cudaFree(d->d_stage);
+    cudaFree(d->d_workspace);
+    if (d->stream)
+        cudaStreamDestroy(d->stream);
+    memset(d, 0, sizeof *d);
+}
+
+static cudaError_t upload_one(struct mul_buffers *d, uint32_t *dst, const uint32_t *src, size_t n)
+{
+    size_t bytes = (size_t)d->words * n * sizeof(uint32_t);
+    if (d->method->layout == MPGPU_MUL_PRODUCT_MAJOR) {
+        TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, d->stream));
+        return cudaSuccess;
+    }
+    TRY(cudaMemcpyAsync(d->d_stage, src, bytes, cudaMemcpyHostToDevice, d->stream));
+    TRY_API(mpgpu_mul_transpose(d->words, n, MPGPU_MUL_PRODUCT_MAJOR, d->d_stage, dst, d->stream));
+    return cudaSuccess;
+}
+
+/* Copies n <= batch operand pairs (product-major host arrays) to the device, in the method's
+ * layout. */
+static cudaError_t buffers_upload(struct mul_buffers *d, const uint32_t *a, const uint32_t *b,
+                                  size_t n)
+{
+    cudaError_t err = upload_one(d, d->d_a, a, n);
+    if (err == cudaSuccess)
+        err = upload_one(d, d->d_b, b, n);
+    return err;
+}
+
+/* The method's kernels on the n products uploaded last, alone: no transpose, no allocation.
+ * Asynchronous on d->stream. */
+static cudaError_t buffers_launch(struct mul_buffers *d, size_t n)
+{
+    TRY_API(mpgpu_mul_device_workspace(d->method->name, d->words * 32, n, d->method->layout,
+                                       d->d_a, d->d_b, d->d_c, d->d_workspace,
+                                       d->workspace_bytes, d->stream));
+    return cudaSuccess;
+}
+
+/* Copies the n products back to host memory, product-major (2 * words words each). */
+static cudaError_t buffers_download(struct mul_buffers *d, uint32_t *c, size_t n)
+{
+    size_t bytes = 2 * (size_t)d->words * n * sizeof(uint32_t);
+    if (d->method->layout == MPGPU_MUL_PRODUCT_MAJOR) {
+        TRY(cudaMemcpyAsync(c, d->d_c, bytes, cudaMemcpyDeviceToHost, d->stream));
+    } else {
+        TRY_API(mpgpu_mul_transpose(2 * d->words, n, MPGPU_MUL_WORD_MAJOR, d->d_c, d->d_stage,
+                                    d->stream));
+        TRY(cudaMemcpyAsync(c, d->d_stage, bytes, cudaMemcpyDeviceToHost, d->stream));
+    }
+    TRY(cudaStreamSynchronize(d->stream));
+    return cudaSuccess;
+}
+
+/* Fills the product buffer with a poison pattern, so a product a kernel never wrote is caught. */
+static cudaError_t buffers_poison(struct mul_buffers *d, size_t n)
+{
+    TRY(cudaMemsetAsync(d->d_c, 0xA5, 2 * (size_t)d->words * n * sizeof(uint32_t), d->stream));
+    return cudaSuccess;
+}
+
 static size_t workers(const struct mul_bench *m)
 {
     return m->devices.n ? m->devices.n : 1;
@@ -136,18 +310,18 @@ static void select_worker(const struct mul_bench *m, size_t w)
 /* Products per device batch: all of them (at most max_batch when it is not 0, and with several
  * workers at most an equal share each, so that every GPU gets a batch) when they fit in 90 % of
  * free device memory; a GPU named `copies` times holds that many batches. */
-static size_t choose_batch(const struct mul_method *m, unsigned words, size_t count,
+static size_t choose_batch(const mpgpu_mul_method_info *m, unsigned words, size_t count,
                            size_t max_batch, size_t copies)
 {
     size_t free_b = 0, total_b = 0;
     GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
     size_t usable = free_b / 10 * 9 / copies;
     size_t batch = max_batch && max_batch < count ? max_batch : count;
-    while (batch > 0 && mul_device_bytes_per_product(m, words, batch) * batch > usable)
+    while (batch > 0 && bytes_per_product(m, words, batch) * batch > usable)
         batch = batch > 1 ? batch / 2 : 0;
     if (batch == 0)
         cli_bad_input("--bits %u: one product with method %s needs %zu bytes of device memory; "
-                      "%zu are free", words * 32, m->name, mul_device_bytes_per_product(m, words, 1),
+                      "%zu are free", words * 32, m->name, bytes_per_product(m, words, 1),
                       free_b / copies);
     return batch;
 }
@@ -157,7 +331,7 @@ static int mul_setup(void *ctx, struct bench_case *c)
     struct mul_bench *m = ctx;
     if (prepare_operands(m, c->bits / 32) != 0)
         return BENCH_STOPPED;
-    const struct mul_method *method = c->data;
+    const mpgpu_mul_method_info *method = c->data;
     if (!method) {
         struct progress_phase ph;
         const int rc = gmp_batch_init(&m->gmp, m->words, m->count, m->a, m->b,
@@ -189,18 +363,18 @@ static int mul_setup(void *ctx, struct bench_case *c)
     m->n_batches = (m->count + m->batch - 1) / m->batch;
     for (size_t w = 0; w < nw; w++) {
         select_worker(m, w);
-        DEV_CHECK(&m->devs[w], mul_device_open(&m->devs[w], method, m->words, m->batch));
+        DEV_CHECK(&m->devs[w], buffers_open(&m->devs[w], method, m->words, m->batch));
     }
     select_worker(m, 0);
     if (m->n_batches == 1 && !m->opt.include_transfers) {
-        DEV_CHECK(&m->devs[0], mul_device_upload(&m->devs[0], m->a, m->b, m->count));
-        DEV_CHECK(&m->devs[0], mul_device_poison(&m->devs[0], m->count));
+        DEV_CHECK(&m->devs[0], buffers_upload(&m->devs[0], m->a, m->b, m->count));
+        DEV_CHECK(&m->devs[0], buffers_poison(&m->devs[0], m->count));
     }
     return 0;
 }
 
 struct launch_ctx {
-    struct mul_device *dev;
+    struct mul_buffers *dev;
     const uint32_t *a, *b;
     uint32_t *c;
     size_t n;
@@ -212,11 +386,11 @@ static cudaError_t timed_region(void *p, const char **failed_call)
     struct launch_ctx *x = p;
     cudaError_t err = cudaSuccess;
     if (x->transfers)
-        err = mul_device_upload(x->dev, x->a, x->b, x->n);
+        err = buffers_upload(x->dev, x->a, x->b, x->n);
     if (err == cudaSuccess)
-        err = mul_device_launch(x->dev, x->n);
+        err = buffers_launch(x->dev, x->n);
     if (err == cudaSuccess && x->transfers)
-        err = mul_device_download(x->dev, x->c, x->n);
+        err = buffers_download(x->dev, x->c, x->n);
     if (err != cudaSuccess)
         *failed_call = x->dev->failed_call;
     return err;
@@ -226,13 +400,13 @@ static cudaError_t timed_region(void *p, const char **failed_call)
  * timed region (unless --include-transfers, or when they stay on the GPU: resident). */
 static double run_batch(struct mul_bench *m, size_t w, size_t s, bool resident)
 {
-    struct mul_device *dev = &m->devs[w];
+    struct mul_buffers *dev = &m->devs[w];
     const size_t off = s * m->batch, n = m->count - off < m->batch ? m->count - off : m->batch;
     struct launch_ctx x = {dev, m->a + off * m->words, m->b + off * m->words, m->c + off * 2 * m->words, n,
                            m->opt.include_transfers};
     if (!resident && !x.transfers) {
-        DEV_CHECK(dev, mul_device_upload(dev, x.a, x.b, n));
-        DEV_CHECK(dev, mul_device_poison(dev, n));
+        DEV_CHECK(dev, buffers_upload(dev, x.a, x.b, n));
+        DEV_CHECK(dev, buffers_poison(dev, n));
     }
     const char *failed = NULL;
     double sample = 0;
@@ -240,7 +414,7 @@ static double run_batch(struct mul_bench *m, size_t w, size_t s, bool resident)
     if (err != cudaSuccess)
         gpu_fail(failed ? failed : "kernel", err);
     if (!resident && !x.transfers)
-        DEV_CHECK(dev, mul_device_download(dev, x.c, n));
+        DEV_CHECK(dev, buffers_download(dev, x.c, n));
     if (test_hook_spoil("mul-worker", w))
         x.c[0] ^= 1; /* the first product of each batch this worker ran */
     return sample;
@@ -357,7 +531,7 @@ static int mul_check_begin(void *ctx, struct bench_case *c, struct bench_check_s
         return 0;
     }
     if (m->n_batches == 1 && !m->opt.include_transfers)
-        DEV_CHECK(&m->devs[0], mul_device_download(&m->devs[0], m->c, m->count));
+        DEV_CHECK(&m->devs[0], buffers_download(&m->devs[0], m->c, m->count));
     spec->elements = m->count;
     spec->element = "product";
     spec->reference = "GMP";
@@ -396,7 +570,7 @@ static void mul_describe(void *ctx, const struct bench_case *c, char *params, si
     if (c->data) {
         char from_auto[64] = "", devices[MD_MAX_DEVICES * 6 + 16] = "";
         for (size_t i = 0; i < m->n_auto_picks; i++)
-            if (m->auto_picks[i].method == c->data && m->auto_picks[i].for_bits == c->bits) {
+            if (!strcmp(m->auto_picks[i].method, c->method) && m->auto_picks[i].for_bits == c->bits) {
                 snprintf(from_auto, sizeof from_auto, ";auto_bits=%u;auto_count=%llu",
                          m->auto_picks[i].bits, (unsigned long long)m->auto_picks[i].count);
                 break;
@@ -425,7 +599,7 @@ static void mul_teardown(void *ctx, struct bench_case *c)
     if (c->data) {
         for (size_t w = 0; w < workers(m); w++) {
             select_worker(m, w);
-            mul_device_close(&m->devs[w]);
+            buffers_close(&m->devs[w]);
         }
         select_worker(m, 0);
     } else {

@@ -9,13 +9,30 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <cuda_runtime_api.h>
+
 #include "bench.h"
 #include "cli.h"
-#include "mul.h"
+#include "mpgpu.h"
 #include "mul_gmp.h"
 #include "multi_device.h"
 #include "output_file.h"
 #include "tune_table.h"
+
+/* One worker's device buffers for one method at one size, holding up to `batch` products in
+ * the method's native layout, and the workspace libmpgpu asks for, allocated before the timed
+ * region so that it holds the method's kernels alone (mpgpu_mul_device_workspace). */
+struct mul_buffers {
+    const mpgpu_mul_method_info *method;
+    unsigned words;
+    size_t batch;
+    uint32_t *d_a, *d_b, *d_c;
+    void *d_workspace;
+    size_t workspace_bytes;
+    uint32_t *d_stage; /* product-major staging for word-major methods */
+    cudaStream_t stream;
+    const char *failed_call; /* name of the call that failed, for the error message */
+};
 
 struct mul_bench {
     struct cli_common opt;
@@ -31,7 +48,7 @@ struct mul_bench {
      * now, one worker. Each worker has its own device state and takes whole batches. */
     struct md_devices devices;
     /* The case in hand. */
-    struct mul_device devs[MD_MAX_DEVICES];
+    struct mul_buffers devs[MD_MAX_DEVICES];
     size_t batch, n_batches;
     /* Each worker's products and timed region in the last pass, for its rate. */
     struct md_stats workers[MD_MAX_DEVICES];
@@ -48,10 +65,19 @@ struct mul_bench {
     size_t n_auto_picks;
 };
 
+/* libmpgpu's product methods, in its order (static storage): the cases' data points into it.
+ * *n gets their number. */
+const mpgpu_mul_method_info *mul_bench_methods(size_t *n);
+/* The method called `name`, or NULL. */
+const mpgpu_mul_method_info *mul_bench_method_find(const char *name);
+/* Whether the method takes operands of `bits` bits. */
+bool mul_bench_supports(const mpgpu_mul_method_info *m, unsigned bits);
+
 /* The cases of one size: each GPU method that supports it, then `gmp` when asked. Returns the
  * number of cases written to out (at most max). */
-size_t mul_bench_cases(const struct mul_bench *m, unsigned bits, const struct mul_method *const *methods,
-                       size_t n_methods, bool gmp, struct bench_case *out, size_t max);
+size_t mul_bench_cases(const struct mul_bench *m, unsigned bits,
+                       const mpgpu_mul_method_info *const *methods, size_t n_methods, bool gmp,
+                       struct bench_case *out, size_t max);
 
 /* Refuses (exit 2) before any work when the largest case's operands, products and GMP limbs do
  * not fit in host memory. */

@@ -1,6 +1,6 @@
 #include "timing.h"
 
-#include "stream_hold.h"
+#include "mpgpu.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -92,9 +92,11 @@ static cudaError_t time_once(gpu_region_fn region, void *ctx, cudaStream_t strea
             *failed_call = "cudaHostGetDevicePointer (stream hold)";
             return err;
         }
-        if ((err = stream_hold_launch(dev_flags, HOLD_TIMEOUT_NS, stream)) != cudaSuccess) {
+        if (mpgpu_timing_hold_stream(dev_flags, HOLD_TIMEOUT_NS, stream) != MPGPU_OK) {
+            mpgpu_error_info e;
+            mpgpu_last_error(&e);
             *failed_call = "stream_hold_kernel";
-            return err;
+            return (cudaError_t)e.cuda_error;
         }
     }
     if ((err = cudaEventRecord(start, stream)) != cudaSuccess) {

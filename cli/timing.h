@@ -21,7 +21,7 @@ void timing_stats_from(double *samples_ms, unsigned n, struct timing_stats *stat
 typedef cudaError_t (*gpu_region_fn)(void *ctx, const char **failed_call);
 
 /* Whether a GPU region is timed held (the default for kernels only): the stream waits behind
- * a holding kernel (kernels/stream_hold.h) until the region's work is queued, so the events
+ * a holding kernel (mpgpu_timing_hold_stream) until the region's work is queued, so the events
  * time the GPU from the first kernel's start. With --include-launch the host's launch latency
  * is timed too, as plain events around a launch do (the papers', and mpgpu's before held
  * timing); with --include-transfers the region is never held, since a copy from pageable

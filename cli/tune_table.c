@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tune_table_builtin.h"
+#include "mpgpu.h"
+#include "tune_table_installed.h"
 
 const char *tune_table_path(void)
 {
@@ -46,11 +47,13 @@ int tune_table_write(const char *path, const struct run_env *env, struct tune_en
     return 0;
 }
 
-/* Opens the table --method auto reads: $MPGPU_TUNE_TABLE (which must exist when set), else the
- * installed copy, else the one built into the binary, so that auto works from any folder.
- * `name` gets how messages call it. NULL with the reason in why when none can be read. */
-static FILE *tune_table_open(char *name, size_t name_len, char *why, size_t why_len)
+/* Opens the table file --method auto reads: $MPGPU_TUNE_TABLE (which must exist when set),
+ * else the installed copy. `name` gets how messages call it. NULL with *builtin set when there
+ * is neither (libmpgpu's built-in table is then read), NULL with the reason in why when the file
+ * cannot be read. */
+static FILE *tune_table_open(char *name, size_t name_len, bool *builtin, char *why, size_t why_len)
 {
+    *builtin = false;
     const char *env = getenv("MPGPU_TUNE_TABLE");
     if (env && *env) {
         snprintf(name, name_len, "tune table '%s'", env);
@@ -69,10 +72,8 @@ static FILE *tune_table_open(char *name, size_t name_len, char *why, size_t why_
         return f;
     }
     snprintf(name, name_len, "the tune table built into mpgpu");
-    f = fmemopen((void *)TUNE_TABLE_BUILTIN, sizeof TUNE_TABLE_BUILTIN - 1, "r");
-    if (!f)
-        snprintf(why, why_len, "the built-in tune table cannot be read: %s", strerror(errno));
-    return f;
+    *builtin = true;
+    return NULL;
 }
 
 /* Says once per run when the table was measured on another GPU than `device`: its choices may
@@ -143,66 +144,50 @@ static bool read_rows(FILE *f, const char *name, struct tune_entry **rows, size_
     return true;
 }
 
-/* Whether measured count a is nearer `want` in log scale than b, that is
- * max(a, want) / min(a, want) < max(b, want) / min(b, want), compared exactly as
- * cross products; on a tie the larger count is nearer. */
-static bool nearer_count(uint64_t a, uint64_t b, uint64_t want)
-{
-    const uint64_t a_hi = a > want ? a : want, a_lo = a > want ? want : a;
-    const uint64_t b_hi = b > want ? b : want, b_lo = b > want ? want : b;
-    const unsigned __int128 ra = (unsigned __int128)a_hi * b_lo;
-    const unsigned __int128 rb = (unsigned __int128)b_hi * a_lo;
-    return ra < rb || (ra == rb && a > b);
-}
-
 bool tune_table_pick(unsigned words, uint64_t count, int device, struct tune_pick *out, char *why,
                      size_t why_len)
 {
     char name[512], table_gpu[256];
-    FILE *f = tune_table_open(name, sizeof name, why, why_len);
-    if (!f)
+    bool builtin;
+    FILE *f = tune_table_open(name, sizeof name, &builtin, why, why_len);
+    if (!f && !builtin)
         return false;
-    struct tune_entry *rows;
+    struct tune_entry *rows = NULL;
+    mpgpu_mul_tune_entry *entries = NULL;
     size_t n;
-    bool ok = read_rows(f, name, &rows, &n, table_gpu, sizeof table_gpu, why, why_len);
-    fclose(f);
-    if (!ok)
-        return false;
-    const unsigned want = words * 32;
-    /* The three steps of tune_table.h: the size, the count class at that size, the method. */
-    unsigned bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool larger_fits = rows[i].bits >= want && (bits < want || rows[i].bits < bits);
-        bool largest_so_far = bits < want && rows[i].bits > bits;
-        if (larger_fits || largest_so_far)
-            bits = rows[i].bits;
-    }
-    uint64_t chosen_count = 0;
-    for (size_t i = 0; i < n; i++)
-        if (rows[i].bits == bits &&
-            (!chosen_count || nearer_count(rows[i].count, chosen_count, count)))
-            chosen_count = rows[i].count;
-    const struct mul_method *best = NULL;
-    double best_ms = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (rows[i].bits != bits || rows[i].count != chosen_count)
-            continue;
-        const struct mul_method *m = mul_method_find(rows[i].method);
-        if (m && mul_method_supports(m, words) && (!best || rows[i].median_ms < best_ms)) {
-            best = m;
-            best_ms = rows[i].median_ms;
+    if (builtin) {
+        const char *gpu;
+        mpgpu_mul_tune_builtin(NULL, &n, &gpu);
+        snprintf(table_gpu, sizeof table_gpu, "%s", gpu);
+    } else {
+        bool ok = read_rows(f, name, &rows, &n, table_gpu, sizeof table_gpu, why, why_len);
+        fclose(f);
+        if (!ok)
+            return false;
+        entries = malloc((n ? n : 1) * sizeof *entries);
+        if (!entries) {
+            snprintf(why, why_len, "%s: out of memory", name);
+            free(rows);
+            return false;
         }
+        for (size_t i = 0; i < n; i++)
+            entries[i] = (mpgpu_mul_tune_entry){rows[i].bits, rows[i].count, rows[i].method,
+                                                rows[i].median_ms};
     }
+    const unsigned want = words * 32;
+    mpgpu_mul_auto_choice choice;
+    const mpgpu_status st = mpgpu_mul_auto_pick(entries, builtin ? 0 : n, want, count, &choice);
+    free(entries);
     free(rows);
-    if (!best) {
+    if (st != MPGPU_OK) {
         if (n == 0)
             snprintf(why, why_len, "%s has no method for %u bits: it has no rows", name, want);
         else
             snprintf(why, why_len, "%s has no method for %u bits at its entry of %u bits, %llu "
-                     "products", name, want, bits, (unsigned long long)chosen_count);
+                     "products", name, want, choice.bits, (unsigned long long)choice.count);
         return false;
     }
     warn_other_gpu(name, table_gpu, device);
-    *out = (struct tune_pick){want, best, bits, chosen_count};
+    *out = (struct tune_pick){want, choice.method, choice.bits, choice.count};
     return true;
 }

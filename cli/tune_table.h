@@ -5,8 +5,10 @@
  * File format (CSV, '#' lines are comments naming the device, commit and date):
  *     bits,count,method,median_ms
  * one row per (bits, count, method), count >= 1. `--method auto` reads $MPGPU_TUNE_TABLE, else
- * the copy `meson install` puts in <datadir>/mpgpu/tune_table.csv, else the committed
- * results/tune_table.csv, which the build embeds in the binary (cli/meson.build). */
+ * the copy `meson install` puts in <datadir>/mpgpu/tune_table.csv, else it takes libmpgpu's
+ * built-in table (the committed results/tune_table.csv, embedded when the library is built).
+ * Reading and writing the files is the command line's; the choice is the library's
+ * (mpgpu_mul_auto_pick). */
 #ifndef MPGPU_TUNE_TABLE_H
 #define MPGPU_TUNE_TABLE_H
 
@@ -14,7 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mul.h"
 #include "report.h"
 
 #define TUNE_TABLE_DEFAULT_PATH "results/tune_table.csv"
@@ -38,12 +39,13 @@ int tune_table_write(const char *path, const struct run_env *env, struct tune_en
  * count) at which it is the fastest method that supports that size. */
 struct tune_pick {
     unsigned for_bits; /* the size asked for */
-    const struct mul_method *method;
+    const char *method; /* the method's name (libmpgpu's static storage) */
     unsigned bits;
     uint64_t count;
 };
 
-/* The method `--method auto` runs for `count` products of `words`-word operands:
+/* The method `--method auto` runs for `count` products of `words`-word operands, by
+ * mpgpu_mul_auto_pick's rule (mpgpu.h):
  *   1. the size: among the measured sizes, the smallest at least words * 32 bits, else the
  *      largest;
  *   2. the count class: among the counts measured at that size, the one nearest `count` in log

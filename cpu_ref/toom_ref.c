@@ -127,7 +127,7 @@ int toom_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, unsigned w, 
                  struct toom_op_counts *ops)
 {
     const struct toom_layout t = toom_layout_of(w, k);
-    const struct toom_tables *tb = &tables[k - TOOM_REF_K_MIN];
+    const struct toom_tables *tb = &tables[k - TOOM_K_MIN];
     const unsigned n = t.points, S = t.sub_words, L = t.value_words, vs = 2 * S + 4;
     /* recombination buffer: C_{2k-2} ends at word (2k-2)s + 2s + 1 */
     const unsigned out_words = (2 * k - 2) * t.piece + t.coef_words + 1;

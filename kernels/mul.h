@@ -1,4 +1,5 @@
-/* Bulk multiplication on the GPU: the registry of methods and the host-side driver.
+/* Bulk multiplication on the GPU: the registry of methods, which libmpgpu's products run
+ * (mpgpu_mul.c).
  *
  * Every method computes `count` independent full products C = A * B of two `words`-word
  * operands (32-bit words, least significant first); each product has 2 * words words.
@@ -52,34 +53,6 @@ int mul_method_supports(const struct mul_method *m, unsigned words);
  * A test that runs more than twice this many, and a count no block size divides, fills two
  * blocks of every kernel and leaves a partial one. */
 unsigned mul_method_block_products(const struct mul_method *m, unsigned words);
-
-/* Device buffers for one method at one size, holding up to `batch` products. */
-struct mul_device {
-    const struct mul_method *method;
-    unsigned words;
-    size_t batch;
-    uint32_t *d_a, *d_b, *d_c;
-    void *d_scratch;
-    uint32_t *d_stage; /* product-major staging for word-major methods */
-    cudaStream_t stream;
-    const char *failed_call; /* name of the CUDA call that failed, for the error message */
-};
-
-/* Bytes of device memory one product needs with this method (operands, product, scratch). */
-size_t mul_device_bytes_per_product(const struct mul_method *m, unsigned words, size_t batch);
-cudaError_t mul_device_open(struct mul_device *d, const struct mul_method *m, unsigned words,
-                            size_t batch);
-void mul_device_close(struct mul_device *d);
-/* Copies n <= batch operand pairs (product-major host arrays) to the device, in the method's
- * layout. */
-cudaError_t mul_device_upload(struct mul_device *d, const uint32_t *a, const uint32_t *b,
-                              size_t n);
-/* Runs the method on the n products uploaded last. Asynchronous on d->stream. */
-cudaError_t mul_device_launch(struct mul_device *d, size_t n);
-/* Copies the n products back to host memory, product-major (2 * words words each). */
-cudaError_t mul_device_download(struct mul_device *d, uint32_t *c, size_t n);
-/* Fills the product buffer with a poison pattern, so a product a kernel never wrote is caught. */
-cudaError_t mul_device_poison(struct mul_device *d, size_t n);
 
 #ifdef __cplusplus
 }

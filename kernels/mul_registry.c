@@ -1,5 +1,8 @@
 /* The GPU multiplication methods of `mpgpu mul`, in the order --help lists them. */
 #include "mul.h"
+
+#include <string.h>
+
 #include "split_rowchain_shape.h"
 
 #define LAUNCH(fn)                                                                          \
@@ -40,7 +43,7 @@ TOOM_DECLARE(7)
 TOOM_DECLARE(8)
 TOOM_DECLARE(9)
 /* k pieces need at least k words; trailing pieces are shorter or empty when k does not divide
- * the size (cpu_ref/toom_ref.h). */
+ * the size (kernels/toom_plan.h). */
 #define TOOM_METHOD(K, POINTS)                                                              \
     {"toom-" #K,                                                                            \
      "Toom-" #K ": " #POINTS " point products by sum-rotate warps, one thread interpolates "  \
@@ -120,6 +123,21 @@ const struct mul_method *mul_methods(size_t *n)
 {
     *n = sizeof methods / sizeof methods[0];
     return methods;
+}
+
+const struct mul_method *mul_method_find(const char *name)
+{
+    size_t n;
+    const struct mul_method *all = mul_methods(&n);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(all[i].name, name))
+            return &all[i];
+    return NULL;
+}
+
+int mul_method_supports(const struct mul_method *m, unsigned words)
+{
+    return words >= m->min_words && words <= m->max_words && words % m->words_multiple == 0;
 }
 
 /* The launch shapes of the kernels, read off their files; tests size their batches by this. */

@@ -26,7 +26,7 @@
 #include "ptx_carry.cuh"
 #include "sumrotate.cuh"
 #include "toom_points.h"
-#include "toom_ref.h"
+#include "toom_plan.h"
 
 namespace {
 

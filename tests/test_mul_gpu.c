@@ -4,13 +4,15 @@
  * zero, one, unequal lengths, all ones times random, the carry-ripple worst case), with the
  * product buffer poisoned before each run. Every method at every size runs at least two full
  * thread blocks of each of its kernels and a partial one (batch_count). Each product compared
- * is one check. Optional argument: one method name (a name no method has is an error). Exits
- * 77 (skipped) without a GPU. */
+ * is one check. The products run through libmpgpu (mpgpu_mul_device_workspace on product-major
+ * buffers: the layout transposes, then the kernels). Optional argument: one method name (a name
+ * no method has is an error). Exits 77 (skipped) without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
+#include "mpgpu.h"
 #include "mul.h"
 #include "mul_gmp.h"
 #include "mul_operands.h"
@@ -43,6 +45,65 @@ static size_t batch_count(const struct mul_method *m, unsigned words, size_t flo
     return count;
 }
 
+/* Device buffers of one run, freed by device_close. */
+struct device_run {
+    uint32_t *a, *b, *c;
+    void *workspace;
+    const char *failed_call;
+};
+
+#define RUN_TRY(call)                                                                       \
+    do {                                                                                    \
+        cudaError_t run_err_ = (call);                                                      \
+        if (run_err_ != cudaSuccess) {                                                      \
+            d->failed_call = #call;                                                         \
+            return run_err_;                                                                \
+        }                                                                                   \
+    } while (0)
+
+/* The operands up, the product buffer poisoned (a product the method never wrote is caught),
+ * the method through libmpgpu, the products back. */
+static cudaError_t device_run(struct device_run *d, const struct mul_method *m, unsigned words,
+                              size_t count, const uint32_t *a, const uint32_t *b, uint32_t *c)
+{
+    const size_t op = (size_t)words * count * sizeof(uint32_t);
+    size_t ws = 0;
+    if (mpgpu_mul_workspace_size(m->name, words * 32, count, MPGPU_MUL_PRODUCT_MAJOR, &ws) !=
+        MPGPU_OK) {
+        d->failed_call = "mpgpu_mul_workspace_size";
+        return cudaErrorInvalidValue;
+    }
+    RUN_TRY(cudaMalloc((void **)&d->a, op));
+    RUN_TRY(cudaMalloc((void **)&d->b, op));
+    RUN_TRY(cudaMalloc((void **)&d->c, 2 * op));
+    if (ws)
+        RUN_TRY(cudaMalloc(&d->workspace, ws));
+    RUN_TRY(cudaMemcpy(d->a, a, op, cudaMemcpyHostToDevice));
+    RUN_TRY(cudaMemcpy(d->b, b, op, cudaMemcpyHostToDevice));
+    RUN_TRY(cudaMemset(d->c, 0xA5, 2 * op));
+    if (ws) /* word-major methods write their products here before the transpose */
+        RUN_TRY(cudaMemset(d->workspace, 0xA5, ws));
+    const mpgpu_status st = mpgpu_mul_device_workspace(m->name, words * 32, count,
+                                                       MPGPU_MUL_PRODUCT_MAJOR, d->a, d->b, d->c,
+                                                       d->workspace, ws, NULL);
+    if (st != MPGPU_OK) {
+        mpgpu_error_info e;
+        mpgpu_last_error(&e);
+        d->failed_call = e.cuda_call[0] ? e.cuda_call : mpgpu_status_string(st);
+        return e.cuda_error ? (cudaError_t)e.cuda_error : cudaErrorInvalidValue;
+    }
+    RUN_TRY(cudaMemcpy(c, d->c, 2 * op, cudaMemcpyDeviceToHost));
+    return cudaSuccess;
+}
+
+static void device_close(struct device_run *d)
+{
+    cudaFree(d->a);
+    cudaFree(d->b);
+    cudaFree(d->c);
+    cudaFree(d->workspace);
+}
+
 static void check_method(const struct mul_method *m, unsigned words, size_t count)
 {
     const size_t n = 2 * (size_t)words;
@@ -50,16 +111,8 @@ static void check_method(const struct mul_method *m, unsigned words, size_t coun
     uint32_t *c = malloc(count * n * 4), *expect = malloc(n * 4);
     for (size_t p = 0; p < count; p++)
         operands_fill(a + p * words, b + p * words, words, p, seed);
-    struct mul_device d;
-    cudaError_t err = mul_device_open(&d, m, words, count);
-    if (err == cudaSuccess)
-        err = mul_device_upload(&d, a, b, count);
-    if (err == cudaSuccess)
-        err = mul_device_poison(&d, count);
-    if (err == cudaSuccess)
-        err = mul_device_launch(&d, count);
-    if (err == cudaSuccess)
-        err = mul_device_download(&d, c, count);
+    struct device_run d = {0};
+    cudaError_t err = device_run(&d, m, words, count, a, b, c);
     if (err != cudaSuccess) {
         check_outcome(false);
         printf("FAIL %s bits=%u count=%zu seed=%llu: CUDA call %s failed: %s\n", m->name,
@@ -89,7 +142,7 @@ static void check_method(const struct mul_method *m, unsigned words, size_t coun
                    count, mul_method_block_products(m, words));
         }
     }
-    mul_device_close(&d);
+    device_close(&d);
     free(a);
     free(b);
     free(c);

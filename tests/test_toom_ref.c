@@ -99,7 +99,7 @@ int main(void)
     CHECK_TABLES(7);
     CHECK_TABLES(8);
     CHECK_TABLES(9);
-    for (unsigned k = TOOM_REF_K_MIN; k <= TOOM_REF_K_MAX; k++) {
+    for (unsigned k = TOOM_K_MIN; k <= TOOM_K_MAX; k++) {
         /* even splits, uneven splits, empty last pieces (w = k + 1, 2k + 1), pieces of exactly
          * 32 and 64 words (correction path), sizes around the GPU's 1024-bit unit */
         unsigned sizes[] = {k, k + 1, 2 * k + 1, 31, 32, 33, 32 * k, 64 * k, 32 * k + 1,

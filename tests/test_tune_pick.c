@@ -33,10 +33,10 @@ static void expect_pick(unsigned bits, uint64_t count, const char *method, unsig
     struct tune_pick p = {0};
     char why[512] = "";
     const bool ok = tune_table_pick(bits / 32, count, 0, &p, why, sizeof why);
-    CHECK(ok && p.method && !strcmp(p.method->name, method) && p.bits == want_bits &&
+    CHECK(ok && p.method && !strcmp(p.method, method) && p.bits == want_bits &&
               p.count == want_count && p.for_bits == bits,
           "%u bits x %llu: got %s from (%u bits, %llu), want %s from (%u bits, %llu)%s%s", bits,
-          (unsigned long long)count, ok && p.method ? p.method->name : "nothing", p.bits,
+          (unsigned long long)count, ok && p.method ? p.method : "nothing", p.bits,
           (unsigned long long)p.count, method, want_bits, (unsigned long long)want_count,
           ok ? "" : ": ", why);
 }

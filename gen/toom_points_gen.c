@@ -156,7 +156,7 @@ static void emit_k(int k)
 
 int main(void)
 {
-    printf("/* Generated at build time by cpu_ref/toom_points_gen.c (which documents the choice of\n"
+    printf("/* Generated at build time by gen/toom_points_gen.c (which documents the choice of\n"
            " * points and the interpolation): do not edit. */\n"
            "#ifndef MPGPU_TOOM_POINTS_H\n#define MPGPU_TOOM_POINTS_H\n\n#include <stdint.h>\n\n");
     printf("#define TOOM_K_MIN %d\n#define TOOM_K_MAX %d\n#define TOOM_POINTS_MAX %d\n\n", K_MIN,
