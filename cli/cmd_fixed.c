@@ -1,6 +1,7 @@
 /* mpgpu fixed: fixed-precision arithmetic in straight-line code per precision (004, Carlessi
  * and Kashani, EPFL 2013), with the Montgomery reduction the study could not make work and the
  * multiplication and exponentiation built on it; every result checked against GMP. */
+#include <cuda_runtime_api.h>
 #include <gmp.h>
 #include <omp.h>
 #include <stdio.h>
@@ -10,27 +11,27 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
-#include "fixed_device.h"
 #include "fixed_ref.h"
-#include "fixed_resources.h"
 #include "gpu.h"
 #include "hexio.h"
 #include "hostmem.h"
 #include "loop_run.h"
+#include "mpgpu.h"
 #include "name_list.h"
 #include "progress.h"
 #include "timing.h"
-
-#define FIXED_MIN_BITS 64u
-#define FIXED_MAX_BITS 1024u
 
 enum {
     OPT_OP = 1000, OPT_CHAIN, OPT_IMPL, OPT_OPERANDS, OPT_WORD_ORDER, OPT_MEM, OPT_GRID, OPT_BLOCK,
     OPT_MODULUS, OPT_INPUT, OPT_RESOURCES
 };
 
+/* --op's names: the library's (mpgpu_fixed_op_get), in the order of mpgpu_fixed_op. */
+static const char *op_names[MPGPU_FIXED_N_OPS];
+
 /* The variants of --impl, --mem, --operands and --word-order, in the order their cases run;
- * index 1 is the kernel's flag set (fixed_config's impl, global_mem, interleaved, coalesced). */
+ * index 1 is the library's flag set (mpgpu_fixed_options' impl, global_mem, interleaved,
+ * coalesced). */
 static const char *const impl_names[] = {"ptx", "c"};
 static const char *const mem_names[] = {"local", "global"};
 static const char *const operands_names[] = {"separate", "interleaved"};
@@ -38,7 +39,7 @@ static const char *const word_order_names[] = {"contiguous", "coalesced"};
 
 struct fixed_args {
     /* Each a list (issue 36): every combination runs. */
-    bool ops[FIXED_N_OPS], impls[2], mems[2], operands[2], word_orders[2];
+    bool ops[MPGPU_FIXED_N_OPS], impls[2], mems[2], operands[2], word_orders[2];
     uint64_t chain;
     unsigned grid, block;
     const char *modulus, *input;
@@ -49,7 +50,7 @@ static int fixed_handle(int id, const char *arg, void *ctx)
 {
     struct fixed_args *f = ctx;
     switch (id) {
-    case OPT_OP: name_list_parse("--op", arg, fixed_op_names, FIXED_N_OPS, f->ops); break;
+    case OPT_OP: name_list_parse("--op", arg, op_names, MPGPU_FIXED_N_OPS, f->ops); break;
     case OPT_IMPL: name_list_parse("--impl", arg, impl_names, 2, f->impls); break;
     case OPT_CHAIN: f->chain = cli_parse_u64("--chain", arg, 1, UINT64_C(1) << 32); break;
     case OPT_OPERANDS: name_list_parse("--operands", arg, operands_names, 2, f->operands); break;
@@ -79,14 +80,29 @@ static const struct cli_option fixed_options[] = {
     {0},
 };
 
+/* The current case on the device: its arrays in the layout of opts, and a host buffer of the
+ * same layout that the operands and results pass through (mpgpu_fixed_pack, _unpack). */
+struct fixed_device {
+    mpgpu_fixed_op op;
+    unsigned bits;
+    size_t count;
+    mpgpu_fixed_options opts;
+    mpgpu_fixed_modulus mod;
+    size_t a_words, b_words, r_words; /* of d_a, d_b, d_r (mpgpu_fixed_layout_words) */
+    uint32_t *d_a, *d_b, *d_r;        /* d_b inside d_a's allocation, after a */
+    uint32_t *stage;
+    cudaStream_t stream;
+};
+
 /* The state of a run: the operands of the current case on the host, its device buffers. */
 struct fixed_bench {
     struct cli_common opt;
     struct fixed_args args;
-    uint32_t m[FIXED_MAX_WORDS];
+    uint32_t m[MPGPU_FIXED_MAX_WORDS];
     bool modulus_given;
     size_t count;
     uint32_t *a, *b, *r; /* element-major */
+    uint32_t case_m[MPGPU_FIXED_MAX_WORDS]; /* the current case's modulus */
     struct hex_pairs input;
     struct fixed_device dev;
     bool dev_open;
@@ -103,8 +119,8 @@ enum {
 
 struct fixed_case {
     unsigned bits;
-    enum fixed_op op;
-    enum fixed_impl impl;
+    mpgpu_fixed_op op;
+    mpgpu_fixed_impl impl;
     bool global_mem, interleaved, coalesced;
     char method[32];
 };
@@ -130,29 +146,38 @@ static void words_of_hex(const char *hex, unsigned bits, uint32_t *m)
                       mpz_sizeinbase(z, 2), bits);
     if (mpz_cmp_ui(z, 3) < 0)
         cli_bad_input("--modulus %s is too small; accepted: at least 3", hex);
-    memset(m, 0, FIXED_MAX_WORDS * sizeof m[0]);
+    memset(m, 0, MPGPU_FIXED_MAX_WORDS * sizeof m[0]);
     mpz_export(m, NULL, -1, sizeof(uint32_t), 0, 0, z);
     mpz_clear(z);
 }
 
-/* --input's operands against the operation's rule: bad input names the line's element. */
-static void check_input(const struct fixed_bench *f, enum fixed_op op, unsigned bits)
+/* The shape of op at a precision of 64..1024 bits, which the library always gives. */
+static mpgpu_fixed_op_info op_info(mpgpu_fixed_op op, unsigned bits)
 {
-    const unsigned n = fixed_words(bits), aw = fixed_a_words(op, n);
+    mpgpu_fixed_op_info info;
+    mpgpu_fixed_op_get(op, bits, &info);
+    return info;
+}
+
+/* --input's operands against the operation's rule: bad input names the line's element. */
+static void check_input(const struct fixed_bench *f, mpgpu_fixed_op op, unsigned bits)
+{
+    const mpgpu_fixed_op_info info = op_info(op, bits);
+    const unsigned n = info.words, aw = info.a_words;
     const struct hex_pairs *hp = &f->input;
-    uint32_t bound[2 * FIXED_MAX_WORDS + 1];
+    uint32_t bound[2 * MPGPU_FIXED_MAX_WORDS + 1];
     for (size_t p = 0; p < hp->count; p++) {
         const uint32_t *a = hp->a + p * hp->words, *b = hp->b + p * hp->words;
-        if (op == FIXED_MUL || op == FIXED_KARATSUBA) {
+        if (op == MPGPU_FIXED_MUL || op == MPGPU_FIXED_KARATSUBA) {
             if (bits % 32 && ((a[n - 1] | b[n - 1]) >> (bits % 32)))
                 cli_bad_input("--input %s: element %zu has an operand not below 2^%u", f->args.input, p, bits);
-        } else if (op == FIXED_MONTRED) {
+        } else if (op == MPGPU_FIXED_MONTRED) {
             memset(bound, 0, sizeof bound);
             memcpy(bound + n, f->m, n * sizeof(uint32_t)); /* mR */
             if (!fixed_less(a, bound, aw))
                 cli_bad_input("--input %s: element %zu: T is not below m R = m 2^%u", f->args.input, p, 32 * n);
-        } else if (fixed_op_modular(op)) {
-            if (!fixed_less(a, f->m, n) || (op != FIXED_POWM && !fixed_less(b, f->m, n)))
+        } else if (info.modular) {
+            if (!fixed_less(a, f->m, n) || (op != MPGPU_FIXED_POWM && !fixed_less(b, f->m, n)))
                 cli_bad_input("--input %s: element %zu: operand not below the modulus m", f->args.input, p);
         }
     }
@@ -166,22 +191,118 @@ static void free_operands(struct fixed_bench *f)
     f->a = f->b = f->r = NULL;
 }
 
+/* A failed libmpgpu call as a CUDA failure of the command line's (gpu_fail, the timed region):
+ * the CUDA error and call the library recorded; an argument the library refused, which the
+ * checks of cmd_fixed make impossible, as cudaErrorInvalidValue with the library's message. */
+static cudaError_t cuda_error_of(mpgpu_status st, const char **failed_call)
+{
+    if (st == MPGPU_ERR_NO_DEVICE || st == MPGPU_ERR_OUT_OF_DEVICE_MEMORY || st == MPGPU_ERR_CUDA) {
+        mpgpu_error_info e;
+        mpgpu_last_error(&e);
+        *failed_call = e.cuda_call;
+        return (cudaError_t)e.cuda_error;
+    }
+    *failed_call = mpgpu_status_string(st);
+    return st == MPGPU_OK ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+#define DEVICE_TRY(call)                                                                    \
+    do {                                                                                    \
+        cudaError_t device_try_err_ = (call);                                               \
+        if (device_try_err_ != cudaSuccess) {                                               \
+            *failed_call = #call;                                                           \
+            return device_try_err_;                                                         \
+        }                                                                                   \
+    } while (0)
+#define LIBRARY_TRY(call)                                                                   \
+    do {                                                                                    \
+        mpgpu_status library_try_st_ = (call);                                              \
+        if (library_try_st_ != MPGPU_OK)                                                    \
+            return cuda_error_of(library_try_st_, failed_call);                             \
+    } while (0)
+
+/* The device arrays of d's case (op, bits, count, opts, mod set) and its stream. */
+static cudaError_t fixed_device_open(struct fixed_device *d, const char **failed_call)
+{
+    LIBRARY_TRY(mpgpu_fixed_layout_words(d->op, d->bits, d->count, &d->opts, &d->a_words,
+                                         &d->b_words, &d->r_words));
+    const size_t ab = d->a_words + d->b_words;
+    d->stage = malloc((ab > d->r_words ? ab : d->r_words) * sizeof(uint32_t));
+    if (!d->stage) {
+        *failed_call = "malloc (host staging buffer)";
+        return cudaErrorMemoryAllocation;
+    }
+    DEVICE_TRY(cudaStreamCreate(&d->stream));
+    DEVICE_TRY(cudaMalloc((void **)&d->d_a, ab * sizeof(uint32_t)));
+    d->d_b = d->b_words ? d->d_a + d->a_words : NULL;
+    DEVICE_TRY(cudaMalloc((void **)&d->d_r, d->r_words * sizeof(uint32_t)));
+    return cudaSuccess;
+}
+
+static void fixed_device_close(struct fixed_device *d)
+{
+    cudaFree(d->d_a);
+    cudaFree(d->d_r);
+    if (d->stream)
+        cudaStreamDestroy(d->stream);
+    free(d->stage);
+    memset(d, 0, sizeof *d);
+}
+
+/* Element-major a and b into the device arrays, through the staging buffer. */
+static cudaError_t fixed_device_upload(struct fixed_device *d, const uint32_t *a, const uint32_t *b,
+                                       const char **failed_call)
+{
+    LIBRARY_TRY(mpgpu_fixed_pack(d->op, d->bits, d->count, &d->opts, a, b, d->stage,
+                                 d->b_words ? d->stage + d->a_words : NULL));
+    DEVICE_TRY(cudaMemcpyAsync(d->d_a, d->stage, (d->a_words + d->b_words) * sizeof(uint32_t),
+                               cudaMemcpyHostToDevice, d->stream));
+    DEVICE_TRY(cudaStreamSynchronize(d->stream));
+    return cudaSuccess;
+}
+
+/* Fills the results with a pattern no correct result is made of only, so that an element the
+ * kernel skipped cannot pass as one computed. */
+static cudaError_t fixed_device_poison(struct fixed_device *d, const char **failed_call)
+{
+    DEVICE_TRY(cudaMemsetAsync(d->d_r, 0xa5, d->r_words * sizeof(uint32_t), d->stream));
+    return cudaSuccess;
+}
+
+static cudaError_t fixed_device_launch(struct fixed_device *d, const char **failed_call)
+{
+    LIBRARY_TRY(mpgpu_fixed_device(d->op, d->bits, d->count, &d->opts, &d->mod, d->d_a, d->d_b,
+                                   d->d_r, d->stream));
+    return cudaSuccess;
+}
+
+/* The results back to element-major r, through the staging buffer. */
+static cudaError_t fixed_device_download(struct fixed_device *d, uint32_t *r, const char **failed_call)
+{
+    DEVICE_TRY(cudaMemcpyAsync(d->stage, d->d_r, d->r_words * sizeof(uint32_t),
+                               cudaMemcpyDeviceToHost, d->stream));
+    DEVICE_TRY(cudaStreamSynchronize(d->stream));
+    LIBRARY_TRY(mpgpu_fixed_unpack(d->op, d->bits, d->count, &d->opts, d->stage, r));
+    return cudaSuccess;
+}
+
 static int fixed_setup(void *ctx, struct bench_case *c)
 {
     struct fixed_bench *f = ctx;
     const struct fixed_case *fc = c->data;
-    const unsigned n = fixed_words(fc->bits);
-    const unsigned aw = fixed_a_words(fc->op, n), bw = fixed_b_words(fc->op, n), rw = fixed_r_words(fc->op, n);
-    uint32_t m[FIXED_MAX_WORDS] = {0};
+    const mpgpu_fixed_op_info info = op_info(fc->op, fc->bits);
+    const unsigned aw = info.a_words, bw = info.b_words, rw = info.r_words;
+    uint32_t *m = f->case_m;
+    memset(m, 0, sizeof f->case_m);
     if (f->modulus_given)
-        memcpy(m, f->m, sizeof m);
+        memcpy(m, f->m, sizeof f->case_m);
     else
         fixed_random_modulus(fc->bits, f->opt.seed, m);
     f->a = malloc(f->count * aw * sizeof(uint32_t));
     f->b = malloc(f->count * (bw ? bw : 1) * sizeof(uint32_t));
     f->r = malloc(f->count * rw * sizeof(uint32_t));
     if (!f->a || !f->b || !f->r)
-        cli_bad_input("--count %zu of %u-bit %s: out of host memory", f->count, fc->bits, fixed_op_names[fc->op]);
+        cli_bad_input("--count %zu of %u-bit %s: out of host memory", f->count, fc->bits, info.name);
     const long count = (long)f->count;
     if (f->args.input) {
         for (long p = 0; p < count; p++) {
@@ -206,20 +327,29 @@ static int fixed_setup(void *ctx, struct bench_case *c)
         if (loop_run_stopped(&run))
             return BENCH_STOPPED;
     }
-    struct fixed_config cfg = {
-        .bits = fc->bits, .op = fc->op, .impl = fc->impl, .global_mem = fc->global_mem,
-        .interleaved = fc->interleaved, .coalesced = fc->coalesced, .chain = f->args.chain,
-        .grid = f->args.grid, .block = f->args.block,
+    struct fixed_device *d = &f->dev;
+    memset(d, 0, sizeof *d);
+    d->op = fc->op;
+    d->bits = fc->bits;
+    d->count = f->count;
+    d->opts = (mpgpu_fixed_options){
+        .impl = fc->impl, .global_mem = fc->global_mem, .interleaved = fc->interleaved,
+        .coalesced = fc->coalesced, .chain = f->args.chain, .grid = f->args.grid,
+        .block = f->args.block,
     };
-    memcpy(cfg.m, m, sizeof m);
-    cudaError_t err = fixed_device_open(&f->dev, &cfg, f->count);
+    const char *failed = "mpgpu_fixed_modulus_set";
+    cudaError_t err = cudaSuccess;
+    if (info.modular)
+        err = cuda_error_of(mpgpu_fixed_modulus_set(&d->mod, fc->bits, m), &failed);
     f->dev_open = true;
-    if (err == cudaSuccess && !f->opt.include_transfers)
-        err = fixed_device_upload(&f->dev, f->a, f->b);
     if (err == cudaSuccess)
-        err = fixed_device_poison(&f->dev);
+        err = fixed_device_open(d, &failed);
+    if (err == cudaSuccess && !f->opt.include_transfers)
+        err = fixed_device_upload(d, f->a, f->b, &failed);
+    if (err == cudaSuccess)
+        err = fixed_device_poison(d, &failed);
     if (err != cudaSuccess)
-        gpu_fail(f->dev.failed_call ? f->dev.failed_call : "fixed_device_open", err);
+        gpu_fail(failed, err);
     return 0;
 }
 
@@ -232,13 +362,11 @@ static cudaError_t timed_region(void *p, const char **failed_call)
     struct fixed_bench *f = ((struct region *)p)->f;
     cudaError_t err = cudaSuccess;
     if (f->opt.include_transfers)
-        err = fixed_device_upload(&f->dev, f->a, f->b);
+        err = fixed_device_upload(&f->dev, f->a, f->b, failed_call);
     if (err == cudaSuccess)
-        err = fixed_device_launch(&f->dev);
+        err = fixed_device_launch(&f->dev, failed_call);
     if (err == cudaSuccess && f->opt.include_transfers)
-        err = fixed_device_download(&f->dev, f->r);
-    if (err != cudaSuccess)
-        *failed_call = f->dev.failed_call;
+        err = fixed_device_download(&f->dev, f->r, failed_call);
     return err;
 }
 
@@ -261,14 +389,15 @@ static int fixed_check_begin(void *ctx, struct bench_case *c, struct bench_check
     struct fixed_bench *f = ctx;
     const struct fixed_case *fc = c->data;
     if (!f->opt.include_transfers) {
-        cudaError_t err = fixed_device_download(&f->dev, f->r);
+        const char *failed = NULL;
+        cudaError_t err = fixed_device_download(&f->dev, f->r, &failed);
         if (err != cudaSuccess)
-            gpu_fail(f->dev.failed_call, err);
+            gpu_fail(failed, err);
     }
     spec->elements = f->count;
     spec->element = "element";
     spec->reference = "GMP";
-    spec->scratch_bytes = fixed_r_words(fc->op, fixed_words(fc->bits)) * sizeof(uint32_t);
+    spec->scratch_bytes = op_info(fc->op, fc->bits).r_words * sizeof(uint32_t);
     spec->threads = omp_get_max_threads();
     return 0;
 }
@@ -278,9 +407,9 @@ static enum bench_ref fixed_reference(const void *ctx, const struct bench_case *
 {
     const struct fixed_bench *f = ctx;
     const struct fixed_case *fc = c->data;
-    const unsigned n = fixed_words(fc->bits);
-    const unsigned aw = fixed_a_words(fc->op, n), bw = fixed_b_words(fc->op, n);
-    fixed_ref(fc->op, fc->bits, f->args.chain, f->a + i * aw, f->b + i * bw, f->dev.cfg.m, expect);
+    const mpgpu_fixed_op_info info = op_info(fc->op, fc->bits);
+    fixed_ref(fc->op, fc->bits, f->args.chain, f->a + i * info.a_words, f->b + i * info.b_words,
+              f->case_m, expect);
     return BENCH_REF_READY;
 }
 
@@ -288,7 +417,7 @@ static bool fixed_compare(const void *ctx, const struct bench_case *c, uint64_t 
 {
     const struct fixed_bench *f = ctx;
     const struct fixed_case *fc = c->data;
-    const unsigned rw = fixed_r_words(fc->op, fixed_words(fc->bits));
+    const unsigned rw = op_info(fc->op, fc->bits).r_words;
     return memcmp(expect, f->r + i * rw, rw * sizeof(uint32_t)) == 0;
 }
 
@@ -298,7 +427,7 @@ static void fixed_describe(void *ctx, const struct bench_case *c, char *params, 
     const struct fixed_case *fc = c->data;
     snprintf(params, len,
              "op=%s;impl=%s;elements=%zu;chain=%llu;operands=%s;word_order=%s;mem=%s;grid=%u;block=%u;modulus=%s",
-             fixed_op_names[fc->op], impl_names[fc->impl], f->count, (unsigned long long)f->args.chain,
+             op_names[fc->op], impl_names[fc->impl], f->count, (unsigned long long)f->args.chain,
              operands_names[fc->interleaved], word_order_names[fc->coalesced], mem_names[fc->global_mem],
              f->args.grid, f->args.block,
              f->modulus_given ? "given" : "random");
@@ -326,33 +455,31 @@ static const struct bench_ops fixed_ops = {
 
 static void built_list(char *s, size_t len)
 {
-    size_t n, k = 0;
-    const unsigned *built = fixed_built_bits(&n);
+    size_t k = 0;
     s[0] = '\0';
-    for (size_t i = 0; i < n; i++)
-        k += snprintf(s + k, len - k, "%s%u", i ? ", " : "", built[i]);
+    for (size_t i = 0; i < mpgpu_fixed_bits_count(); i++) {
+        unsigned bits;
+        mpgpu_fixed_bits_get(i, &bits);
+        k += snprintf(s + k, len - k, "%s%u", i ? ", " : "", bits);
+    }
 }
 
-/* --resources: ptxas's report of every kernel, recorded at build time (kernels/meson.build,
- * fixed_resources.sh), of the precisions asked for. */
+/* --resources: ptxas's report of every kernel, recorded in the library at build time
+ * (mpgpu_fixed_resources_get), of the precisions asked for. */
 static int print_resources(const struct cli_common *opt)
 {
     printf("%-5s %-6s %-9s %-4s %9s %11s %12s %11s\n", "bits", "mem", "op", "impl", "registers",
            "stack_bytes", "spill_stores", "spill_loads");
-    for (const char *line = fixed_resources_text; *line;) {
-        const size_t len = strcspn(line, "\n");
-        unsigned bits, regs, stack, stores, loads;
-        char mem[8], op[16], impl[4];
-        if (sscanf(line, "%u %7s %15s %3s %u %u %u %u", &bits, mem, op, impl, &regs, &stack, &stores,
-                   &loads) == 8) {
-            bool wanted = !opt->bits_set;
-            for (size_t s = 0; s < opt->n_bits && !wanted; s++)
-                wanted = opt->bits_list[s] == bits;
-            if (wanted)
-                printf("%-5u %-6s %-9s %-4s %9u %11u %12u %11u\n", bits, mem, op, impl, regs, stack,
-                       stores, loads);
-        }
-        line += len + (line[len] == '\n');
+    for (size_t i = 0; i < mpgpu_fixed_resources_count(); i++) {
+        mpgpu_fixed_resources k;
+        mpgpu_fixed_resources_get(i, &k);
+        bool wanted = !opt->bits_set;
+        for (size_t s = 0; s < opt->n_bits && !wanted; s++)
+            wanted = opt->bits_list[s] == k.bits;
+        if (wanted)
+            printf("%-5u %-6s %-9s %-4s %9u %11u %12u %11u\n", k.bits, mem_names[k.global_mem],
+                   op_names[k.op], impl_names[k.impl], k.registers, k.stack_bytes,
+                   k.spill_store_bytes, k.spill_load_bytes);
     }
     return 0;
 }
@@ -363,6 +490,8 @@ int cmd_fixed(int argc, char **argv)
     memset(&f, 0, sizeof f);
     f.args.chain = 1;
     f.args.block = 256;
+    for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
+        op_names[op] = op_info((mpgpu_fixed_op)op, MPGPU_FIXED_MIN_BITS).name;
     char built[256], description[1536];
     built_list(built, sizeof built);
     snprintf(description, sizeof description,
@@ -382,8 +511,8 @@ int cmd_fixed(int argc, char **argv)
         .common = OPT_COUNT | OPT_BITS | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE | OPT_CSV |
                   OPT_VERIFY | OPT_INCLUDE_TRANSFERS | OPT_INCLUDE_LAUNCH | OPT_QUIET,
         .verify_help = "check each element against GMP (the op chained --chain times with mpz, in the op's result width): all of them, a sample of about 1000 spread over the batch (every k-th and the last), or none",
-        .bits_min = FIXED_MIN_BITS,
-        .bits_max = FIXED_MAX_BITS,
+        .bits_min = MPGPU_FIXED_MIN_BITS,
+        .bits_max = MPGPU_FIXED_MAX_BITS,
         .bits_multiple = 1,
         .bits_default = "256",
         .options = fixed_options,
@@ -396,14 +525,14 @@ int cmd_fixed(int argc, char **argv)
     cli_parse(argc, argv, &spec, &f.opt);
     if (!f.opt.bits_set)
         f.opt.bits_list[0] = 256;
-    select_default(f.args.ops, FIXED_N_OPS, FIXED_MONTMUL);
-    select_default(f.args.impls, 2, FIXED_IMPL_PTX);
+    select_default(f.args.ops, MPGPU_FIXED_N_OPS, MPGPU_FIXED_MONTMUL);
+    select_default(f.args.impls, 2, MPGPU_FIXED_IMPL_PTX);
     select_default(f.args.mems, 2, 0);
     select_default(f.args.operands, 2, 0);
     select_default(f.args.word_orders, 2, 1);
 
     for (size_t s = 0; s < f.opt.n_bits; s++)
-        if (!fixed_bits_built(f.opt.bits_list[s]))
+        if (mpgpu_fixed_check(MPGPU_FIXED_ADD, f.opt.bits_list[s]) != MPGPU_OK)
             cli_bad_input("fixed: --bits %u was not built; built: %s; add it with meson setup "
                           "-Dfixed_bits=%u (or meson configure BUILD -Dfixed_bits=%u) and rebuild",
                           f.opt.bits_list[s], built, f.opt.bits_list[s], f.opt.bits_list[s]);
@@ -411,14 +540,15 @@ int cmd_fixed(int argc, char **argv)
         return print_resources(&f.opt);
     bool montgomery = false, modular = false;
     int n_ops = 0;
-    enum fixed_op the_op = FIXED_ADD;
-    for (int op = 0; op < FIXED_N_OPS; op++) {
+    mpgpu_fixed_op the_op = MPGPU_FIXED_ADD;
+    for (int op = 0; op < MPGPU_FIXED_N_OPS; op++) {
         if (!f.args.ops[op])
             continue;
         n_ops++;
-        the_op = (enum fixed_op)op;
-        montgomery |= fixed_op_montgomery(op);
-        modular |= fixed_op_modular(op);
+        the_op = (mpgpu_fixed_op)op;
+        const mpgpu_fixed_op_info info = op_info(the_op, MPGPU_FIXED_MIN_BITS);
+        montgomery |= info.montgomery;
+        modular |= info.modular;
     }
     if (f.args.modulus) {
         if (f.opt.n_bits > 1)
@@ -434,9 +564,9 @@ int cmd_fixed(int argc, char **argv)
             cli_bad_input("fixed: --input holds operands of one precision and one operation; give "
                           "one --bits and one --op");
         if (modular && !f.modulus_given)
-            cli_bad_input("fixed: --input with --op %s needs --modulus", fixed_op_names[the_op]);
-        const unsigned n = fixed_words(f.opt.bits_list[0]);
-        hex_pairs_read(f.args.input, fixed_a_words(the_op, n), fixed_a_words(the_op, n), &f.input);
+            cli_bad_input("fixed: --input with --op %s needs --modulus", op_names[the_op]);
+        const unsigned aw = op_info(the_op, f.opt.bits_list[0]).a_words;
+        hex_pairs_read(f.args.input, aw, aw, &f.input);
         f.count = f.input.count;
         if (f.opt.count_set && f.opt.count != f.count)
             cli_bad_input("fixed: --count %llu differs from the %zu pairs in --input %s; give only one",
@@ -452,11 +582,11 @@ int cmd_fixed(int argc, char **argv)
     /* Cases: every precision x operation x implementation x memory x operand layout x word
      * order, in that order (VARIANT_* bits, the last varying fastest). */
     size_t n_cases = 0;
-    const size_t max_cases = f.opt.n_bits * FIXED_N_OPS * N_VARIANTS;
+    const size_t max_cases = f.opt.n_bits * MPGPU_FIXED_N_OPS * N_VARIANTS;
     struct bench_case *cases = calloc(max_cases, sizeof *cases);
     struct fixed_case *fcs = calloc(max_cases, sizeof *fcs);
     for (size_t s = 0; s < f.opt.n_bits; s++)
-        for (int op = 0; op < FIXED_N_OPS; op++)
+        for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
             for (unsigned v = 0; v < N_VARIANTS; v++) {
                 const int impl = (v & VARIANT_IMPL) != 0, mem = (v & VARIANT_MEM) != 0,
                           operands = (v & VARIANT_OPERANDS) != 0, order = (v & VARIANT_WORD_ORDER) != 0;
@@ -465,16 +595,18 @@ int cmd_fixed(int argc, char **argv)
                     continue;
                 struct fixed_case *fc = &fcs[n_cases];
                 fc->bits = f.opt.bits_list[s];
-                fc->op = (enum fixed_op)op;
-                fc->impl = (enum fixed_impl)impl;
+                fc->op = (mpgpu_fixed_op)op;
+                fc->impl = (mpgpu_fixed_impl)impl;
                 fc->global_mem = mem;
                 fc->interleaved = operands;
                 fc->coalesced = order;
-                snprintf(fc->method, sizeof fc->method, "%s-%s", fixed_op_names[op], impl_names[impl]);
-                struct fixed_config probe = {.bits = fc->bits, .op = fc->op};
+                snprintf(fc->method, sizeof fc->method, "%s-%s", op_names[op], impl_names[impl]);
+                const mpgpu_fixed_op_info info = op_info(fc->op, fc->bits);
                 char what[128];
-                snprintf(what, sizeof what, "--count %zu of %u-bit %s", f.count, fc->bits, fixed_op_names[op]);
-                hostmem_require(2 * fixed_device_bytes_per_element(&probe) * f.count, what);
+                snprintf(what, sizeof what, "--count %zu of %u-bit %s", f.count, fc->bits, op_names[op]);
+                hostmem_require(2 * (info.a_words + info.b_words + info.r_words) * sizeof(uint32_t) *
+                                    f.count,
+                                what);
                 cases[n_cases++] = (struct bench_case){
                     .method = fc->method,
                     .bits = fc->bits,

@@ -3,6 +3,7 @@
 #include <gmp.h>
 #include <string.h>
 
+#include "fixed_ops.h"
 #include "random_words.h"
 
 static void words_to_mpz(mpz_t z, const uint32_t *w, unsigned n)
@@ -21,14 +22,6 @@ static void mpz_to_words(uint32_t *w, unsigned n, const mpz_t z)
     mpz_clear(t);
 }
 
-uint32_t fixed_neg_inv(uint32_t m0)
-{
-    uint32_t x = m0; /* m0^-1 to 3 bits; Newton doubles the correct bits */
-    for (int k = 0; k < 4; k++)
-        x *= 2u - m0 * x;
-    return 0u - x;
-}
-
 void fixed_r2(unsigned n, const uint32_t *m, uint32_t *r2)
 {
     mpz_t zm, t;
@@ -41,9 +34,10 @@ void fixed_r2(unsigned n, const uint32_t *m, uint32_t *r2)
     mpz_clears(zm, t, NULL);
 }
 
-void fixed_ref(enum fixed_op op, unsigned bits, uint64_t chain, const uint32_t *a,
+void fixed_ref(mpgpu_fixed_op public_op, unsigned bits, uint64_t chain, const uint32_t *a,
                const uint32_t *b, const uint32_t *m, uint32_t *out)
 {
+    const enum fixed_op op = (enum fixed_op)public_op;
     const unsigned n = fixed_words(bits);
     mpz_t x, y, zm, t, k;
     mpz_inits(x, y, zm, t, k, NULL);
@@ -134,9 +128,10 @@ static void random_below(uint64_t seed, uint64_t stream, const mpz_t bound, unsi
     mpz_clear(z);
 }
 
-void fixed_random_operands(enum fixed_op op, unsigned bits, uint64_t seed, uint64_t p,
+void fixed_random_operands(mpgpu_fixed_op public_op, unsigned bits, uint64_t seed, uint64_t p,
                            const uint32_t *m, uint32_t *a, uint32_t *b)
 {
+    const enum fixed_op op = (enum fixed_op)public_op;
     const unsigned n = fixed_words(bits);
     const uint32_t top = bits % 32 ? (1u << (bits % 32)) - 1 : ~0u;
     if (!fixed_op_modular(op) || op == FIXED_POWM) {
@@ -160,4 +155,44 @@ void fixed_random_operands(enum fixed_op op, unsigned bits, uint64_t seed, uint6
             random_below(seed, 2 * p + 1, bound, n, b);
     }
     mpz_clear(bound);
+}
+
+void fixed_boundary_operands(mpgpu_fixed_op public_op, unsigned bits, const uint32_t *m,
+                             unsigned which, uint32_t *a, uint32_t *b)
+{
+    const enum fixed_op op = (enum fixed_op)public_op;
+    const unsigned n = fixed_words(bits), aw = fixed_a_words(op, n), bw = fixed_b_words(op, n);
+    const uint32_t top = bits % 32 ? (1u << (bits % 32)) - 1 : ~0u; /* a P-bit number's top word */
+    memset(a, 0, aw * sizeof(uint32_t));
+    if (bw)
+        memset(b, 0, bw * sizeof(uint32_t));
+    if (which == 0)
+        return;
+    if (which == 2) {
+        a[0] = 1;
+        if (bw)
+            b[0] = 1;
+        return;
+    }
+    if (op == FIXED_MONTRED) { /* T = mR - 1 = (m - 1) R + R - 1, m odd */
+        memcpy(a + n, m, n * sizeof(uint32_t));
+        a[n]--;
+        for (unsigned j = 0; j < n; j++)
+            a[j] = ~0u;
+        return;
+    }
+    if (fixed_op_modular(op)) { /* m - 1 (odd m); powm: all-ones P-bit exponent */
+        memcpy(a, m, n * sizeof(uint32_t));
+        a[0]--;
+        memcpy(b, a, n * sizeof(uint32_t));
+        if (op == FIXED_POWM)
+            for (unsigned j = 0; j < n; j++)
+                b[j] = j + 1 < n ? ~0u : top;
+        return;
+    }
+    for (unsigned j = 0; j < n; j++) /* all ones: of n words for add/sub, of P bits for products */
+        a[j] = b[j] = op <= FIXED_SUB || j + 1 < n ? ~0u : top;
+    if (which == 3 && op > FIXED_SUB) /* the top bit alone */
+        for (unsigned j = 0; j < n; j++)
+            a[j] = j + 1 < n ? 0 : 1u << ((bits - 1) % 32);
 }

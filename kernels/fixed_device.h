@@ -1,10 +1,9 @@
 /* `mpgpu fixed` on the GPU: one thread per element, each running the operation --chain times in
  * registers (or on device memory, --mem global) through kernels/fixed_chain.cuh, compiled once
- * per built precision (kernels/fixed_kernels.cu).
+ * per built precision (kernels/fixed_kernels.cu), each precision with a launcher of its own.
+ * libmpgpu's fixed part (mpgpu_fixed.c) is their one caller.
  *
- * Host arrays are element-major: element p's first operand at a[p * aw + j], its second at
- * b[p * bw + j], its result at r[p * rw + j] (fixed_ops.h gives aw, bw, rw). On the device they
- * are laid out as the study compares them (004 sections 2.4 and 3.4):
+ * On the device the elements are laid out as the study compares them (004 sections 2.4 and 3.4):
  *   word order  coalesced: word j of every element together (004's COAL_IDX), or contiguous:
  *               each element's words together (004's IDX);
  *   operands    separate arrays, or interleaved in one array, word j of a beside word j of b
@@ -27,7 +26,6 @@ extern "C" {
 
 /* The precisions built in, ascending as meson lists them. */
 const unsigned *fixed_built_bits(size_t *n);
-bool fixed_bits_built(unsigned bits);
 
 struct fixed_config {
     unsigned bits;
@@ -39,7 +37,7 @@ struct fixed_config {
     uint64_t chain;   /* >= 1 */
     unsigned grid;    /* 0: enough blocks for one element per thread */
     unsigned block;
-    uint32_t m[FIXED_MAX_WORDS]; /* the odd modulus of modular ops */
+    uint32_t m[FIXED_MAX_WORDS]; /* the modulus of modular ops */
 };
 
 /* The kernel launch of one precision's library (fixed_kernels.cu); r2 = R^2 mod m. */
@@ -53,29 +51,11 @@ struct fixed_launch {
     cudaStream_t stream;
 };
 
-struct fixed_device {
-    struct fixed_config cfg;
-    size_t count;
-    unsigned aw, bw, rw;
-    uint32_t *d_a, *d_b, *d_r;
-    uint32_t *stage; /* host staging buffer in the device layout */
-    uint32_t mp, r2[FIXED_MAX_WORDS];
-    cudaStream_t stream;
-    const char *failed_call;
-};
+/* Queues the kernel of x->cfg on x->stream and returns cudaGetLastError(). */
+typedef cudaError_t fixed_launch_fn(const struct fixed_launch *x);
 
-/* Buffers for `count` elements of cfg; cfg->bits must be built and, for Montgomery ops, the
- * modulus odd. */
-cudaError_t fixed_device_open(struct fixed_device *d, const struct fixed_config *cfg, size_t count);
-cudaError_t fixed_device_upload(struct fixed_device *d, const uint32_t *a, const uint32_t *b);
-/* Fills the results with a pattern no correct result is made of only, so that an element the
- * kernel skipped cannot pass as one computed. */
-cudaError_t fixed_device_poison(struct fixed_device *d);
-cudaError_t fixed_device_launch(struct fixed_device *d);
-cudaError_t fixed_device_download(struct fixed_device *d, uint32_t *r);
-void fixed_device_close(struct fixed_device *d);
-/* Device bytes per element. */
-size_t fixed_device_bytes_per_element(const struct fixed_config *cfg);
+/* The launcher of a built precision, NULL for one not built. */
+fixed_launch_fn *fixed_launcher(unsigned bits);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 #define MPGPU_FIXED_OPS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 enum fixed_op {
     FIXED_ADD,       /* a + b mod 2^(32n), two's complement in the operand width (004 3.6.4) */
@@ -40,5 +41,14 @@ static inline bool fixed_op_modular(enum fixed_op op)
     return op == FIXED_ADDM || op == FIXED_SUBM || op >= FIXED_MONTRED;
 }
 static inline bool fixed_op_montgomery(enum fixed_op op) { return op >= FIXED_MONTRED; }
+
+/* -m0^-1 mod 2^32 for odd m0, the m' of Montgomery reduction (HAC 14.32). */
+static inline uint32_t fixed_neg_inv(uint32_t m0)
+{
+    uint32_t x = m0; /* m0^-1 to 3 bits; Newton doubles the correct bits */
+    for (int k = 0; k < 4; k++)
+        x *= 2u - m0 * x;
+    return 0u - x;
+}
 
 #endif

@@ -300,9 +300,9 @@ template <int P, Impl I> struct Precision {
                     const enum fixed_op o = (enum fixed_op)op;
                     if (o == FIXED_POWM && chain > 2)
                         continue;
-                    fixed_random_operands(o, P, seed, p, m.data(), a, b);
+                    fixed_random_operands((mpgpu_fixed_op)o, P, seed, p, m.data(), a, b);
                     run(o, r, a, b, m.data(), mp, r2.data(), chain);
-                    fixed_ref(o, P, chain, a, b, m.data(), expect);
+                    fixed_ref((mpgpu_fixed_op)o, P, chain, a, b, m.data(), expect);
                     const unsigned rw = fixed_r_words(o, N);
                     CHECK(!memcmp(r, expect, rw * 4), "%s %s --chain %llu element %llu", where,
                           fixed_op_names[op], (unsigned long long)chain, (unsigned long long)p);
