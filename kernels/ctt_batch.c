@@ -11,6 +11,7 @@
 void mpgpu_ctt_batch_init(struct mpgpu_ctt_batch *b)
 {
     memset(b, 0, sizeof *b);
+    b->sealed = 1; /* nothing to make room for */
 }
 
 void mpgpu_ctt_batch_free(struct mpgpu_ctt_batch *b)
@@ -20,7 +21,7 @@ void mpgpu_ctt_batch_free(struct mpgpu_ctt_batch *b)
     free(b->words);
     free(b->comps);
     free(b->qcomps);
-    memset(b, 0, sizeof *b);
+    mpgpu_ctt_batch_init(b);
 }
 
 static mpgpu_status reserve_words(struct mpgpu_ctt_batch *b, uint64_t need)
@@ -52,6 +53,7 @@ mpgpu_status mpgpu_ctt_batch_push_operand(struct mpgpu_ctt_batch *b, const uint3
     memcpy(b->words + b->operand_words, w, (size_t)len * sizeof *w);
     *off = (uint32_t)b->operand_words;
     b->operand_words += len;
+    b->sealed = 0;
     return MPGPU_OK;
 }
 
@@ -108,6 +110,7 @@ mpgpu_status mpgpu_ctt_batch_push_comp(struct mpgpu_ctt_batch *b, mpgpu_ctt_op o
         return st;
     b->comps[b->count++] = c;
     b->result_words += ctt_result_capacity(&c);
+    b->sealed = 0;
     return MPGPU_OK;
 }
 
@@ -138,6 +141,7 @@ mpgpu_status mpgpu_ctt_batch_push_qcomp(struct mpgpu_ctt_batch *b, const struct 
         return st;
     b->qcomps[b->count++] = c;
     b->result_words += ctt_q_capacity(&c);
+    b->sealed = 0;
     return MPGPU_OK;
 }
 
@@ -145,7 +149,9 @@ mpgpu_status mpgpu_ctt_batch_seal(struct mpgpu_ctt_batch *b)
 {
     if (!b)
         return MPGPU_ERR_BAD_ARGUMENT;
-    return reserve_words(b, b->operand_words + b->result_words);
+    const mpgpu_status st = reserve_words(b, b->operand_words + b->result_words);
+    b->sealed = st == MPGPU_OK;
+    return st;
 }
 
 uint32_t mpgpu_ctt_capacity(const struct mpgpu_ctt_comp *c)

@@ -66,7 +66,7 @@ CTT_HD static inline uint32_t ctt_result_capacity(const struct mpgpu_ctt_comp *c
 /* Whether the batch's words reach its result space: sealed since its last push. */
 static inline bool ctt_batch_sealed(const struct mpgpu_ctt_batch *b)
 {
-    return b->cap_words >= b->operand_words + b->result_words;
+    return b->sealed && b->cap_words >= b->operand_words + b->result_words;
 }
 
 #ifdef __cplusplus
