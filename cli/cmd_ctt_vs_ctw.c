@@ -11,14 +11,13 @@
 #include "bench.h"
 #include "cli.h"
 #include "commands.h"
-#include "ctt.h"
-#include "ctt_batch.h"
+#include "ctt_gen.h"
 #include "ctt_gmp.h"
-#include "ctt_rational.h"
 #include "ctt_ref.h"
 #include "gpu.h"
 #include "hostmem.h"
 #include "loop_watch.h"
+#include "mpgpu.h"
 #include "mul_bench.h"
 #include "name_list.h"
 #include "progress.h"
@@ -31,10 +30,10 @@ enum { OPT_OP = 1000, OPT_WORDS, OPT_SIGMA, OPT_SIGNED, OPT_REDUCE };
 /* The methods, in the order they run. */
 enum ctt_method { M_CTT, M_CTW, M_AUTO, M_CPU_PORT, M_GMP, N_METHODS };
 static const char *const method_names[N_METHODS] = {"ctt", "ctw", "auto", "cpu-port", "gmp"};
-static const char *const op_names[CTT_N_OPS] = {"add", "sub", "mul", "qadd", "qsub", "qmul", "qdiv"};
+static const char *const op_names[MPGPU_CTT_N_OPS] = {"add", "sub", "mul", "qadd", "qsub", "qmul", "qdiv"};
 
 struct ctt_args {
-    bool ops[CTT_N_OPS]; /* --op, a list (issue 36): each runs */
+    bool ops[MPGPU_CTT_N_OPS]; /* --op, a list (issue 36): each runs */
     unsigned words[CLI_MAX_SIZES];
     size_t n_words;
     double sigma;
@@ -47,14 +46,19 @@ struct ctt_bench {
     struct ctt_args args;
     /* The cases, in order, and the operation of each (c->data is the method). */
     const struct bench_case *cases;
-    enum ctt_op *case_ops;
+    mpgpu_ctt_op *case_ops;
     /* The batch held now: its operation and mean length (words 0: none). */
-    enum ctt_op op;
+    mpgpu_ctt_op op;
     unsigned words;
-    struct ctt_batch batch;
+    struct mpgpu_ctt_batch batch;
     uint32_t *mem;           /* a mapping's memory block as it left it */
-    void *comps;             /* and its computations (struct ctt_comp or ctt_qcomp) */
-    struct ctt_device dev;
+    void *comps;             /* and its computations (mpgpu_ctt_comp or mpgpu_ctt_qcomp) */
+    /* A GPU method's case: the batch's memory block and computations on the device, the
+     * stream its passes are timed on, and the library's plan of the mapping. */
+    cudaStream_t stream;
+    uint32_t *d_mem;
+    void *d_comps;
+    mpgpu_ctt_plan *plan;
     struct ctt_gmp gmp;
     int all_threads;
 };
@@ -63,17 +67,17 @@ static int ctt_handle(int id, const char *arg, void *ctx)
 {
     struct ctt_args *a = ctx;
     if (id == OPT_OP) {
-        name_list_parse("--op", arg, op_names, CTT_N_OPS, a->ops);
+        name_list_parse("--op", arg, op_names, MPGPU_CTT_N_OPS, a->ops);
     } else if (id == OPT_WORDS) {
         char accepted[96];
         snprintf(accepted, sizeof accepted, "lengths in words separated by single commas, each "
-                 "in 1..%u", CTT_MAX_WORDS);
+                 "in 1..%u", MPGPU_CTT_MAX_WORDS);
         cli_check_list("--words", arg, accepted);
         char *copy = strdup(arg);
         for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             if (a->n_words == CLI_MAX_SIZES)
                 cli_bad_input("--words: more than %d lengths given", CLI_MAX_SIZES);
-            a->words[a->n_words++] = (unsigned)cli_parse_u64("--words", t, 1, CTT_MAX_WORDS);
+            a->words[a->n_words++] = (unsigned)cli_parse_u64("--words", t, 1, MPGPU_CTT_MAX_WORDS);
         }
         free(copy);
     } else if (id == OPT_SIGMA) {
@@ -82,9 +86,9 @@ static int ctt_handle(int id, const char *arg, void *ctx)
         const double s = strtod(arg, &end);
         if (end == arg || *end || errno || !isfinite(s))
             cli_bad_input("--sigma '%s' is not a number; accepted: a deviation in words in 0..%u",
-                          arg, CTT_MAX_WORDS);
-        if (s < 0 || s > CTT_MAX_WORDS)
-            cli_bad_input("--sigma %s is out of range; accepted: 0..%u", arg, CTT_MAX_WORDS);
+                          arg, MPGPU_CTT_MAX_WORDS);
+        if (s < 0 || s > MPGPU_CTT_MAX_WORDS)
+            cli_bad_input("--sigma %s is out of range; accepted: 0..%u", arg, MPGPU_CTT_MAX_WORDS);
         a->sigma = s;
     } else if (id == OPT_SIGNED) {
         a->signed_operands = true;
@@ -131,41 +135,67 @@ static bool on_gpu(enum ctt_method m)
     return m == M_CTT || m == M_CTW || m == M_AUTO;
 }
 
-static enum ctt_mapping mapping_of(enum ctt_method m)
+static mpgpu_ctt_mapping mapping_of(enum ctt_method m)
 {
-    return m == M_CTT ? CTT_MAP_THREAD : m == M_CTW ? CTT_MAP_WARP : CTT_MAP_AUTO;
+    return m == M_CTT ? MPGPU_CTT_THREAD : m == M_CTW ? MPGPU_CTT_WARP : MPGPU_CTT_AUTO;
+}
+
+/* The CUDA error a failed library call left (mpgpu_last_error) and, in *failed_call, the CUDA
+ * call it names, for gpu_fail; cudaSuccess for MPGPU_OK. A failure that was no CUDA call's (host
+ * memory) ends the run here, named by `call`. */
+static cudaError_t api_error(mpgpu_status st, const char *call, const char **failed_call)
+{
+    if (st == MPGPU_OK)
+        return cudaSuccess;
+    mpgpu_error_info e;
+    mpgpu_last_error(&e);
+    if (st != MPGPU_ERR_NO_DEVICE && st != MPGPU_ERR_OUT_OF_DEVICE_MEMORY && st != MPGPU_ERR_CUDA) {
+        fprintf(stderr, "mpgpu: %s failed: %s\n", call, mpgpu_status_string(st));
+        exit(EXIT_GPU_ERROR);
+    }
+    *failed_call = e.cuda_call;
+    return (cudaError_t)e.cuda_error;
+}
+
+/* Ends the run through gpu_fail when a library call failed. */
+static void api_check(mpgpu_status st, const char *call)
+{
+    const char *failed = call;
+    const cudaError_t err = api_error(st, call, &failed);
+    if (err != cudaSuccess)
+        gpu_fail(failed, err);
 }
 
 /* Words per computation, roughly: lengths as long as mean + 3 sigma (capped), two operands and
  * the result (of 2m words at most); for a rational computation four operands, x and y (4m + 1)
  * and qadd's and qsub's temporaries (4m). For the checks before any work. */
-static uint64_t words_estimate(const struct ctt_bench *t, enum ctt_op op, unsigned words)
+static uint64_t words_estimate(const struct ctt_bench *t, mpgpu_ctt_op op, unsigned words)
 {
     double m = words + 3 * t->args.sigma;
-    if (m > CTT_MAX_WORDS)
-        m = CTT_MAX_WORDS;
-    return (uint64_t)((ctt_op_rational(op) ? 12 : 4) * m + 1) * t->opt.count;
+    if (m > MPGPU_CTT_MAX_WORDS)
+        m = MPGPU_CTT_MAX_WORDS;
+    return (uint64_t)((MPGPU_CTT_OP_IS_RATIONAL(op) ? 12 : 4) * m + 1) * t->opt.count;
 }
 
 /* Bytes of one computation of op. */
-static size_t comp_bytes(enum ctt_op op)
+static size_t comp_bytes(mpgpu_ctt_op op)
 {
-    return ctt_op_rational(op) ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
+    return MPGPU_CTT_OP_IS_RATIONAL(op) ? sizeof(mpgpu_ctt_qcomp) : sizeof(mpgpu_ctt_comp);
 }
 
 /* The batch of op at words (the one held, if it is that): 0, or BENCH_STOPPED at Ctrl-C. */
-static int prepare_batch(struct ctt_bench *t, enum ctt_op op, unsigned words)
+static int prepare_batch(struct ctt_bench *t, mpgpu_ctt_op op, unsigned words)
 {
     if (t->words == words && t->op == op)
         return 0;
-    ctt_batch_free(&t->batch);
+    mpgpu_ctt_batch_free(&t->batch);
     free(t->mem);
     free(t->comps);
     t->mem = t->comps = NULL;
     t->words = 0;
     const struct ctt_gen g = {.seed = t->opt.seed, .op = op, .count = t->opt.count,
                               .mean_words = words, .sigma_words = t->args.sigma,
-                              .max_words = CTT_MAX_WORDS, .signed_operands = t->args.signed_operands};
+                              .max_words = MPGPU_CTT_MAX_WORDS, .signed_operands = t->args.signed_operands};
     struct progress_phase ph;
     const int rc = ctt_batch_generate(
         &t->batch, &g,
@@ -196,7 +226,7 @@ static int ctt_setup(void *ctx, struct bench_case *c)
 {
     struct ctt_bench *t = ctx;
     const enum ctt_method m = (enum ctt_method)(uintptr_t)c->data;
-    const enum ctt_op op = t->case_ops[c - t->cases];
+    const mpgpu_ctt_op op = t->case_ops[c - t->cases];
     if (prepare_batch(t, op, c->bits / 32) != 0)
         return BENCH_STOPPED;
     if (m == M_GMP) {
@@ -215,7 +245,8 @@ static int ctt_setup(void *ctx, struct bench_case *c)
     } else if (on_gpu(m)) {
         size_t free_b = 0, total_b = 0;
         GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
-        const uint64_t need = ctt_device_bytes(&t->batch, mapping_of(m));
+        uint64_t need = 0;
+        api_check(mpgpu_ctt_device_bytes(&t->batch, mapping_of(m), &need), "mpgpu_ctt_device_bytes");
         if (need > free_b / 10 * 9) {
             char n[32], f[32];
             hostmem_format(n, sizeof n, need);
@@ -224,30 +255,42 @@ static int ctt_setup(void *ctx, struct bench_case *c)
                           "limit is 90%% of the %s free", (unsigned long long)t->opt.count,
                           c->bits / 32, c->method, n, f);
         }
-        cudaError_t err = ctt_device_open(&t->dev, &t->batch, mapping_of(m));
-        if (err != cudaSuccess)
-            gpu_fail(t->dev.failed_call ? t->dev.failed_call : "ctt_device_open", err);
+        const uint64_t total = t->batch.operand_words + t->batch.result_words;
+        GPU_CHECK(cudaStreamCreate(&t->stream));
+        GPU_CHECK(cudaMalloc((void **)&t->d_mem, total * 4));
+        GPU_CHECK(cudaMalloc(&t->d_comps, t->batch.count * comp_bytes(op)));
+        api_check(mpgpu_ctt_plan_create(&t->plan, &t->batch, mapping_of(m)), "mpgpu_ctt_plan_create");
+        api_check(mpgpu_ctt_upload(&t->batch, t->d_mem, t->d_comps, t->stream), "mpgpu_ctt_upload");
+        /* The result space poisoned, so that a word no mapping writes shows up in the check. */
+        GPU_CHECK(cudaMemsetAsync(t->d_mem + t->batch.operand_words, 0xa5,
+                                  t->batch.result_words * 4, t->stream));
+        GPU_CHECK(cudaStreamSynchronize(t->stream));
     }
     return 0;
 }
 
-struct region {
-    struct ctt_bench *t;
-    enum ctt_mapping mapping;
-};
+/* The results of a GPU method's case to the host (t->mem, t->comps), waiting for them. */
+static cudaError_t download(struct ctt_bench *t, const char **failed_call)
+{
+    cudaError_t err = api_error(mpgpu_ctt_download(t->plan, t->d_mem, t->d_comps, t->mem, t->comps,
+                                                   t->stream), "mpgpu_ctt_download", failed_call);
+    if (err == cudaSuccess && (err = cudaStreamSynchronize(t->stream)) != cudaSuccess)
+        *failed_call = "cudaStreamSynchronize";
+    return err;
+}
 
 static cudaError_t timed_region(void *p, const char **failed_call)
 {
-    struct region *x = p;
-    struct ctt_device *d = &x->t->dev;
-    const bool transfers = x->t->opt.include_transfers;
-    cudaError_t err = transfers ? ctt_device_upload(d, &x->t->batch) : cudaSuccess;
+    struct ctt_bench *t = p;
+    const bool transfers = t->opt.include_transfers;
+    cudaError_t err = transfers ? api_error(mpgpu_ctt_upload(&t->batch, t->d_mem, t->d_comps, t->stream),
+                                            "mpgpu_ctt_upload", failed_call)
+                                : cudaSuccess;
     if (err == cudaSuccess)
-        err = ctt_device_launch(d, x->mapping);
+        err = api_error(mpgpu_ctt_run_device(t->plan, t->d_mem, t->d_comps, t->stream),
+                        "mpgpu_ctt_run_device", failed_call);
     if (err == cudaSuccess && transfers)
-        err = ctt_device_download(d, x->t->mem, x->t->comps);
-    if (err != cudaSuccess)
-        *failed_call = d->failed_call;
+        err = download(t, failed_call);
     return err;
 }
 
@@ -264,7 +307,7 @@ static int cpu_pass(struct ctt_bench *t, enum ctt_method m, int threads, const s
     /* On a copy of the block, so the batch the GPU methods upload stays as generated. */
     const uint64_t total = t->batch.operand_words + t->batch.result_words;
     memcpy(t->mem, t->batch.words, total * 4);
-    struct ctt_batch port = t->batch;
+    struct mpgpu_ctt_batch port = t->batch;
     port.words = t->mem;
     if (port.rational)
         port.qcomps = memcpy(t->comps, t->batch.qcomps, t->batch.count * comp_bytes(t->op));
@@ -293,9 +336,8 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         progress_phase_end(&ph);
         return rc == LOOP_STOPPED ? BENCH_STOPPED : 0;
     }
-    struct region x = {t, mapping_of(m)};
     const char *failed = NULL;
-    cudaError_t err = time_gpu_region(timed_region, &x, t->dev.stream, gpu_region_held(&t->opt, warmup), 0, 1,
+    cudaError_t err = time_gpu_region(timed_region, t, t->stream, gpu_region_held(&t->opt, warmup), 0, 1,
                                       ms, &failed);
     if (err != cudaSuccess)
         gpu_fail(failed ? failed : "kernel", err);
@@ -303,8 +345,8 @@ static int ctt_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         /* The reduction on the host: the results down (unless the region moved them), then
          * GMP's GCD, on the host's clock after the region's. */
         const double t0 = time_now_ms();
-        if (!t->opt.include_transfers && (err = ctt_device_download(&t->dev, t->mem, t->comps)))
-            gpu_fail(t->dev.failed_call, err);
+        if (!t->opt.include_transfers && (err = download(t, &failed)))
+            gpu_fail(failed, err);
         ctt_reduce(&t->batch, t->mem, t->comps, t->opt.threads ? t->opt.threads : t->all_threads);
         *ms += time_now_ms() - t0;
     }
@@ -319,9 +361,10 @@ static int ctt_check_begin(void *ctx, struct bench_case *c, struct bench_check_s
         return 0;
     /* With --reduce the last pass left its reduced results on the host. */
     if (on_gpu(m) && !t->opt.include_transfers && !t->args.reduce) {
-        cudaError_t err = ctt_device_download(&t->dev, t->mem, t->comps);
+        const char *failed = NULL;
+        cudaError_t err = download(t, &failed);
         if (err != cudaSuccess)
-            gpu_fail(t->dev.failed_call, err);
+            gpu_fail(failed, err);
     }
     spec->elements = t->batch.count;
     spec->element = "computation";
@@ -374,11 +417,12 @@ static void ctt_describe(void *ctx, const struct bench_case *c, char *params, si
                      (unsigned long long)t->batch.result_words);
     if (t->args.reduce && k > 0 && (size_t)k < len)
         k += snprintf(params + k, len - k, ";reduce=1");
-    if (m == M_AUTO && k > 0 && (size_t)k < len)
-        snprintf(params + k, len - k, ";bins=%zu/%zu/%zu/%zu/%zu", t->dev.bin[CTT_BIN_THREAD],
-                 t->dev.bin[CTT_BIN_WARP], t->dev.bin[CTT_BIN_WARP_COLUMNS],
-                 t->dev.bin[CTT_BIN_TILE64] + t->dev.bin[CTT_BIN_TILE128] + t->dev.bin[CTT_BIN_TILE256],
-                 t->dev.bin[CTT_BIN_BLOCK]);
+    size_t bin[MPGPU_CTT_N_BINS];
+    if (m == M_AUTO && k > 0 && (size_t)k < len && mpgpu_ctt_plan_bins(t->plan, bin) == MPGPU_OK)
+        snprintf(params + k, len - k, ";bins=%zu/%zu/%zu/%zu/%zu", bin[MPGPU_CTT_BIN_THREAD],
+                 bin[MPGPU_CTT_BIN_WARP], bin[MPGPU_CTT_BIN_WARP_COLUMNS],
+                 bin[MPGPU_CTT_BIN_TILE64] + bin[MPGPU_CTT_BIN_TILE128] + bin[MPGPU_CTT_BIN_TILE256],
+                 bin[MPGPU_CTT_BIN_BLOCK]);
 }
 
 static void ctt_teardown(void *ctx, struct bench_case *c)
@@ -392,7 +436,15 @@ static void ctt_teardown(void *ctx, struct bench_case *c)
                                                    "ctt-vs-ctw gmp: freeing the GMP values"));
         progress_phase_end(&ph);
     } else if (on_gpu(m)) {
-        ctt_device_close(&t->dev);
+        mpgpu_ctt_plan_destroy(t->plan);
+        cudaFree(t->d_mem);
+        cudaFree(t->d_comps);
+        if (t->stream)
+            cudaStreamDestroy(t->stream);
+        t->plan = NULL;
+        t->d_mem = NULL;
+        t->d_comps = NULL;
+        t->stream = NULL;
     }
 }
 
@@ -443,12 +495,12 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     };
     cli_parse(argc, argv, &spec, &t.opt);
     bool any_op = false;
-    for (int op = 0; op < CTT_N_OPS; op++)
+    for (int op = 0; op < MPGPU_CTT_N_OPS; op++)
         any_op |= t.args.ops[op];
     if (!any_op)
-        t.args.ops[CTT_MUL] = true;
-    for (int op = 0; op < CTT_N_OPS; op++)
-        if (t.args.reduce && t.args.ops[op] && !ctt_op_rational(op))
+        t.args.ops[MPGPU_CTT_MUL] = true;
+    for (int op = 0; op < MPGPU_CTT_N_OPS; op++)
+        if (t.args.reduce && t.args.ops[op] && !MPGPU_CTT_OP_IS_RATIONAL(op))
             cli_bad_input("--reduce applies to the rational operations qadd, qsub, qmul and qdiv; "
                           "--op %s is an integer operation", op_names[op]);
     if (t.args.n_words == 0)
@@ -462,7 +514,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     if (!explicit_methods)
         want[M_CTT] = want[M_CTW] = want[M_AUTO] = want[M_GMP] = true;
 
-    for (int op = 0; op < CTT_N_OPS; op++)
+    for (int op = 0; op < MPGPU_CTT_N_OPS; op++)
         for (size_t s = 0; s < t.args.n_words && t.args.ops[op]; s++) {
             const uint64_t words = words_estimate(&t, op, t.args.words[s]);
             if (words >= UINT64_C(1) << 32)
@@ -473,7 +525,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
             snprintf(what, sizeof what, "--count %llu at --words %u of --op %s",
                      (unsigned long long)t.opt.count, t.args.words[s], op_names[op]);
             /* The batch, a mapping's copy of it, and GMP's values (three or six a computation). */
-            const unsigned values = ctt_op_rational(op) ? 6 : 3;
+            const unsigned values = MPGPU_CTT_OP_IS_RATIONAL(op) ? 6 : 3;
             hostmem_require(words * 4 * 3 + t.opt.count * (comp_bytes(op) * 2 + values * 32), what);
         }
 
@@ -491,19 +543,19 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
         want[M_CTT] = want[M_CTW] = want[M_AUTO] = false;
     }
 
-    const size_t max_cases = CTT_N_OPS * t.args.n_words * N_METHODS;
+    const size_t max_cases = MPGPU_CTT_N_OPS * t.args.n_words * N_METHODS;
     struct bench_case *cases = malloc(max_cases * sizeof *cases);
     t.case_ops = malloc(max_cases * sizeof *t.case_ops);
     if (!cases || !t.case_ops)
         cli_bad_input("ctt-vs-ctw: out of host memory for %zu cases", max_cases);
     size_t n_cases = 0;
-    for (int op = 0; op < CTT_N_OPS; op++)
+    for (int op = 0; op < MPGPU_CTT_N_OPS; op++)
         for (size_t s = 0; s < t.args.n_words; s++)
             for (int k = 0; k < N_METHODS; k++) {
                 if (!t.args.ops[op] || !want[k])
                     continue;
                 const bool cpu = k == M_CPU_PORT || k == M_GMP;
-                t.case_ops[n_cases] = (enum ctt_op)op;
+                t.case_ops[n_cases] = (mpgpu_ctt_op)op;
                 cases[n_cases++] = (struct bench_case){
                     .method = method_names[k],
                     .bits = t.args.words[s] * 32,
@@ -523,7 +575,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     struct bench b;
     bench_open(&b, "ctt-vs-ctw", &t.opt, have_gpu, t.opt.device);
     int status = bench_run(&b, &ctt_ops, &t, cases, n_cases);
-    ctt_batch_free(&t.batch);
+    mpgpu_ctt_batch_free(&t.batch);
     free(t.mem);
     free(t.comps);
     free(cases);

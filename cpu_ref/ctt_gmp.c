@@ -23,7 +23,7 @@ static size_t value_arrays(struct ctt_gmp *g, bool rational, mpz_t **arrays[6])
     return n;
 }
 
-int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b, const struct loop_watch *watch)
+int ctt_gmp_init(struct ctt_gmp *g, const struct mpgpu_ctt_batch *b, const struct loop_watch *watch)
 {
     g->count = b->count;
     g->c = g->d = g->y = NULL;
@@ -51,7 +51,7 @@ int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b, const struct loop
         mpz_init(g->b[i]);
         /* Room for the largest result up front, so the timed region does not allocate. */
         if (b->rational) {
-            const struct ctt_qcomp *q = &b->qcomps[i];
+            const struct mpgpu_ctt_qcomp *q = &b->qcomps[i];
             mpz_inits(g->c[i], g->d[i], NULL);
             mpz_init2(g->r[i], 32 * (mp_bitcnt_t)ctt_q_longest_product(q) + 64);
             mpz_init2(g->y[i], 32 * (mp_bitcnt_t)ctt_q_longest_product(q) + 64);
@@ -60,7 +60,7 @@ int ctt_gmp_init(struct ctt_gmp *g, const struct ctt_batch *b, const struct loop
             import_signed(g->c[i], w + q->c_off, q->c_len, q->c_neg);
             import_signed(g->d[i], w + q->d_off, q->d_len, false);
         } else {
-            const struct ctt_comp *c = &b->comps[i];
+            const struct mpgpu_ctt_comp *c = &b->comps[i];
             mpz_init2(g->r[i], 32 * (mp_bitcnt_t)ctt_result_capacity(c) + 64);
             import_signed(g->a[i], w + c->a_off, c->a_len, c->a_neg);
             import_signed(g->b[i], w + c->b_off, c->b_len, c->b_neg);
@@ -87,11 +87,11 @@ void ctt_gmp_free(struct ctt_gmp *g, const struct loop_watch *watch)
     }
 }
 
-static void compute(mpz_t r, const mpz_t a, const mpz_t b, enum ctt_op op)
+static void compute(mpz_t r, const mpz_t a, const mpz_t b, mpgpu_ctt_op op)
 {
-    if (op == CTT_ADD)
+    if (op == MPGPU_CTT_ADD)
         mpz_add(r, a, b);
-    else if (op == CTT_SUB)
+    else if (op == MPGPU_CTT_SUB)
         mpz_sub(r, a, b);
     else
         mpz_mul(r, a, b);
@@ -100,14 +100,14 @@ static void compute(mpz_t r, const mpz_t a, const mpz_t b, enum ctt_op op)
 /* x/y = a/b op c/d by the unreduced formulas of 003 4.4.2 (ctt_rational.h); y holds c b while
  * x = a d +- c b is formed, so no temporary is needed. */
 static void compute_q(mpz_t x, mpz_t y, const mpz_t a, const mpz_t b, const mpz_t c,
-                      const mpz_t d, enum ctt_op op)
+                      const mpz_t d, mpgpu_ctt_op op)
 {
-    if (op == CTT_QADD || op == CTT_QSUB) {
+    if (op == MPGPU_CTT_QADD || op == MPGPU_CTT_QSUB) {
         mpz_mul(x, a, d);
         mpz_mul(y, c, b);
-        compute(x, x, y, op == CTT_QADD ? CTT_ADD : CTT_SUB);
+        compute(x, x, y, op == MPGPU_CTT_QADD ? MPGPU_CTT_ADD : MPGPU_CTT_SUB);
         mpz_mul(y, b, d);
-    } else if (op == CTT_QMUL) {
+    } else if (op == MPGPU_CTT_QMUL) {
         mpz_mul(x, a, c);
         mpz_mul(y, b, d);
     } else {
@@ -128,7 +128,7 @@ static void reduce_q(mpz_t x, mpz_t y, mpz_t t)
     mpz_divexact(y, y, t);
 }
 
-int ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool reduce,
+int ctt_gmp_run(struct ctt_gmp *g, const struct mpgpu_ctt_batch *b, int threads, bool reduce,
                 const struct loop_watch *watch)
 {
     const long n = (long)g->count;
@@ -144,7 +144,7 @@ int ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool 
                 if (loop_run_stopped(&run))
                     continue;
                 compute_q(g->r[i], g->y[i], g->a[i], g->b[i], g->c[i], g->d[i],
-                          (enum ctt_op)b->qcomps[i].op);
+                          (mpgpu_ctt_op)b->qcomps[i].op);
                 if (reduce)
                     reduce_q(g->r[i], g->y[i], t);
                 loop_run_item_done(&run, (uint64_t)i);
@@ -156,7 +156,7 @@ int ctt_gmp_run(struct ctt_gmp *g, const struct ctt_batch *b, int threads, bool 
         for (long i = 0; i < n; i++) {
             if (loop_run_stopped(&run))
                 continue;
-            compute(g->r[i], g->a[i], g->b[i], (enum ctt_op)b->comps[i].op);
+            compute(g->r[i], g->a[i], g->b[i], (mpgpu_ctt_op)b->comps[i].op);
             loop_run_item_done(&run, (uint64_t)i);
         }
     }
@@ -173,7 +173,7 @@ static uint32_t store_magnitude(uint32_t *mem, uint32_t off, uint32_t len0, cons
     return (uint32_t)len;
 }
 
-void ctt_reduce(const struct ctt_batch *b, uint32_t *mem, struct ctt_qcomp *q, int threads)
+void ctt_reduce(const struct mpgpu_ctt_batch *b, uint32_t *mem, struct mpgpu_ctt_qcomp *q, int threads)
 {
     const long n = (long)b->count;
 #pragma omp parallel num_threads(threads)
@@ -182,7 +182,7 @@ void ctt_reduce(const struct ctt_batch *b, uint32_t *mem, struct ctt_qcomp *q, i
         mpz_inits(x, y, t, NULL);
 #pragma omp for schedule(dynamic, 64)
         for (long i = 0; i < n; i++) {
-            struct ctt_qcomp *c = &q[i];
+            struct mpgpu_ctt_qcomp *c = &q[i];
             import_signed(x, mem + c->x_off, c->x_len, false);
             import_signed(y, mem + c->y_off, c->y_len, false);
             reduce_q(x, y, t);
@@ -202,7 +202,7 @@ enum { EXPECT_NEG, EXPECT_LEN, EXPECT_WORDS };
  * operands has (a rational numerator a d + c b: 2 CTT_MAX_WORDS + 1 words). */
 #define EXPECT_STRIDE (EXPECT_WORDS + 2 * CTT_MAX_WORDS + 1)
 
-size_t ctt_gmp_expect_bytes(const struct ctt_batch *b)
+size_t ctt_gmp_expect_bytes(const struct mpgpu_ctt_batch *b)
 {
     return (b->rational ? 2 : 1) * EXPECT_STRIDE * sizeof(uint32_t);
 }
@@ -215,18 +215,18 @@ static void export_expect(uint32_t *e, const mpz_t z)
     e[EXPECT_LEN] = (uint32_t)len;
 }
 
-void ctt_gmp_expect(const struct ctt_batch *b, size_t i, bool reduced, uint32_t *e)
+void ctt_gmp_expect(const struct mpgpu_ctt_batch *b, size_t i, bool reduced, uint32_t *e)
 {
     const uint32_t *w = b->words;
     if (b->rational) {
-        const struct ctt_qcomp *q = &b->qcomps[i];
+        const struct mpgpu_ctt_qcomp *q = &b->qcomps[i];
         mpz_t a, bb, c, d, x, y;
         mpz_inits(a, bb, c, d, x, y, NULL);
         import_signed(a, w + q->a_off, q->a_len, q->a_neg);
         import_signed(bb, w + q->b_off, q->b_len, false);
         import_signed(c, w + q->c_off, q->c_len, q->c_neg);
         import_signed(d, w + q->d_off, q->d_len, false);
-        compute_q(x, y, a, bb, c, d, (enum ctt_op)q->op);
+        compute_q(x, y, a, bb, c, d, (mpgpu_ctt_op)q->op);
         if (reduced)
             reduce_q(x, y, a);
         export_expect(e, x);
@@ -234,12 +234,12 @@ void ctt_gmp_expect(const struct ctt_batch *b, size_t i, bool reduced, uint32_t 
         mpz_clears(a, bb, c, d, x, y, NULL);
         return;
     }
-    const struct ctt_comp *c = &b->comps[i];
+    const struct mpgpu_ctt_comp *c = &b->comps[i];
     mpz_t a, bb, r;
     mpz_inits(a, bb, r, NULL);
     import_signed(a, w + c->a_off, c->a_len, c->a_neg);
     import_signed(bb, w + c->b_off, c->b_len, c->b_neg);
-    compute(r, a, bb, (enum ctt_op)c->op);
+    compute(r, a, bb, (mpgpu_ctt_op)c->op);
     export_expect(e, r);
     mpz_clears(a, bb, r, NULL);
 }
@@ -260,13 +260,13 @@ static bool result_is(const uint32_t *mem, uint32_t off, uint32_t len, bool neg,
 }
 
 /* The fields a mapping only reads: what the host put there. */
-static bool comp_inputs_equal(const struct ctt_comp *x, const struct ctt_comp *y)
+static bool comp_inputs_equal(const struct mpgpu_ctt_comp *x, const struct mpgpu_ctt_comp *y)
 {
     return x->a_off == y->a_off && x->a_len == y->a_len && x->b_off == y->b_off &&
            x->b_len == y->b_len && x->op == y->op && x->a_neg == y->a_neg && x->b_neg == y->b_neg;
 }
 
-static bool qcomp_inputs_equal(const struct ctt_qcomp *x, const struct ctt_qcomp *y)
+static bool qcomp_inputs_equal(const struct mpgpu_ctt_qcomp *x, const struct mpgpu_ctt_qcomp *y)
 {
     return x->a_off == y->a_off && x->a_len == y->a_len && x->b_off == y->b_off &&
            x->b_len == y->b_len && x->c_off == y->c_off && x->c_len == y->c_len &&
@@ -274,13 +274,13 @@ static bool qcomp_inputs_equal(const struct ctt_qcomp *x, const struct ctt_qcomp
            x->a_neg == y->a_neg && x->c_neg == y->c_neg;
 }
 
-bool ctt_gmp_matches(const struct ctt_batch *b, size_t i, const uint32_t *mem, const void *comps,
+bool ctt_gmp_matches(const struct mpgpu_ctt_batch *b, size_t i, const uint32_t *mem, const void *comps,
                      const uint32_t *e)
 {
     const uint64_t total = b->operand_words + b->result_words;
     if (b->rational) {
-        const struct ctt_qcomp *q = &((const struct ctt_qcomp *)comps)[i];
-        struct ctt_comp s[CTT_Q_MAX_STEPS];
+        const struct mpgpu_ctt_qcomp *q = &((const struct mpgpu_ctt_qcomp *)comps)[i];
+        struct mpgpu_ctt_comp s[CTT_Q_MAX_STEPS];
         const unsigned n = ctt_q_steps(q, s);
         if (!qcomp_inputs_equal(q, &b->qcomps[i]) || q->x_off < b->operand_words ||
             (uint64_t)q->x_off + ctt_q_capacity(q) > total || q->y_off != s[n - 2].r_off)
@@ -289,7 +289,7 @@ bool ctt_gmp_matches(const struct ctt_batch *b, size_t i, const uint32_t *mem, c
                result_is(mem, q->y_off, q->y_len, false, ctt_result_capacity(&s[n - 2]),
                          e + EXPECT_STRIDE);
     }
-    const struct ctt_comp *c = &((const struct ctt_comp *)comps)[i];
+    const struct mpgpu_ctt_comp *c = &((const struct mpgpu_ctt_comp *)comps)[i];
     const uint32_t cap = ctt_result_capacity(c);
     if (!comp_inputs_equal(c, &b->comps[i]) || c->r_off < b->operand_words ||
         (uint64_t)c->r_off + cap > total)
@@ -297,7 +297,7 @@ bool ctt_gmp_matches(const struct ctt_batch *b, size_t i, const uint32_t *mem, c
     return result_is(mem, c->r_off, c->r_len, c->r_neg, cap, e);
 }
 
-uint64_t ctt_verify(const struct ctt_batch *b, const uint32_t *mem, const void *comps, int threads,
+uint64_t ctt_verify(const struct mpgpu_ctt_batch *b, const uint32_t *mem, const void *comps, int threads,
                     bool reduced, size_t *first_bad)
 {
     const long n = (long)b->count;

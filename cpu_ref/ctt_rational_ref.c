@@ -3,9 +3,9 @@
 #include "ctt_rational.h"
 #include "ctt_ref.h"
 
-void ctt_qcompute(uint32_t *mem, struct ctt_qcomp *q)
+void ctt_qcompute(uint32_t *mem, struct mpgpu_ctt_qcomp *q)
 {
-    struct ctt_comp s[CTT_Q_MAX_STEPS];
+    struct mpgpu_ctt_comp s[CTT_Q_MAX_STEPS];
     const unsigned n = ctt_q_steps(q, s);
     for (unsigned k = 0; k < n; k++)
         ctt_compute(mem, &s[k]);

@@ -27,15 +27,15 @@ void ctt_mul_schoolbook(uint32_t *r, const uint32_t *a, uint32_t na, const uint3
 uint32_t ctt_normalized_length(const uint32_t *r, uint32_t n);
 /* One computation in sign and magnitude (ctt_signed_ref.c): its result goes to mem + c->r_off
  * (ctt_result_capacity words), c->r_len and c->r_neg are set. */
-void ctt_compute(uint32_t *mem, struct ctt_comp *c);
+void ctt_compute(uint32_t *mem, struct mpgpu_ctt_comp *c);
 /* One rational computation (ctt_rational_ref.c): its steps (ctt_rational.h) by ctt_compute,
  * the result space at q->x_off (ctt_q_capacity words); sets y_off, the lengths and x's sign. */
-void ctt_qcompute(uint32_t *mem, struct ctt_qcomp *q);
-/* The CPU port: every computation of the batch in order on one thread, the result space handed
+void ctt_qcompute(uint32_t *mem, struct mpgpu_ctt_qcomp *q);
+/* The CPU port (ctt_serial_ref.c): every computation of the batch in order on one thread, the result space handed
  * out in order. Returns 0, or LOOP_STOPPED when watch (loop_watch.h; NULL: none) stopped it
  * part-way. */
 struct loop_watch;
-int ctt_run_serial(struct ctt_batch *b, const struct loop_watch *watch);
+int ctt_run_serial(struct mpgpu_ctt_batch *b, const struct loop_watch *watch);
 
 #ifdef __cplusplus
 }

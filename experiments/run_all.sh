@@ -22,6 +22,7 @@ GPU_TESTS=(
     tests/test_mpgpu_gcd_gpu
     tests/test_mpgpu_gpu
     tests/test_mpgpu_fixed_gpu
+    tests/test_mpgpu_ctt_gpu
     tests/test_mpgpu_install.sh
 )
 

@@ -1,4 +1,4 @@
-/* `mpgpu ctt-vs-ctw` on the GPU: a batch in 003's layout (cpu_ref/ctt_batch.h) on the device,
+/* `mpgpu ctt-vs-ctw` on the GPU: a batch in 003's layout (ctt_batch.h) on the device,
  * and the mappings of its computations to the GPU:
  *   thread  one computation per thread, handed out by 003 Algorithm 3.1, results reserved by
  *           Algorithm 3.2 (ctt_thread.cu);
@@ -9,7 +9,7 @@
  *           product columns for longer ones), long products to a block summing
  *           tiles of columns (ctt_tile_mul.cuh), the longest to a block each (ctt_block.cu).
  * A rational computation (003 4.4) runs in the mapping's own style: its integer steps
- * (cpu_ref/ctt_rational.h) one after another by one thread, one warp or one block, in the
+ * (ctt_rational.h) one after another by one thread, one warp or one block, in the
  * result space that one reservation gave it (the temporaries of qadd and qsub included). */
 #ifndef MPGPU_CTT_H
 #define MPGPU_CTT_H
@@ -20,12 +20,14 @@
 
 #include "ctt_batch.h"
 #include "ctt_rational.h"
+#include "mpgpu.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
+enum ctt_mapping { CTT_MAP_THREAD = MPGPU_CTT_THREAD, CTT_MAP_WARP = MPGPU_CTT_WARP,
+                   CTT_MAP_AUTO = MPGPU_CTT_AUTO };
 
 /* auto's bins by the longer operand, in words. add and sub: a thread up to 16 when the batch
  * has no longer ones, a warp (CTW) up to 1024, a block above; with longer ones, the warp's
@@ -86,8 +88,10 @@ enum ctt_mapping { CTT_MAP_THREAD, CTT_MAP_WARP, CTT_MAP_AUTO };
 /* Rational computations are products foremost (three, or two, to one sum): they take mul's
  * bins, by the longest of their four integers. */
 enum ctt_bin {
-    CTT_BIN_THREAD, CTT_BIN_WARP, CTT_BIN_WARP_COLUMNS,
-    CTT_BIN_TILE64, CTT_BIN_TILE128, CTT_BIN_TILE256, CTT_BIN_BLOCK, CTT_N_BINS
+    CTT_BIN_THREAD = MPGPU_CTT_BIN_THREAD, CTT_BIN_WARP = MPGPU_CTT_BIN_WARP,
+    CTT_BIN_WARP_COLUMNS = MPGPU_CTT_BIN_WARP_COLUMNS, CTT_BIN_TILE64 = MPGPU_CTT_BIN_TILE64,
+    CTT_BIN_TILE128 = MPGPU_CTT_BIN_TILE128, CTT_BIN_TILE256 = MPGPU_CTT_BIN_TILE256,
+    CTT_BIN_BLOCK = MPGPU_CTT_BIN_BLOCK, CTT_N_BINS = MPGPU_CTT_N_BINS
 };
 #define CTT_BLOCK_THREADS 256
 
@@ -99,16 +103,16 @@ enum { CTT_NEXT_COMP, CTT_NEXT_WORD, CTT_NEXT_SCRATCH, CTT_N_COUNTERS };
 /* Words of the block mapping's scratch a computation takes: the middle and high words of the
  * column sums of its product (of its longest product, for a rational one, whose products run
  * one after another in the same scratch). */
-CTT_HD static inline uint32_t ctt_block_scratch(const struct ctt_comp *c)
+CTT_HD static inline uint32_t ctt_block_scratch(const struct mpgpu_ctt_comp *c)
 {
-    return c->op == CTT_MUL ? 2 * ctt_result_capacity(c) : 0;
+    return c->op == MPGPU_CTT_MUL ? 2 * ctt_result_capacity(c) : 0;
 }
-CTT_HD static inline uint32_t ctt_q_block_scratch(const struct ctt_qcomp *q)
+CTT_HD static inline uint32_t ctt_q_block_scratch(const struct mpgpu_ctt_qcomp *q)
 {
     return 2 * ctt_q_longest_product(q);
 }
 
-/* Launchers, one per mapping file. `comps` holds struct ctt_comp, or struct ctt_qcomp when
+/* Launchers, one per mapping file. `comps` holds struct mpgpu_ctt_comp, or struct mpgpu_ctt_qcomp when
  * `rational`; `index` lists the computations to run (NULL: 0..count-1). ctt_launch_block runs
  * auto's bin `kind` (CTT_BIN_WARP_COLUMNS, a tile bin or CTT_BIN_BLOCK); a tile bin's shared
  * memory is sized for operands of up to `longest` words. */
@@ -125,13 +129,14 @@ cudaError_t ctt_launch_block(uint32_t *mem, void *comps, bool rational, const ui
  * `rational` says (its registers bound it: 8 for integers, 5 for rationals on Hopper). */
 cudaError_t ctt_block_resident(bool rational, int *blocks_per_sm);
 
-struct ctt_device {
+/* mpgpu.h's plan: what runs one batch's computations with one mapping, apart from the batch's
+ * memory block and descriptors (the caller's). */
+struct mpgpu_ctt_plan {
+    enum ctt_mapping mapping;
     uint64_t operand_words, total_words;
     size_t count;
-    bool rational;             /* d_comps holds struct ctt_qcomp, else struct ctt_comp */
+    bool rational;             /* the descriptors are struct mpgpu_ctt_qcomp, else mpgpu_ctt_comp */
     size_t comp_bytes;         /* the size of one of them */
-    uint32_t *d_mem;           /* operands, then the result space */
-    void *d_comps;
     unsigned *d_counters;
     uint32_t *d_index;         /* auto: the computations bin after bin (enum ctt_bin) */
     bool index_is_identity;    /* auto: d_index is 0, 1, ..., count - 1 */
@@ -140,27 +145,24 @@ struct ctt_device {
     uint32_t *d_scratch;       /* auto: the column sums of the muls of the column bins */
     uint64_t scratch_words;
     int sm_count;
-    cudaStream_t stream;
     cudaStream_t side[CTT_N_BINS - 1]; /* auto: the other bins run beside the largest */
     cudaEvent_t fork, join[CTT_N_BINS - 1];
-    const char *failed_call;
 };
 
-/* Device bytes a batch needs with a mapping (for the memory check before any work). */
-uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m);
-/* Buffers for b (auto: its bins, made on the host here), the operands and computations copied
- * up, the result space poisoned so a word no mapping writes shows up in the check. */
-cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enum ctt_mapping m);
-void ctt_device_close(struct ctt_device *d);
-/* The whole memory block (result space included) and the computations to the device: the
- * transfers of --include-transfers (003 5.1, 6.3). */
-cudaError_t ctt_device_upload(struct ctt_device *d, const struct ctt_batch *b);
-/* Resets the counters and runs the mapping. Asynchronous on d->stream. */
-cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m);
-/* The whole memory block and the computations (as the mapping left them: with r_off, r_len and
- * r_neg, or x_off, y_off, the lengths and x_neg) back to the host; comps has room for count
- * computations of comp_bytes. */
-cudaError_t ctt_device_download(struct ctt_device *d, uint32_t *mem, void *comps);
+/* Bytes of one descriptor of b. */
+size_t ctt_comp_bytes(const struct mpgpu_ctt_batch *b);
+/* Device bytes a batch needs with a mapping: its memory block and descriptors, and the plan's
+ * (for the memory check before any work). */
+uint64_t ctt_device_bytes(const struct mpgpu_ctt_batch *b, enum ctt_mapping m);
+/* The plan for b (zeroed first; auto: its bins, made on the host here). On an error the plan
+ * holds what was made, for ctt_plan_close. */
+mpgpu_status ctt_plan_open(struct mpgpu_ctt_plan *p, const struct mpgpu_ctt_batch *b,
+                           enum ctt_mapping m);
+void ctt_plan_close(struct mpgpu_ctt_plan *p);
+/* Resets the counters and runs the mapping on mem and comps (the batch's memory block and
+ * descriptors on the device). Asynchronous on `stream`. */
+mpgpu_status ctt_plan_launch(struct mpgpu_ctt_plan *p, uint32_t *mem, void *comps,
+                             cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -139,7 +139,7 @@ __device__ void tile_mul(uint32_t *r, const uint32_t *a, uint32_t na, const uint
 // `scratch` (ctt_block_scratch words), or with TILE its tiles to `smem` (dynamic shared memory
 // of ctt_tile_shared_words words). Every thread ends with its r_len and r_neg.
 template <int THREADS, bool TILE>
-__device__ void compute(uint32_t *mem, ctt_comp &c, uint32_t *scratch, uint32_t *smem)
+__device__ void compute(uint32_t *mem, mpgpu_ctt_comp &c, uint32_t *scratch, uint32_t *smem)
 {
     const uint32_t need = ctt_result_capacity(&c);
     uint32_t *r = mem + c.r_off;
@@ -148,7 +148,7 @@ __device__ void compute(uint32_t *mem, ctt_comp &c, uint32_t *scratch, uint32_t 
     const auto load_a = [=](uint32_t i) { return ctt::word(a, na, i); };
     const auto load_b = [=](uint32_t i) { return ctt::word(b, nb, i); };
     bool neg;
-    if (c.op == CTT_MUL) {
+    if (c.op == MPGPU_CTT_MUL) {
         if constexpr (TILE)
             tile_mul<THREADS>(r, a, na, b, nb, smem);
         else
@@ -172,9 +172,9 @@ __device__ void compute(uint32_t *mem, ctt_comp &c, uint32_t *scratch, uint32_t 
 }
 
 template <int THREADS, bool TILE>
-__device__ void compute(uint32_t *mem, ctt_qcomp &q, uint32_t *scratch, uint32_t *smem)
+__device__ void compute(uint32_t *mem, mpgpu_ctt_qcomp &q, uint32_t *scratch, uint32_t *smem)
 {
-    ctt::rational(q, [=](ctt_comp &s) { compute<THREADS, TILE>(mem, s, scratch, smem); },
+    ctt::rational(q, [=](mpgpu_ctt_comp &s) { compute<THREADS, TILE>(mem, s, scratch, smem); },
                   [] { __syncthreads(); });
 }
 
@@ -232,9 +232,9 @@ extern "C" cudaError_t ctt_launch_block(uint32_t *mem, void *comps, bool rationa
     if (count == 0)
         return cudaSuccess;
     if (rational)
-        return launch(mem, (ctt_qcomp *)comps, index, count, counters, result_base, scratch,
+        return launch(mem, (mpgpu_ctt_qcomp *)comps, index, count, counters, result_base, scratch,
                       kind, longest, s);
-    return launch(mem, (ctt_comp *)comps, index, count, counters, result_base, scratch, kind,
+    return launch(mem, (mpgpu_ctt_comp *)comps, index, count, counters, result_base, scratch, kind,
                   longest, s);
 }
 
@@ -242,7 +242,7 @@ extern "C" cudaError_t ctt_block_resident(bool rational, int *blocks_per_sm)
 {
     if (rational)
         return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            blocks_per_sm, ctt_block_kernel<CTT_BLOCK_THREADS, false, ctt_qcomp>, CTT_BLOCK_THREADS, 0);
+            blocks_per_sm, ctt_block_kernel<CTT_BLOCK_THREADS, false, mpgpu_ctt_qcomp>, CTT_BLOCK_THREADS, 0);
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        blocks_per_sm, ctt_block_kernel<CTT_BLOCK_THREADS, false, ctt_comp>, CTT_BLOCK_THREADS, 0);
+        blocks_per_sm, ctt_block_kernel<CTT_BLOCK_THREADS, false, mpgpu_ctt_comp>, CTT_BLOCK_THREADS, 0);
 }

@@ -1,11 +1,19 @@
-/* The host side of ctt-vs-ctw on the GPU: one batch's memory block on the device, auto's bins,
- * the counters of 003 Algorithms 3.1/3.2 reset before each run, and the launches. */
+/* The host side of ctt-vs-ctw on the GPU: a batch's plan (auto's bins, the counters of 003
+ * Algorithms 3.1/3.2 reset before each run) and the launches. */
 #include "ctt.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_try.h"
+#include "mpgpu_internal.h"
+
+/* Returns the mpgpu_status of a failed CUDA call, named by `name` (static storage). */
+#define CTT_TRY(call, name)                                                                 \
+    do {                                                                                    \
+        cudaError_t ctt_try_err_ = (call);                                                  \
+        if (ctt_try_err_ != cudaSuccess)                                                    \
+            return libmpgpu_cuda_failure(ctt_try_err_, (name));                             \
+    } while (0)
 
 static uint32_t max_u32(uint32_t x, uint32_t y)
 {
@@ -14,19 +22,19 @@ static uint32_t max_u32(uint32_t x, uint32_t y)
 
 /* The length auto bins computation i of b by: its longer operand, the longest of the four
  * integers of a rational one. */
-static uint32_t longest(const struct ctt_batch *b, size_t i)
+static uint32_t longest(const struct mpgpu_ctt_batch *b, size_t i)
 {
     if (b->rational) {
-        const struct ctt_qcomp *q = &b->qcomps[i];
+        const struct mpgpu_ctt_qcomp *q = &b->qcomps[i];
         return max_u32(max_u32(q->a_len, q->b_len), max_u32(q->c_len, q->d_len));
     }
     return max_u32(b->comps[i].a_len, b->comps[i].b_len);
 }
 
 /* Whether computation i takes mul's bins: a product, or a rational computation. */
-static bool takes_mul_bins(const struct ctt_batch *b, size_t i)
+static bool takes_mul_bins(const struct mpgpu_ctt_batch *b, size_t i)
 {
-    return b->rational || b->comps[i].op == CTT_MUL;
+    return b->rational || b->comps[i].op == MPGPU_CTT_MUL;
 }
 
 /* auto's choices that depend on the whole batch (ctt.h gives the bounds and why). */
@@ -42,7 +50,7 @@ struct bin_rule {
  * wave of the block's kernel (block_wave computations). When most products are about the rows'
  * size, the rows also take those up to twice as long, so that a batch around the rows' bound
  * is not split in two bins (ctt.h). */
-static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count, size_t block_wave)
+static struct bin_rule bin_rule_of(const struct mpgpu_ctt_batch *b, int sm_count, size_t block_wave)
 {
     size_t short_ones = 0, rows_most = 0, products = 0, middle = 0;
     bool adds_short = true;
@@ -70,7 +78,7 @@ static struct bin_rule bin_rule_of(const struct ctt_batch *b, int sm_count, size
 }
 
 /* auto's bin of computation i (ctt.h gives the bounds). */
-static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i, struct bin_rule r)
+static enum ctt_bin bin_of(const struct mpgpu_ctt_batch *b, size_t i, struct bin_rule r)
 {
     const uint32_t n = longest(b, i);
     if (takes_mul_bins(b, i))
@@ -89,7 +97,7 @@ static enum ctt_bin bin_of(const struct ctt_batch *b, size_t i, struct bin_rule 
 
 /* Scratch words of the column bins: the middle and high words of the column sums of each mul.
  * With narrow false, every middle product is in the block bin: the most scratch b can need. */
-static uint64_t column_scratch_words(const struct ctt_batch *b, struct bin_rule r)
+static uint64_t column_scratch_words(const struct mpgpu_ctt_batch *b, struct bin_rule r)
 {
     uint64_t w = 0;
     for (size_t i = 0; i < b->count; i++) {
@@ -100,14 +108,14 @@ static uint64_t column_scratch_words(const struct ctt_batch *b, struct bin_rule 
     return w;
 }
 
-static size_t comp_bytes(const struct ctt_batch *b)
+size_t ctt_comp_bytes(const struct mpgpu_ctt_batch *b)
 {
-    return b->rational ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
+    return b->rational ? sizeof(struct mpgpu_ctt_qcomp) : sizeof(struct mpgpu_ctt_comp);
 }
 
-uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m)
+uint64_t ctt_device_bytes(const struct mpgpu_ctt_batch *b, enum ctt_mapping m)
 {
-    uint64_t bytes = (b->operand_words + b->result_words) * 4 + b->count * comp_bytes(b) +
+    uint64_t bytes = (b->operand_words + b->result_words) * 4 + b->count * ctt_comp_bytes(b) +
                      CTT_N_COUNTERS * sizeof(unsigned);
     /* The most scratch a batch can need: the shortest rows, every middle product in the block. */
     const struct bin_rule most_scratch = {.rows_max = CTT_AUTO_MUL_ROWS_MAX, .thread_fills = true};
@@ -120,7 +128,7 @@ uint64_t ctt_device_bytes(const struct ctt_batch *b, enum ctt_mapping m)
  * order: a warp a computation has no lanes to keep in step, and a batch all in that bin then
  * needs no index, like CTW itself (mixed-length add and sub at 8192 computations, H200: sorted,
  * auto took 1.02x CTW's time). */
-static size_t bin_key(const struct ctt_batch *b, size_t i, struct bin_rule r)
+static size_t bin_key(const struct mpgpu_ctt_batch *b, size_t i, struct bin_rule r)
 {
     const enum ctt_bin k = bin_of(b, i, r);
     return (size_t)k * (CTT_MAX_WORDS + 1) + (k == CTT_BIN_WARP ? 0 : longest(b, i));
@@ -130,7 +138,7 @@ static size_t bin_key(const struct ctt_batch *b, size_t i, struct bin_rule r)
  * counting sort); the thread bin ascending, so a warp's 32 lanes get similar lengths (003 4.3
  * warns that they should, and never measures it), the mappings of several threads descending,
  * so the longest start first and the short ones fill in behind them. */
-static int make_bins(struct ctt_device *d, const struct ctt_batch *b, uint32_t *index, struct bin_rule r)
+static int make_bins(struct mpgpu_ctt_plan *d, const struct mpgpu_ctt_batch *b, uint32_t *index, struct bin_rule r)
 {
     const size_t span = CTT_MAX_WORDS + 1, keys = CTT_N_BINS * span;
     size_t *at = calloc(keys + 1, sizeof *at);
@@ -162,64 +170,57 @@ static int make_bins(struct ctt_device *d, const struct ctt_batch *b, uint32_t *
     return 0;
 }
 
-cudaError_t ctt_device_open(struct ctt_device *d, const struct ctt_batch *b, enum ctt_mapping m)
+mpgpu_status ctt_plan_open(struct mpgpu_ctt_plan *d, const struct mpgpu_ctt_batch *b,
+                           enum ctt_mapping m)
 {
     memset(d, 0, sizeof *d);
+    d->mapping = m;
     d->operand_words = b->operand_words;
     d->total_words = b->operand_words + b->result_words;
     d->count = b->count;
     d->rational = b->rational;
-    d->comp_bytes = comp_bytes(b);
+    d->comp_bytes = ctt_comp_bytes(b);
     int dev = 0;
-    CUDA_TRY(d, cudaGetDevice(&dev), "cudaGetDevice");
-    CUDA_TRY(d, cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, dev),
-             "cudaDeviceGetAttribute");
-    CUDA_TRY(d, cudaStreamCreate(&d->stream), "cudaStreamCreate");
-    CUDA_TRY(d, cudaMalloc((void **)&d->d_mem, d->total_words * 4), "cudaMalloc (memory block)");
-    CUDA_TRY(d, cudaMalloc(&d->d_comps, b->count * d->comp_bytes), "cudaMalloc (computations)");
-    CUDA_TRY(d, cudaMalloc((void **)&d->d_counters, CTT_N_COUNTERS * sizeof(unsigned)),
-             "cudaMalloc (counters)");
-    if (m == CTT_MAP_AUTO) {
-        int blocks_per_sm = 0;
-        CUDA_TRY(d, ctt_block_resident(b->rational, &blocks_per_sm), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        const struct bin_rule rule = bin_rule_of(b, d->sm_count, (size_t)blocks_per_sm * (size_t)d->sm_count);
-        uint32_t *index = malloc(b->count * sizeof *index);
-        if (!index || make_bins(d, b, index, rule) != 0) {
-            free(index);
-            d->failed_call = "malloc (auto's bins)";
-            return cudaErrorMemoryAllocation;
-        }
-        /* Computations already in bin order (one bin of lengths that do not fall, e.g. equal
-         * lengths) need no index: the kernels read them directly. */
-        d->index_is_identity = true;
-        for (size_t i = 0; i < b->count && d->index_is_identity; i++)
-            d->index_is_identity = index[i] == i;
-        cudaError_t err = cudaMalloc((void **)&d->d_index, b->count * sizeof *index);
-        if (err == cudaSuccess)
-            err = cudaMemcpy(d->d_index, index, b->count * sizeof *index, cudaMemcpyHostToDevice);
+    CTT_TRY(cudaGetDevice(&dev), "cudaGetDevice");
+    CTT_TRY(cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, dev),
+            "cudaDeviceGetAttribute");
+    CTT_TRY(cudaMalloc((void **)&d->d_counters, CTT_N_COUNTERS * sizeof(unsigned)),
+            "cudaMalloc (counters)");
+    if (m != CTT_MAP_AUTO || b->count == 0)
+        return MPGPU_OK;
+    int blocks_per_sm = 0;
+    CTT_TRY(ctt_block_resident(b->rational, &blocks_per_sm),
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    const struct bin_rule rule = bin_rule_of(b, d->sm_count, (size_t)blocks_per_sm * (size_t)d->sm_count);
+    uint32_t *index = malloc(b->count * sizeof *index);
+    if (!index || make_bins(d, b, index, rule) != 0) {
         free(index);
-        CUDA_TRY(d, err, "cudaMalloc/cudaMemcpy (auto's bins)");
-        d->scratch_words = column_scratch_words(b, rule);
-        if (d->scratch_words)
-            CUDA_TRY(d, cudaMalloc((void **)&d->d_scratch, d->scratch_words * 4),
-                     "cudaMalloc (block scratch)");
-        for (int k = 0; k < CTT_N_BINS - 1; k++) {
-            CUDA_TRY(d, cudaStreamCreateWithFlags(&d->side[k], cudaStreamNonBlocking), "cudaStreamCreate");
-            CUDA_TRY(d, cudaEventCreateWithFlags(&d->join[k], cudaEventDisableTiming), "cudaEventCreate");
-        }
-        CUDA_TRY(d, cudaEventCreateWithFlags(&d->fork, cudaEventDisableTiming), "cudaEventCreate");
+        return MPGPU_ERR_OUT_OF_HOST_MEMORY;
     }
-    CUDA_TRY(d, ctt_device_upload(d, b), d->failed_call);
-    CUDA_TRY(d, cudaMemsetAsync(d->d_mem + d->operand_words, 0xa5, (d->total_words - d->operand_words) * 4,
-                                d->stream), "cudaMemsetAsync (poison)");
-    CUDA_TRY(d, cudaStreamSynchronize(d->stream), "cudaStreamSynchronize");
-    return cudaSuccess;
+    /* Computations already in bin order (one bin of lengths that do not fall, e.g. equal
+     * lengths) need no index: the kernels read them directly. */
+    d->index_is_identity = true;
+    for (size_t i = 0; i < b->count && d->index_is_identity; i++)
+        d->index_is_identity = index[i] == i;
+    cudaError_t err = cudaMalloc((void **)&d->d_index, b->count * sizeof *index);
+    if (err == cudaSuccess)
+        err = cudaMemcpy(d->d_index, index, b->count * sizeof *index, cudaMemcpyHostToDevice);
+    free(index);
+    CTT_TRY(err, "cudaMalloc/cudaMemcpy (auto's bins)");
+    d->scratch_words = column_scratch_words(b, rule);
+    if (d->scratch_words)
+        CTT_TRY(cudaMalloc((void **)&d->d_scratch, d->scratch_words * 4),
+                "cudaMalloc (block scratch)");
+    for (int k = 0; k < CTT_N_BINS - 1; k++) {
+        CTT_TRY(cudaStreamCreateWithFlags(&d->side[k], cudaStreamNonBlocking), "cudaStreamCreate");
+        CTT_TRY(cudaEventCreateWithFlags(&d->join[k], cudaEventDisableTiming), "cudaEventCreate");
+    }
+    CTT_TRY(cudaEventCreateWithFlags(&d->fork, cudaEventDisableTiming), "cudaEventCreate");
+    return MPGPU_OK;
 }
 
-void ctt_device_close(struct ctt_device *d)
+void ctt_plan_close(struct mpgpu_ctt_plan *d)
 {
-    cudaFree(d->d_mem);
-    cudaFree(d->d_comps);
     cudaFree(d->d_counters);
     cudaFree(d->d_index);
     cudaFree(d->d_scratch);
@@ -231,19 +232,7 @@ void ctt_device_close(struct ctt_device *d)
     }
     if (d->fork)
         cudaEventDestroy(d->fork);
-    if (d->stream)
-        cudaStreamDestroy(d->stream);
     memset(d, 0, sizeof *d);
-}
-
-cudaError_t ctt_device_upload(struct ctt_device *d, const struct ctt_batch *b)
-{
-    CUDA_TRY(d, cudaMemcpyAsync(d->d_mem, b->words, d->total_words * 4, cudaMemcpyHostToDevice,
-                                d->stream), "cudaMemcpyAsync (memory block up)");
-    const void *comps = b->rational ? (const void *)b->qcomps : (const void *)b->comps;
-    CUDA_TRY(d, cudaMemcpyAsync(d->d_comps, comps, b->count * d->comp_bytes, cudaMemcpyHostToDevice,
-                                d->stream), "cudaMemcpyAsync (computations up)");
-    return cudaSuccess;
 }
 
 /* The kernel of auto's bin k over its n computations, listed at ix. */
@@ -257,39 +246,41 @@ static const char *const bin_kernel[CTT_N_BINS] = {
     [CTT_BIN_BLOCK] = "ctt_block_kernel",
 };
 
-static cudaError_t launch_bin(struct ctt_device *d, enum ctt_bin k, const uint32_t *ix, uint32_t n,
-                              uint32_t base, cudaStream_t s)
+static cudaError_t launch_bin(struct mpgpu_ctt_plan *d, uint32_t *mem, void *comps, enum ctt_bin k,
+                              const uint32_t *ix, uint32_t n, uint32_t base, cudaStream_t s)
 {
     switch (k) {
     case CTT_BIN_THREAD:
-        return ctt_launch_thread(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base,
+        return ctt_launch_thread(mem, comps, d->rational, ix, n, d->d_counters, base,
                                  d->sm_count, s);
     case CTT_BIN_WARP:
-        return ctt_launch_warp(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base, s);
+        return ctt_launch_warp(mem, comps, d->rational, ix, n, d->d_counters, base, s);
     default:
-        return ctt_launch_block(d->d_mem, d->d_comps, d->rational, ix, n, d->d_counters, base,
+        return ctt_launch_block(mem, comps, d->rational, ix, n, d->d_counters, base,
                                 d->d_scratch, k, d->bin_longest[k], s);
     }
 }
 
-cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
+mpgpu_status ctt_plan_launch(struct mpgpu_ctt_plan *d, uint32_t *mem, void *comps,
+                             cudaStream_t stream)
 {
-    CUDA_TRY(d, cudaMemsetAsync(d->d_counters, 0, CTT_N_COUNTERS * sizeof(unsigned), d->stream),
-             "cudaMemsetAsync (counters)");
+    const enum ctt_mapping m = d->mapping;
+    CTT_TRY(cudaMemsetAsync(d->d_counters, 0, CTT_N_COUNTERS * sizeof(unsigned), stream),
+            "cudaMemsetAsync (counters)");
     const uint32_t n = (uint32_t)d->count, base = (uint32_t)d->operand_words;
     if (m == CTT_MAP_THREAD) {
-        CUDA_TRY(d, ctt_launch_thread(d->d_mem, d->d_comps, d->rational, NULL, n, d->d_counters,
-                                      base, d->sm_count, d->stream), "ctt_thread_kernel");
-        return cudaSuccess;
+        CTT_TRY(ctt_launch_thread(mem, comps, d->rational, NULL, n, d->d_counters, base,
+                                  d->sm_count, stream), "ctt_thread_kernel");
+        return MPGPU_OK;
     }
     if (m == CTT_MAP_WARP) {
-        CUDA_TRY(d, ctt_launch_warp(d->d_mem, d->d_comps, d->rational, NULL, n, d->d_counters,
-                                    base, d->stream), "ctt_warp_kernel");
-        return cudaSuccess;
+        CTT_TRY(ctt_launch_warp(mem, comps, d->rational, NULL, n, d->d_counters, base, stream),
+                "ctt_warp_kernel");
+        return MPGPU_OK;
     }
     /* auto: the bins run side by side, the others forked from and joined back to the largest's
-     * d->stream, so a small bin does not leave the GPU idle behind a large one. A batch that
-     * fills one bin only runs it on d->stream: the fork and join would cost it 1-2 us, which
+     * stream, so a small bin does not leave the GPU idle behind a large one. A batch that
+     * fills one bin only runs it on stream: the fork and join would cost it 1-2 us, which
      * on short equal lengths made auto 5-18 % slower than the mapping it chose (H200,
      * results/ctt_auto_equal.csv of commit 9442d21). */
     size_t at[CTT_N_BINS], sum = 0;
@@ -300,41 +291,32 @@ cudaError_t ctt_device_launch(struct ctt_device *d, enum ctt_mapping m)
         filled += d->bin[k] > 0;
         largest = d->bin[k] > d->bin[largest] ? k : largest;
     }
-    /* The bin with the most computations runs on d->stream itself, the others on side streams
+    /* The bin with the most computations runs on stream itself, the others on side streams
      * (bin k on side[k], or side[k - 1] past the largest). Only those of bins with computations
      * fork and join: each fork or join adds a wait on the timed stream. */
     cudaStream_t on[CTT_N_BINS];
     bool forked[CTT_N_BINS] = {false};
     for (int k = 0; k < CTT_N_BINS; k++) {
         forked[k] = k != largest && d->bin[k] > 0;
-        on[k] = forked[k] ? d->side[k < largest ? k : k - 1] : d->stream;
+        on[k] = forked[k] ? d->side[k < largest ? k : k - 1] : stream;
     }
     if (filled > 1)
-        CUDA_TRY(d, cudaEventRecord(d->fork, d->stream), "cudaEventRecord");
+        CTT_TRY(cudaEventRecord(d->fork, stream), "cudaEventRecord");
     for (int k = CTT_N_BINS - 1; k >= 0; k--) {
         if (forked[k])
-            CUDA_TRY(d, cudaStreamWaitEvent(on[k], d->fork, 0), "cudaStreamWaitEvent");
+            CTT_TRY(cudaStreamWaitEvent(on[k], d->fork, 0), "cudaStreamWaitEvent");
         /* One bin in the batch's own order reads the computations without the index: the
          * indirection cost the thread bin up to 16 % on 1-8-word batches (H200,
          * results/ctt_auto_equal.csv of commit acebf9b). */
         const uint32_t *ix = filled == 1 && d->index_is_identity ? NULL : d->d_index + at[k];
-        CUDA_TRY(d, launch_bin(d, (enum ctt_bin)k, ix, (uint32_t)d->bin[k], base, on[k]), bin_kernel[k]);
+        CTT_TRY(launch_bin(d, mem, comps, (enum ctt_bin)k, ix, (uint32_t)d->bin[k], base, on[k]),
+                bin_kernel[k]);
     }
     for (int k = 0; k < CTT_N_BINS; k++)
         if (forked[k]) {
             cudaEvent_t join = d->join[k < largest ? k : k - 1];
-            CUDA_TRY(d, cudaEventRecord(join, on[k]), "cudaEventRecord");
-            CUDA_TRY(d, cudaStreamWaitEvent(d->stream, join, 0), "cudaStreamWaitEvent");
+            CTT_TRY(cudaEventRecord(join, on[k]), "cudaEventRecord");
+            CTT_TRY(cudaStreamWaitEvent(stream, join, 0), "cudaStreamWaitEvent");
         }
-    return cudaSuccess;
-}
-
-cudaError_t ctt_device_download(struct ctt_device *d, uint32_t *mem, void *comps)
-{
-    CUDA_TRY(d, cudaMemcpyAsync(mem, d->d_mem, d->total_words * 4, cudaMemcpyDeviceToHost,
-                                d->stream), "cudaMemcpyAsync (memory block down)");
-    CUDA_TRY(d, cudaMemcpyAsync(comps, d->d_comps, d->count * d->comp_bytes,
-                                cudaMemcpyDeviceToHost, d->stream), "cudaMemcpyAsync (computations down)");
-    CUDA_TRY(d, cudaStreamSynchronize(d->stream), "cudaStreamSynchronize");
-    return cudaSuccess;
+    return MPGPU_OK;
 }

@@ -42,20 +42,20 @@ __device__ __forceinline__ uint32_t warp_chunk(uint32_t x, uint32_t y, uint32_t 
 }
 
 // The kernels are templates over the kind of computation; these say what differs.
-__device__ __forceinline__ uint32_t capacity(const ctt_comp &c) { return ctt_result_capacity(&c); }
-__device__ __forceinline__ uint32_t capacity(const ctt_qcomp &q) { return ctt_q_capacity(&q); }
-__device__ __forceinline__ uint32_t block_scratch(const ctt_comp &c) { return ctt_block_scratch(&c); }
-__device__ __forceinline__ uint32_t block_scratch(const ctt_qcomp &q) { return ctt_q_block_scratch(&q); }
-__device__ __forceinline__ void place(ctt_comp &c, uint32_t off) { c.r_off = off; }
-__device__ __forceinline__ void place(ctt_qcomp &q, uint32_t off) { q.x_off = off; }
+__device__ __forceinline__ uint32_t capacity(const mpgpu_ctt_comp &c) { return ctt_result_capacity(&c); }
+__device__ __forceinline__ uint32_t capacity(const mpgpu_ctt_qcomp &q) { return ctt_q_capacity(&q); }
+__device__ __forceinline__ uint32_t block_scratch(const mpgpu_ctt_comp &c) { return ctt_block_scratch(&c); }
+__device__ __forceinline__ uint32_t block_scratch(const mpgpu_ctt_qcomp &q) { return ctt_q_block_scratch(&q); }
+__device__ __forceinline__ void place(mpgpu_ctt_comp &c, uint32_t off) { c.r_off = off; }
+__device__ __forceinline__ void place(mpgpu_ctt_qcomp &q, uint32_t off) { q.x_off = off; }
 
 // A rational computation placed at q.x_off (003 4.4.2): its integer steps one after another,
 // each by the mapping's integer routine `integer(step)`, then `sync()`, since a step reads the
 // products (qadd, qsub) that the mapping's other threads wrote in the steps before.
 template <class Integer, class Sync>
-__device__ void rational(ctt_qcomp &q, Integer integer, Sync sync)
+__device__ void rational(mpgpu_ctt_qcomp &q, Integer integer, Sync sync)
 {
-    ctt_comp s[CTT_Q_MAX_STEPS];
+    mpgpu_ctt_comp s[CTT_Q_MAX_STEPS];
     const unsigned n = ctt_q_steps(&q, s);
     for (unsigned k = 0; k < n; k++) {
         integer(s[k]);

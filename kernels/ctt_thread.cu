@@ -66,12 +66,12 @@ __device__ void mul_schoolbook(uint32_t *r, const uint32_t *a, uint32_t na, cons
     }
 }
 
-__device__ void compute(uint32_t *mem, ctt_comp &c)
+__device__ void compute(uint32_t *mem, mpgpu_ctt_comp &c)
 {
     uint32_t *r = mem + c.r_off;
     const uint32_t *a = mem + c.a_off, *b = mem + c.b_off;
     bool neg;
-    if (c.op == CTT_MUL) {
+    if (c.op == MPGPU_CTT_MUL) {
         mul_schoolbook(r, a, c.a_len, b, c.b_len);
         neg = c.a_neg ^ c.b_neg;
     } else if (ctt_adds_magnitudes(&c)) {
@@ -92,9 +92,9 @@ __device__ void compute(uint32_t *mem, ctt_comp &c)
 }
 
 // No sync between the steps: one thread wrote what the next step reads.
-__device__ void compute(uint32_t *mem, ctt_qcomp &q)
+__device__ void compute(uint32_t *mem, mpgpu_ctt_qcomp &q)
 {
-    ctt::rational(q, [=](ctt_comp &s) { compute(mem, s); }, [] {});
+    ctt::rational(q, [=](mpgpu_ctt_comp &s) { compute(mem, s); }, [] {});
 }
 
 template <class Comp>
@@ -160,10 +160,10 @@ extern "C" cudaError_t ctt_launch_thread(uint32_t *mem, void *comps, bool ration
     const unsigned threads = warps < 4 * (uint64_t)sm_count ? 32 : 128;
     const unsigned blocks = (unsigned)((warps * 32 + threads - 1) / threads);
     if (rational)
-        ctt_thread_kernel<<<blocks, threads, 0, s>>>(mem, (ctt_qcomp *)comps, index, count, counters,
+        ctt_thread_kernel<<<blocks, threads, 0, s>>>(mem, (mpgpu_ctt_qcomp *)comps, index, count, counters,
                                                      result_base);
     else
-        ctt_thread_kernel<<<blocks, threads, 0, s>>>(mem, (ctt_comp *)comps, index, count, counters,
+        ctt_thread_kernel<<<blocks, threads, 0, s>>>(mem, (mpgpu_ctt_comp *)comps, index, count, counters,
                                                      result_base);
     return cudaGetLastError();
 }

@@ -1,7 +1,7 @@
 // auto's tile bin, beyond 003: the column sums of one long product by a block, each thread
 // summing CTT_TILE_COLS columns at a time in registers, folded so that every thread gets as
-// many word products (cpu_ref/ctt_tile_mul_model.h explains the fold and holds the CPU model
-// that the cpu suite checks against GMP, step for step the code below).
+// many word products (ctt_tile_shape.h explains the fold; cpu_ref/ctt_tile_mul_model.c is the
+// CPU model that the cpu suite checks against GMP, step for step the code below).
 //
 // Why it is faster than the product scanning of ctt_block.cu's block_mul: the operands come
 // from shared memory as 128-bit loads (a window of 16 words of b and 8 words of a serve 64 word
@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "ctt_tile_mul_model.h"
+#include "ctt_tile_shape.h"
 #include "ptx_carry.cuh"
 
 namespace ctt_tile {

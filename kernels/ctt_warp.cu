@@ -92,7 +92,7 @@ __device__ uint32_t warp_length(const uint32_t *r, uint32_t n)
 
 // One integer computation placed at c.r_off, by the whole warp; every lane ends with its
 // r_len and r_neg.
-__device__ void compute(uint32_t *mem, ctt_comp &c)
+__device__ void compute(uint32_t *mem, mpgpu_ctt_comp &c)
 {
     const unsigned lane = threadIdx.x & 31;
     const uint32_t need = ctt_result_capacity(&c);
@@ -100,7 +100,7 @@ __device__ void compute(uint32_t *mem, ctt_comp &c)
     const uint32_t *a = mem + c.a_off, *b = mem + c.b_off;
     const uint32_t n = c.a_len > c.b_len ? c.a_len : c.b_len;
     bool neg;
-    if (c.op == CTT_MUL) {
+    if (c.op == MPGPU_CTT_MUL) {
         warp_mul(r, a, c.a_len, b, c.b_len);
         neg = c.a_neg ^ c.b_neg;
     } else if (ctt_adds_magnitudes(&c)) {
@@ -120,9 +120,9 @@ __device__ void compute(uint32_t *mem, ctt_comp &c)
     c.r_neg = neg && c.r_len > 0;
 }
 
-__device__ void compute(uint32_t *mem, ctt_qcomp &q)
+__device__ void compute(uint32_t *mem, mpgpu_ctt_qcomp &q)
 {
-    ctt::rational(q, [=](ctt_comp &s) { compute(mem, s); }, [] { __syncwarp(); });
+    ctt::rational(q, [=](mpgpu_ctt_comp &s) { compute(mem, s); }, [] { __syncwarp(); });
 }
 
 template <class Comp>
@@ -157,10 +157,10 @@ extern "C" cudaError_t ctt_launch_warp(uint32_t *mem, void *comps, bool rational
     const unsigned threads = 128, per_block = threads / 32;
     const unsigned blocks = (count + per_block - 1) / per_block;
     if (rational)
-        ctt_warp_kernel<<<blocks, threads, 0, s>>>(mem, (ctt_qcomp *)comps, index, count, counters,
+        ctt_warp_kernel<<<blocks, threads, 0, s>>>(mem, (mpgpu_ctt_qcomp *)comps, index, count, counters,
                                                    result_base);
     else
-        ctt_warp_kernel<<<blocks, threads, 0, s>>>(mem, (ctt_comp *)comps, index, count, counters,
+        ctt_warp_kernel<<<blocks, threads, 0, s>>>(mem, (mpgpu_ctt_comp *)comps, index, count, counters,
                                                    result_base);
     return cudaGetLastError();
 }

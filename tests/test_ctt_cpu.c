@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ctt_batch.h"
+#include "ctt_gen.h"
 #include "ctt_gmp.h"
 #include "ctt_rational.h"
 #include "ctt_ref.h"
@@ -38,9 +39,9 @@ static void fill(uint32_t *w, uint32_t n, enum pattern p, uint64_t stream)
 }
 
 /* Runs every computation of b through the CPU port and checks each against GMP. */
-static void check_batch(struct ctt_batch *b, const char *what)
+static void check_batch(struct mpgpu_ctt_batch *b, const char *what)
 {
-    CHECK(ctt_batch_seal(b) == 0, "%s: seal", what);
+    CHECK(mpgpu_ctt_batch_seal(b) == 0, "%s: seal", what);
     ctt_run_serial(b, NULL);
     size_t first_bad = 0;
     const void *comps = b->rational ? (const void *)b->qcomps : (const void *)b->comps;
@@ -52,31 +53,31 @@ static void check_batch(struct ctt_batch *b, const char *what)
 /* One batch of every op and sign combination on operands of lengths na and nb. */
 static void check_lengths(uint32_t na, uint32_t nb, enum pattern pa, enum pattern pb)
 {
-    struct ctt_batch b;
-    ctt_batch_init(&b);
+    struct mpgpu_ctt_batch b;
+    mpgpu_ctt_batch_init(&b);
     uint32_t *x = malloc(((size_t)na + nb) * sizeof *x), *y = x + na;
     fill(x, na, pa, na * 3 + 1);
     fill(y, nb, pb, nb * 3 + 2);
     uint32_t xo, yo;
-    CHECK(ctt_batch_push_operand(&b, x, na, &xo) == 0 && ctt_batch_push_operand(&b, y, nb, &yo) == 0,
+    CHECK(mpgpu_ctt_batch_push_operand(&b, x, na, &xo) == 0 && mpgpu_ctt_batch_push_operand(&b, y, nb, &yo) == 0,
           "push");
-    for (int op = CTT_ADD; op <= CTT_MUL; op++)
+    for (int op = MPGPU_CTT_ADD; op <= MPGPU_CTT_MUL; op++)
         for (int s = 0; s < 4; s++) {
-            ctt_batch_push_comp(&b, op, xo, na, s & 1, yo, nb, s >> 1);
-            ctt_batch_push_comp(&b, op, yo, nb, s & 1, xo, na, s >> 1);
+            mpgpu_ctt_batch_push_comp(&b, op, xo, na, s & 1, yo, nb, s >> 1);
+            mpgpu_ctt_batch_push_comp(&b, op, yo, nb, s & 1, xo, na, s >> 1);
             /* x - x and x + (-x) with both operands at one offset: a zero-length result. */
-            ctt_batch_push_comp(&b, op, xo, na, s & 1, xo, na, s >> 1);
+            mpgpu_ctt_batch_push_comp(&b, op, xo, na, s & 1, xo, na, s >> 1);
         }
     char what[96];
     snprintf(what, sizeof what, "lengths %u, %u, patterns %d, %d", na, nb, pa, pb);
     check_batch(&b, what);
     for (size_t i = 0; i < b.count; i++) {
-        const struct ctt_comp *c = &b.comps[i];
-        if (c->a_off == c->b_off && c->op != CTT_MUL && !ctt_adds_magnitudes(c))
+        const struct mpgpu_ctt_comp *c = &b.comps[i];
+        if (c->a_off == c->b_off && c->op != MPGPU_CTT_MUL && !ctt_adds_magnitudes(c))
             CHECK(c->r_len == 0 && !c->r_neg, "%s: x - x has length %u", what, c->r_len);
     }
     free(x);
-    ctt_batch_free(&b);
+    mpgpu_ctt_batch_free(&b);
 }
 
 /* The lengths and patterns a batch check runs on: every pair of short lengths (around a warp's
@@ -103,49 +104,49 @@ static void check_routines(void)
     check_lengths(CTT_MAX_WORDS, 1, RANDOM, ALL_ONES);
 
     /* A borrow that runs the whole length: 2^(32 n) - 1 = 2^(32 n) - 1 ... and 1 - 2^(32 n). */
-    struct ctt_batch b;
-    ctt_batch_init(&b);
+    struct mpgpu_ctt_batch b;
+    mpgpu_ctt_batch_init(&b);
     uint32_t top[65] = {0}, one = 1, off_top, off_one;
     top[64] = 1;
-    ctt_batch_push_operand(&b, top, 65, &off_top);
-    ctt_batch_push_operand(&b, &one, 1, &off_one);
-    ctt_batch_push_comp(&b, CTT_SUB, off_top, 65, false, off_one, 1, false);
-    ctt_batch_push_comp(&b, CTT_SUB, off_one, 1, false, off_top, 65, false);
-    ctt_batch_push_comp(&b, CTT_ADD, off_top, 65, true, off_one, 1, false);
+    mpgpu_ctt_batch_push_operand(&b, top, 65, &off_top);
+    mpgpu_ctt_batch_push_operand(&b, &one, 1, &off_one);
+    mpgpu_ctt_batch_push_comp(&b, MPGPU_CTT_SUB, off_top, 65, false, off_one, 1, false);
+    mpgpu_ctt_batch_push_comp(&b, MPGPU_CTT_SUB, off_one, 1, false, off_top, 65, false);
+    mpgpu_ctt_batch_push_comp(&b, MPGPU_CTT_ADD, off_top, 65, true, off_one, 1, false);
     check_batch(&b, "borrow ripple");
     CHECK(b.comps[0].r_len == 64 && b.comps[1].r_neg, "borrow ripple: length %u, sign %u",
           b.comps[0].r_len, b.comps[1].r_neg);
-    ctt_batch_free(&b);
+    mpgpu_ctt_batch_free(&b);
 }
 
 /* The operands of computation i of b: offsets and lengths; returns how many (2, or 4 for a
  * rational one: a, b, c, d). */
-static int operands_of(const struct ctt_batch *b, size_t i, uint32_t off[4], uint32_t len[4])
+static int operands_of(const struct mpgpu_ctt_batch *b, size_t i, uint32_t off[4], uint32_t len[4])
 {
     if (!b->rational) {
-        const struct ctt_comp *c = &b->comps[i];
+        const struct mpgpu_ctt_comp *c = &b->comps[i];
         off[0] = c->a_off, len[0] = c->a_len, off[1] = c->b_off, len[1] = c->b_len;
         return 2;
     }
-    const struct ctt_qcomp *q = &b->qcomps[i];
+    const struct mpgpu_ctt_qcomp *q = &b->qcomps[i];
     off[0] = q->a_off, len[0] = q->a_len, off[1] = q->b_off, len[1] = q->b_len;
     off[2] = q->c_off, len[2] = q->c_len, off[3] = q->d_off, len[3] = q->d_len;
     return 4;
 }
 
-static void check_mpq(const struct ctt_batch *b, const char *what);
+static void check_mpq(const struct mpgpu_ctt_batch *b, const char *what);
 
 static void check_generator(void)
 {
     const double means[] = {1, 8, 64};
     const double sigmas[] = {0, 1, 32, 64};
-    for (int o = 0; o < CTT_N_OPS; o++)
+    for (int o = 0; o < MPGPU_CTT_N_OPS; o++)
         for (size_t m = 0; m < 3; m++)
             for (size_t s = 0; s < 4; s++) {
                 struct ctt_gen g = {.seed = seed + o, .op = o, .count = 333,
                                     .mean_words = means[m], .sigma_words = sigmas[s],
                                     .max_words = 200, .signed_operands = (m + s) & 1};
-                struct ctt_batch b;
+                struct mpgpu_ctt_batch b;
                 CHECK(ctt_batch_generate(&b, &g, NULL) == 0, "generate");
                 CHECK(b.rational == ctt_op_rational(o), "generator: op %d, rational %d", o,
                       b.rational);
@@ -168,19 +169,19 @@ static void check_generator(void)
                       g.max_words);
                 if (sigmas[s] >= 32)
                     CHECK(spread, "generator: sigma %g drew one length only", sigmas[s]);
-                struct ctt_batch again;
+                struct mpgpu_ctt_batch again;
                 ctt_batch_generate(&again, &g, NULL);
                 CHECK(again.operand_words == b.operand_words &&
                       memcmp(again.words, b.words, b.operand_words * 4) == 0,
                       "generator: one seed, two batches");
-                ctt_batch_free(&again);
+                mpgpu_ctt_batch_free(&again);
                 char what[96];
                 snprintf(what, sizeof what, "random batch op %d mean %g sigma %g", o, means[m],
                          sigmas[s]);
                 check_batch(&b, what);
                 if (b.rational)
                     check_mpq(&b, what);
-                ctt_batch_free(&b);
+                mpgpu_ctt_batch_free(&b);
             }
 }
 
@@ -189,17 +190,17 @@ static void check_generator(void)
  * changed operand, or changed a descriptor's length, is caught; the same block untouched passes. */
 static void check_verifier_uses_host_copy(void)
 {
-    const enum ctt_op ops[] = {CTT_SUB, CTT_MUL, CTT_QMUL};
+    const mpgpu_ctt_op ops[] = {MPGPU_CTT_SUB, MPGPU_CTT_MUL, MPGPU_CTT_QMUL};
     for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
-        const enum ctt_op op = ops[o];
+        const mpgpu_ctt_op op = ops[o];
         struct ctt_gen g = {.seed = seed, .op = op, .count = 200, .mean_words = 6,
                             .sigma_words = 2, .max_words = 64, .signed_operands = true};
-        struct ctt_batch host;
+        struct mpgpu_ctt_batch host;
         CHECK(ctt_batch_generate(&host, &g, NULL) == 0, "generate");
         const uint64_t total = host.operand_words + host.result_words;
-        const size_t comp_bytes = host.rational ? sizeof(struct ctt_qcomp) : sizeof(struct ctt_comp);
+        const size_t comp_bytes = host.rational ? sizeof(struct mpgpu_ctt_qcomp) : sizeof(struct mpgpu_ctt_comp);
         /* The "device": a copy of the block and descriptors that a mapping works on. */
-        struct ctt_batch dev = host;
+        struct mpgpu_ctt_batch dev = host;
         dev.words = malloc(total * 4);
         void *dev_comps = malloc(host.count * comp_bytes);
         memcpy(dev.words, host.words, total * 4);
@@ -230,15 +231,15 @@ static void check_verifier_uses_host_copy(void)
         CHECK(bad == 0, "op %d: an untouched block: %llu bad, first %zu", op,
               (unsigned long long)bad, first);
         if (host.rational)
-            ((struct ctt_qcomp *)dev_comps)[victim].c_off ^= 1;
+            ((struct mpgpu_ctt_qcomp *)dev_comps)[victim].c_off ^= 1;
         else
-            ((struct ctt_comp *)dev_comps)[victim].b_off ^= 1;
+            ((struct mpgpu_ctt_comp *)dev_comps)[victim].b_off ^= 1;
         bad = ctt_verify(&host, dev.words, dev_comps, 2, false, &first);
         CHECK(bad == 1 && first == victim, "op %d: changed descriptor %zu: %llu bad, first %zu", op,
               victim, (unsigned long long)bad, first);
         free(dev.words);
         free(dev_comps);
-        ctt_batch_free(&host);
+        mpgpu_ctt_batch_free(&host);
     }
 }
 
@@ -386,20 +387,20 @@ static void import_rational(mpq_t r, const uint32_t *mem, uint32_t num_off, uint
 
 /* Every result of b (run by the CPU port), reduced, against mpq's F1 op F2: the unreduced
  * formulas are the rational operations. */
-static void check_mpq(const struct ctt_batch *b, const char *what)
+static void check_mpq(const struct mpgpu_ctt_batch *b, const char *what)
 {
     mpq_t f1, f2, want, got;
     mpq_inits(f1, f2, want, got, NULL);
     size_t bad = 0, first = b->count;
     for (size_t i = 0; i < b->count; i++) {
-        const struct ctt_qcomp *q = &b->qcomps[i];
+        const struct mpgpu_ctt_qcomp *q = &b->qcomps[i];
         import_rational(f1, b->words, q->a_off, q->a_len, q->a_neg, q->b_off, q->b_len);
         import_rational(f2, b->words, q->c_off, q->c_len, q->c_neg, q->d_off, q->d_len);
-        if (q->op == CTT_QADD)
+        if (q->op == MPGPU_CTT_QADD)
             mpq_add(want, f1, f2);
-        else if (q->op == CTT_QSUB)
+        else if (q->op == MPGPU_CTT_QSUB)
             mpq_sub(want, f1, f2);
-        else if (q->op == CTT_QMUL)
+        else if (q->op == MPGPU_CTT_QMUL)
             mpq_mul(want, f1, f2);
         else
             mpq_div(want, f1, f2);
@@ -418,13 +419,13 @@ static void check_mpq(const struct ctt_batch *b, const char *what)
 
 /* Whether each product of q has fewer than 2^25 word products (the CPU port of 16384 x 16384
  * words, 2^28, would make the test slow without testing more). */
-static bool products_small(const struct ctt_qcomp *q)
+static bool products_small(const struct mpgpu_ctt_qcomp *q)
 {
-    struct ctt_comp s[CTT_Q_MAX_STEPS];
+    struct mpgpu_ctt_comp s[CTT_Q_MAX_STEPS];
     const unsigned n = ctt_q_steps(q, s);
     bool small = true;
     for (unsigned k = 0; k < n; k++)
-        small &= s[k].op != CTT_MUL || (uint64_t)s[k].a_len * s[k].b_len < (UINT64_C(1) << 25);
+        small &= s[k].op != MPGPU_CTT_MUL || (uint64_t)s[k].a_len * s[k].b_len < (UINT64_C(1) << 25);
     return small;
 }
 
@@ -433,8 +434,8 @@ static bool products_small(const struct ctt_qcomp *q)
  * zero numerators, and a zero divisor for qdiv, which must be refused. */
 static void check_rational_lengths(uint32_t na, uint32_t nb, enum pattern pa, enum pattern pb)
 {
-    struct ctt_batch b;
-    ctt_batch_init(&b);
+    struct mpgpu_ctt_batch b;
+    mpgpu_ctt_batch_init(&b);
     uint32_t *w = calloc((size_t)na + nb + 33, sizeof *w);
     fill(w, na, pa, na * 5 + 1);
     fill(w + na, nb, pb, nb * 5 + 2);
@@ -442,24 +443,24 @@ static void check_rational_lengths(uint32_t na, uint32_t nb, enum pattern pa, en
     uint32_t off[4], len[4] = {na, nb, 1, 33};
     bool pushed = true;
     for (int k = 0; k < 4; k++)
-        pushed &= ctt_batch_push_operand(&b, k == Q ? w + na : k == P ? w : w + na + nb, len[k],
+        pushed &= mpgpu_ctt_batch_push_operand(&b, k == Q ? w + na : k == P ? w : w + na + nb, len[k],
                                          &off[k]) == 0;
     CHECK(pushed, "push");
     static const int quads[][4] = {{P, Q, Q, P}, {P, P, Q, Q}, {Q, P, P, P}, {P, Q, P, Q},
                                    {Z1, Q, Z33, P}, {P, Q, Z1, Q}, {Z33, P, P, Q}};
     bool refusals_ok = true;
-    for (int op = CTT_QADD; op <= CTT_QDIV; op++)
+    for (int op = MPGPU_CTT_QADD; op <= MPGPU_CTT_QDIV; op++)
         for (size_t t = 0; t < sizeof quads / sizeof quads[0]; t++)
             for (int sg = 0; sg < 4; sg++) {
                 const int *u = quads[t];
-                const struct ctt_qcomp q = {
+                const struct mpgpu_ctt_qcomp q = {
                     .op = (uint8_t)op, .a_off = off[u[0]], .a_len = len[u[0]], .a_neg = sg & 1,
                     .b_off = off[u[1]], .b_len = len[u[1]], .c_off = off[u[2]],
                     .c_len = len[u[2]], .c_neg = sg >> 1, .d_off = off[u[3]], .d_len = len[u[3]]};
                 if (!products_small(&q))
                     continue;
-                const bool zero_divisor = op == CTT_QDIV && u[2] >= Z1;
-                refusals_ok &= ctt_batch_push_qcomp(&b, &q) == (zero_divisor ? -2 : 0);
+                const bool zero_divisor = op == MPGPU_CTT_QDIV && u[2] >= Z1;
+                refusals_ok &= mpgpu_ctt_batch_push_qcomp(&b, &q) == (zero_divisor ? MPGPU_ERR_BAD_ARGUMENT : MPGPU_OK);
             }
     char what[96];
     snprintf(what, sizeof what, "rationals, lengths %u, %u, patterns %d, %d", na, nb, pa, pb);
@@ -469,9 +470,9 @@ static void check_rational_lengths(uint32_t na, uint32_t nb, enum pattern pa, en
     /* x - x at one offset (and x + (-x)) has length 0 and no sign. */
     bool zero_ok = true;
     for (size_t i = 0; i < b.count; i++) {
-        const struct ctt_qcomp *q = &b.qcomps[i];
-        const bool cancels = (q->op == CTT_QSUB && q->a_neg == q->c_neg) ||
-                             (q->op == CTT_QADD && q->a_neg != q->c_neg);
+        const struct mpgpu_ctt_qcomp *q = &b.qcomps[i];
+        const bool cancels = (q->op == MPGPU_CTT_QSUB && q->a_neg == q->c_neg) ||
+                             (q->op == MPGPU_CTT_QADD && q->a_neg != q->c_neg);
         if (q->a_off == q->c_off && q->b_off == q->d_off && cancels)
             zero_ok &= q->x_len == 0 && !q->x_neg && q->y_len > 0;
     }
@@ -485,13 +486,13 @@ static void check_rational_lengths(uint32_t na, uint32_t nb, enum pattern pa, en
           (unsigned long long)bad, b.count, first_bad);
     check_mpq(&b, what);
     for (size_t i = 0; i < b.count; i++) {
-        const struct ctt_qcomp *q = &b.qcomps[i];
+        const struct mpgpu_ctt_qcomp *q = &b.qcomps[i];
         if (q->x_len == 0)
             zero_ok &= q->y_len == 1 && b.words[q->y_off] == 1;
     }
     CHECK(zero_ok, "%s, reduced: a zero is not 0/1", what);
     free(w);
-    ctt_batch_free(&b);
+    mpgpu_ctt_batch_free(&b);
 }
 
 static void check_rationals(void)
@@ -503,33 +504,33 @@ static void check_rationals(void)
 
     /* A zero denominator is refused for every q-op, and qdiv's zero c; a batch never mixes
      * integer and rational computations. */
-    struct ctt_batch b;
-    ctt_batch_init(&b);
+    struct mpgpu_ctt_batch b;
+    mpgpu_ctt_batch_init(&b);
     const uint32_t one = 1, zeros[3] = {0};
     uint32_t o1, oz;
-    ctt_batch_push_operand(&b, &one, 1, &o1);
-    ctt_batch_push_operand(&b, zeros, 3, &oz);
-    for (int op = CTT_QADD; op <= CTT_QDIV; op++) {
-        struct ctt_qcomp q = {.op = (uint8_t)op, .a_off = o1, .a_len = 1, .b_off = oz, .b_len = 3,
+    mpgpu_ctt_batch_push_operand(&b, &one, 1, &o1);
+    mpgpu_ctt_batch_push_operand(&b, zeros, 3, &oz);
+    for (int op = MPGPU_CTT_QADD; op <= MPGPU_CTT_QDIV; op++) {
+        struct mpgpu_ctt_qcomp q = {.op = (uint8_t)op, .a_off = o1, .a_len = 1, .b_off = oz, .b_len = 3,
                               .c_off = o1, .c_len = 1, .d_off = o1, .d_len = 1};
-        CHECK(ctt_batch_push_qcomp(&b, &q) == -2, "op %d: a zero b is not refused", op);
+        CHECK(mpgpu_ctt_batch_push_qcomp(&b, &q) == MPGPU_ERR_BAD_ARGUMENT, "op %d: a zero b is not refused", op);
         q.b_off = o1, q.b_len = 1, q.d_off = oz, q.d_len = 1;
-        CHECK(ctt_batch_push_qcomp(&b, &q) == -2, "op %d: a zero d is not refused", op);
+        CHECK(mpgpu_ctt_batch_push_qcomp(&b, &q) == MPGPU_ERR_BAD_ARGUMENT, "op %d: a zero d is not refused", op);
         q.d_off = o1, q.c_off = oz, q.c_len = 2;
-        CHECK(ctt_batch_push_qcomp(&b, &q) == (op == CTT_QDIV ? -2 : 0),
-              "op %d: a zero c is %s", op, op == CTT_QDIV ? "not refused" : "refused");
+        CHECK(mpgpu_ctt_batch_push_qcomp(&b, &q) == (op == MPGPU_CTT_QDIV ? MPGPU_ERR_BAD_ARGUMENT : MPGPU_OK),
+              "op %d: a zero c is %s", op, op == MPGPU_CTT_QDIV ? "not refused" : "refused");
     }
     CHECK(b.count == 3 && b.rational, "the refused pushes appended computations: %zu", b.count);
-    CHECK(ctt_batch_push_comp(&b, CTT_ADD, o1, 1, false, o1, 1, false) == -1,
+    CHECK(mpgpu_ctt_batch_push_comp(&b, MPGPU_CTT_ADD, o1, 1, false, o1, 1, false) == MPGPU_ERR_BAD_ARGUMENT,
           "an integer computation joined a rational batch");
-    ctt_batch_free(&b);
-    ctt_batch_init(&b);
-    ctt_batch_push_operand(&b, &one, 1, &o1);
-    ctt_batch_push_comp(&b, CTT_ADD, o1, 1, false, o1, 1, false);
-    const struct ctt_qcomp q = {.op = CTT_QMUL, .a_off = o1, .a_len = 1, .b_off = o1, .b_len = 1,
+    mpgpu_ctt_batch_free(&b);
+    mpgpu_ctt_batch_init(&b);
+    mpgpu_ctt_batch_push_operand(&b, &one, 1, &o1);
+    mpgpu_ctt_batch_push_comp(&b, MPGPU_CTT_ADD, o1, 1, false, o1, 1, false);
+    const struct mpgpu_ctt_qcomp q = {.op = MPGPU_CTT_QMUL, .a_off = o1, .a_len = 1, .b_off = o1, .b_len = 1,
                                 .c_off = o1, .c_len = 1, .d_off = o1, .d_len = 1};
-    CHECK(ctt_batch_push_qcomp(&b, &q) == -1, "a rational computation joined an integer batch");
-    ctt_batch_free(&b);
+    CHECK(mpgpu_ctt_batch_push_qcomp(&b, &q) == MPGPU_ERR_BAD_ARGUMENT, "a rational computation joined an integer batch");
+    mpgpu_ctt_batch_free(&b);
 }
 
 int main(void)
