@@ -7,12 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "collatz.h"
 #include "collatz_checkpoint.h"
 #include "collatz_cli.h"
 #include "collatz_convergence.h"
-#include "collatz_plain.h"
-#include "collatz_tables.h"
 #include "commands.h"
 #include "gpu.h"
 #include "hostmem.h"
@@ -54,8 +51,8 @@ struct collatz_args {
     struct collatz_range_args range;
     unsigned bc_bits, s_bits;
     bool s_bits_set, first_step_set;
-    enum collatz_table_memory memory;
-    enum collatz_first_step first_step;
+    mpgpu_collatz_table_memory memory;
+    mpgpu_collatz_first_step first_step;
     unsigned interleave;
     const char *checkpoint;
     struct md_devices devices;
@@ -69,10 +66,10 @@ static int collatz_handle(int id, const char *arg, void *ctx)
         return 0;
     switch (id) {
     case OPT_COLLATZ_BC_BITS:
-        a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, COLLATZ_BC_MIN_BITS, COLLATZ_BC_MAX_BITS);
+        a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, MPGPU_COLLATZ_BC_MIN_BITS, MPGPU_COLLATZ_BC_MAX_BITS);
         break;
     case OPT_S_BITS:
-        a->s_bits = (unsigned)cli_parse_u64("--s-bits", arg, 0, COLLATZ_PREFIX_MAX_BITS);
+        a->s_bits = (unsigned)cli_parse_u64("--s-bits", arg, 0, MPGPU_COLLATZ_S_MAX_BITS);
         a->s_bits_set = true;
         break;
     case OPT_COLLATZ_TABLE_MEMORY:
@@ -80,15 +77,15 @@ static int collatz_handle(int id, const char *arg, void *ctx)
         break;
     case OPT_FIRST_STEP:
         if (!strcmp(arg, "jump"))
-            a->first_step = COLLATZ_FIRST_JUMP;
+            a->first_step = MPGPU_COLLATZ_FIRST_JUMP;
         else if (!strcmp(arg, "table"))
-            a->first_step = COLLATZ_FIRST_TABLE;
+            a->first_step = MPGPU_COLLATZ_FIRST_TABLE;
         else
             cli_bad_input("--first-step '%s' is not a first step; accepted: jump, table", arg);
         a->first_step_set = true;
         break;
     case OPT_INTERLEAVE:
-        a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
+        a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, MPGPU_COLLATZ_MAX_INTERLEAVE);
         break;
     case OPT_COLLATZ_CHECKPOINT:
         a->checkpoint = collatz_checkpoint_option(arg);
@@ -117,6 +114,29 @@ static const struct cli_option collatz_options[] = {
     {"tables", NULL, OPT_TABLES, "print Tables 4.1, 4.2 and 4.3 as computed here next to the paper's, and exit (--s-bits K: Table 4.3 up to K)"},
     {0},
 };
+
+/* Sizes of the tables (mpgpu.h) for bits the options have checked. */
+static uint64_t s_count(unsigned bits, int threads)
+{
+    uint64_t n = 0;
+    mpgpu_collatz_s_count(bits, threads, &n);
+    return n;
+}
+
+static size_t bc_bytes(unsigned bits)
+{
+    size_t b = 0;
+    mpgpu_collatz_bc_bytes(bits, 0, &b);
+    return b;
+}
+
+/* S on the host, or on the GPU while it loads. */
+static uint64_t s_bytes(uint64_t count, bool device)
+{
+    uint64_t host = 0, dev = 0;
+    mpgpu_collatz_s_bytes(count, &host, &dev);
+    return device ? dev : host;
+}
 
 /* ---------------------------------------------------------------- --tables */
 
@@ -148,11 +168,11 @@ static void bits_string(char *out, uint64_t v, unsigned bits)
 static int print_tables(unsigned max_s_bits, int threads)
 {
     int differ = 0;
-    struct collatz_bc_table t;
-    struct collatz_s_table s;
-    if (collatz_bc_build(&t, 4) != 0 || collatz_s_build(&s, 4, collatz_s_count(4, threads), threads) != 0)
+    struct mpgpu_collatz_bc_table t;
+    struct mpgpu_collatz_s_table s;
+    if (mpgpu_collatz_bc_build(&t, 4) != MPGPU_OK || mpgpu_collatz_s_build(&s, 4, s_count(4, threads), threads) != MPGPU_OK)
         cli_bad_input("--tables: out of memory");
-    struct collatz_list sl = {s.residues, s.count, s.count};
+    struct mpgpu_collatz_list sl = {s.residues, s.count, s.count};
     collatz_list_sort(&sl);
     printf("Table 4.1: tables B, C and S for base bits 4 (ours | paper)\n");
     printf("%-8s %5s %5s %-8s | %5s %5s %-8s\n", "n_L", "B", "C", "S", "B", "C", "S");
@@ -168,14 +188,14 @@ static int print_tables(unsigned max_s_bits, int threads)
         printf("(%s)_2 %5u %5u %-8s | %5u %5u %-8s%s\n", nl, t.bc[2 * i], t.bc[2 * i + 1], so,
                paper41_b[i], paper41_c[i], sp, same ? "" : " DIFFERS");
     }
-    collatz_bc_free(&t);
-    collatz_s_free(&s);
+    mpgpu_collatz_bc_free(&t);
+    mpgpu_collatz_s_free(&s);
 
     printf("\nTable 4.2: tables B and C (ours | paper); operations = odd/even operations one table "
            "operation stands for, on average over n_L\n");
     printf("%-9s %10s %12s %12s | %8s %10s\n", "base bits", "entries", "B+C bytes", "operations", "words", "operation");
     for (unsigned d = 4; d <= 18; d++) {
-        if (collatz_bc_build(&t, d) != 0)
+        if (mpgpu_collatz_bc_build(&t, d) != MPGPU_OK)
             cli_bad_input("--tables: out of memory");
         uint64_t sum = 0;
         for (uint32_t i = 0; i < (1u << d); i++)
@@ -186,18 +206,18 @@ static int print_tables(unsigned max_s_bits, int threads)
         snprintf(paper, sizeof paper, "%.1f", paper42_ops[d - 4]);
         int same = !strcmp(ours, paper);
         differ |= !same;
-        printf("%-9u %10u %12zu %12s | %8s %10s%s\n", d, 1u << d, collatz_bc_bytes(d), ours,
+        printf("%-9u %10u %12zu %12s | %8s %10s%s\n", d, 1u << d, bc_bytes(d), ours,
                paper42_words[d - 4], paper, same ? "" : " DIFFERS");
-        collatz_bc_free(&t);
+        mpgpu_collatz_bc_free(&t);
     }
 
     printf("\nTable 4.3: table S, the mandatory residues (ours | paper); bytes = 8 per residue\n");
     printf("%-9s %12s %8s %12s | %12s %8s\n", "base bits", "words", "ratio", "bytes", "words", "ratio");
     for (unsigned k = 3; k <= max_s_bits; k++) {
-        uint64_t n = collatz_s_count(k, threads);
+        uint64_t n = s_count(k, threads);
         char ratio[16], bytes[32];
         snprintf(ratio, sizeof ratio, "%.4f", (double)n / (double)((uint64_t)1 << k));
-        hostmem_format(bytes, sizeof bytes, collatz_s_bytes(n));
+        hostmem_format(bytes, sizeof bytes, s_bytes(n, false));
         if (k <= 37) {
             int same = n == paper43_words[k - 3] && !strcmp(ratio, paper43_ratio[k - 3]);
             differ |= !same;
@@ -216,8 +236,8 @@ static int print_tables(unsigned max_s_bits, int threads)
 /* ---------------------------------------------------------------- verification runs */
 
 struct pass_result {
-    struct collatz_conv_totals t;
-    struct collatz_list overflows;
+    struct mpgpu_collatz_conv_totals t;
+    struct mpgpu_collatz_list overflows;
     double overflow_ms;
 };
 
@@ -225,10 +245,10 @@ struct collatz_run {
     struct collatz_bench cb;
     struct collatz_args a;
     char params[128];
-    struct collatz_bc_table bc;
-    struct collatz_s_table s;
+    struct mpgpu_collatz_bc_table bc;
+    struct mpgpu_collatz_s_table s;
     /* The case in hand. */
-    struct collatz_conv_totals base; /* what the resumed checkpoint finished */
+    struct mpgpu_collatz_conv_totals base; /* what the resumed checkpoint finished */
     struct pass_result ref, cur;     /* pass 1, and the pass running now */
 };
 
@@ -241,16 +261,17 @@ static void pass_free(struct pass_result *p)
 /* The CPU twin over [first, last] on `threads` threads (0: every core). Returns 0, or -1 when
  * host memory is short. */
 static int conv_twin(const struct collatz_run *r, uint64_t first, uint64_t last, int threads,
-                     struct collatz_conv_totals *t, struct collatz_list *ov)
+                     struct mpgpu_collatz_conv_totals *t, struct mpgpu_collatz_list *ov)
 {
-    return collatz_conv_cpu(&r->s, &r->bc, r->a.first_step, first, last, threads, t, ov);
+    return collatz_conv_cpu(&r->s, &r->bc, r->a.first_step == MPGPU_COLLATZ_FIRST_JUMP ? COLLATZ_FIRST_JUMP : COLLATZ_FIRST_TABLE,
+                            first, last, threads, t, ov);
 }
 
 /* A segment's result between its worker and the in-order merge (issue 14), and the worker (among
  * all ranks') that computed it, for the check. */
 struct conv_chunk {
-    struct collatz_conv_totals t;
-    struct collatz_list ov;
+    struct mpgpu_collatz_conv_totals t;
+    struct mpgpu_collatz_list ov;
     double overflow_ms;
     uint32_t worker;
 };
@@ -258,11 +279,11 @@ struct conv_chunk {
 /* What the check keeps of a chunk (collatz_chunks.h): its totals, and its overflowed starting
  * values as a count and a hash. */
 struct conv_result {
-    struct collatz_conv_totals t;
+    struct mpgpu_collatz_conv_totals t;
     uint64_t overflows_listed, overflows_hash;
 };
 
-static void conv_result_of(const struct collatz_conv_totals *t, const struct collatz_list *ov,
+static void conv_result_of(const struct mpgpu_collatz_conv_totals *t, const struct mpgpu_collatz_list *ov,
                            struct conv_result *out)
 {
     *out = (struct conv_result){*t, ov->n, collatz_chunks_hash(ov->v, ov->n)};
@@ -276,8 +297,8 @@ static int twin_compute(const void *ctx, const void *recorded, uint64_t first, u
     (void)recorded;
     const struct collatz_run *r = ctx;
     const unsigned bits = r->s.bits > CPU_SEGMENT_BITS ? r->s.bits : CPU_SEGMENT_BITS;
-    struct collatz_conv_totals t = {0, 0, 0};
-    struct collatz_list ov = {0};
+    struct mpgpu_collatz_conv_totals t = {0, 0, 0};
+    struct mpgpu_collatz_list ov = {0};
     int rc = 0;
     for (uint64_t from = first;;) {
         const uint64_t part_last = from | ((UINT64_C(1) << bits) - 1);
@@ -333,21 +354,22 @@ static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, i
     struct conv_chunk *k = slot;
     k->worker = collatz_worker_id(&r->cb, worker);
     if (r->cb.gpu) {
-        struct collatz_device *dev = &r->cb.devs[worker];
-        cudaError_t err = collatz_device_convergence(dev, r->a.memory, r->a.first_step, r->a.interleave, first,
-                                                     last, &k->t, &k->ov);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "collatz kernel", err);
+        mpgpu_status st = mpgpu_collatz_convergence(r->cb.devs[worker], r->a.memory, r->a.first_step, r->a.interleave,
+                                                    first, last, &k->t, &k->ov);
+        if (st != MPGPU_OK)
+            collatz_gpu_fail(st, "collatz kernel");
     } else if (conv_twin(r, first, last, r->cb.cpu_threads, &k->t, &k->ov) != 0) {
         cli_bad_input("collatz: out of host memory for the overflow list");
     }
     const double o0 = time_now_ms();
-    size_t bad = collatz_plain_verify_descents(k->ov.v, k->ov.n, 0);
+    size_t bad = 0;
+    if (mpgpu_collatz_settle_convergence(k->ov.v, k->ov.n, 0, &bad) != MPGPU_OK)
+        bad = 0;
     k->overflow_ms = time_now_ms() - o0;
     if (bad < k->ov.n) {
         fprintf(stderr, "mpgpu: collatz: starting value %" PRIu64 " did not fall below itself "
                         "within %llu operations at any length: NOT verified\n",
-                k->ov.v[bad], (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
+                k->ov.v[bad], (unsigned long long)MPGPU_COLLATZ_SETTLE_MAX_OPS);
         exit(EXIT_MISMATCH);
     }
     const uint64_t expected = collatz_conv_expected(&r->s, first, last, 0);
@@ -474,8 +496,8 @@ static void run_describe(void *ctx, const struct bench_case *c, char *params, si
              "start=%" PRIu64 ";bc_bits=%u;s_bits=%u;memory=%s;first_step=%s;interleave=%u;mandatory=%" PRIu64
              ";steps=%" PRIu64 ";overflows=%" PRIu64 ";overflow_ms=%.3f;devices=%s",
              r->cb.first + r->cb.done_before, r->a.bc_bits, r->a.s_bits,
-             !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global",
-             r->a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table", gpu ? r->a.interleave : 1,
+             !gpu ? "host" : r->a.memory == MPGPU_COLLATZ_TABLES_SHARED ? "shared" : "global",
+             r->a.first_step == MPGPU_COLLATZ_FIRST_JUMP ? "jump" : "table", gpu ? r->a.interleave : 1,
              r->ref.t.mandatory, r->ref.t.steps, r->ref.t.overflows,
              collatz_overflow_ms_per_pass(&r->cb), devices);
 }
@@ -483,7 +505,7 @@ static void run_describe(void *ctx, const struct bench_case *c, char *params, si
 static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
 {
     struct collatz_run *r = ctx;
-    struct collatz_conv_totals total = r->base;
+    struct mpgpu_collatz_conv_totals total = r->base;
     collatz_conv_add(&total, &r->ref.t);
     const uint64_t last = r->cb.first + (r->cb.count - 1);
     fprintf(out, "# %s: every starting value in [%" PRIu64 ", %" PRIu64 "] falls below itself: %" PRIu64
@@ -527,52 +549,52 @@ static void build_tables(void *ctx, bool gpu)
     const unsigned small = 24;
     double build_ms = 0;
     if (r->a.s_bits > small && !r->cb.opt.quiet) {
-        const uint64_t n = collatz_s_count(small, threads);
+        const uint64_t n = s_count(small, threads);
         const double p0 = time_now_ms();
-        struct collatz_s_table probe;
-        if (collatz_s_build(&probe, small, n, threads) == 0)
-            collatz_s_free(&probe);
+        struct mpgpu_collatz_s_table probe;
+        if (mpgpu_collatz_s_build(&probe, small, n, threads) == MPGPU_OK)
+            mpgpu_collatz_s_free(&probe);
         build_ms = time_now_ms() - p0;
     }
     char announce[64];
     const double t0 = time_now_ms();
-    const uint64_t s_count = collatz_s_count(r->a.s_bits, threads);
+    const uint64_t count = s_count(r->a.s_bits, threads);
     char what[160], bytes[32];
-    hostmem_format(bytes, sizeof bytes, collatz_s_bytes(s_count));
-    snprintf(what, sizeof what, "--s-bits %u: table S (%" PRIu64 " residues, %s)", r->a.s_bits, s_count, bytes);
-    hostmem_require(collatz_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), what);
+    hostmem_format(bytes, sizeof bytes, s_bytes(count, false));
+    snprintf(what, sizeof what, "--s-bits %u: table S (%" PRIu64 " residues, %s)", r->a.s_bits, count, bytes);
+    hostmem_require(s_bytes(count, false) + bc_bytes(r->a.bc_bits), what);
     if (gpu) {
         char with[192];
         snprintf(with, sizeof with, "%s with B and C", what);
-        collatz_devices_check_memory(&r->cb, collatz_device_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), with);
+        collatz_devices_check_memory(&r->cb, s_bytes(count, true) + bc_bytes(r->a.bc_bits), with);
     }
     snprintf(announce, sizeof announce, "building table S of %u bits", r->a.s_bits);
     collatz_announce_build(&r->cb.opt, announce, build_ms, small, r->a.s_bits);
-    if (collatz_bc_build(&r->bc, r->a.bc_bits) != 0 || collatz_s_build(&r->s, r->a.s_bits, s_count, threads) != 0)
+    if (mpgpu_collatz_bc_build(&r->bc, r->a.bc_bits) != MPGPU_OK ||
+        mpgpu_collatz_s_build(&r->s, r->a.s_bits, count, threads) != MPGPU_OK)
         cli_bad_input("%s: out of host memory while building", what);
     /* Each worker's device state gets its own copy: a GPU named twice holds two. */
     for (size_t w = 0; gpu && w < r->cb.devices.n; w++) {
-        struct collatz_device *dev = &r->cb.devs[w];
         GPU_CHECK(cudaSetDevice(r->cb.devices.ids[w]));
-        cudaError_t err = collatz_device_set_bc(dev, &r->bc, false);
-        if (err == cudaSuccess)
-            err = collatz_device_set_s(dev, &r->s);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "table upload", err);
+        mpgpu_status st = mpgpu_collatz_set_bc(r->cb.devs[w], &r->bc, false);
+        if (st == MPGPU_OK)
+            st = mpgpu_collatz_set_s(r->cb.devs[w], &r->s);
+        if (st != MPGPU_OK)
+            collatz_gpu_fail(st, "table upload");
     }
     if (gpu)
         GPU_CHECK(cudaSetDevice(r->cb.devices.ids[0]));
     if (!r->cb.opt.quiet)
         fprintf(stderr, "mpgpu: tables B, C (%u bits) and S (%u bits, %" PRIu64 " residues, %s) ready in %.2f s\n",
-                r->a.bc_bits, r->a.s_bits, s_count, bytes, (time_now_ms() - t0) * 1e-3);
+                r->a.bc_bits, r->a.s_bits, count, bytes, (time_now_ms() - t0) * 1e-3);
 }
 
 static int free_run(struct collatz_run *r, bool gpu, int status)
 {
     if (gpu)
         collatz_devices_close(&r->cb);
-    collatz_bc_free(&r->bc);
-    collatz_s_free(&r->s);
+    mpgpu_collatz_bc_free(&r->bc);
+    mpgpu_collatz_s_free(&r->s);
     checkpoint_free(&r->cb.ck);
     collatz_bench_free(&r->cb);
     return status;
@@ -584,8 +606,8 @@ int cmd_collatz(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.a.bc_bits = DEFAULT_BC_BITS;
     r.a.s_bits = DEFAULT_GPU_S_BITS;
-    r.a.memory = COLLATZ_TABLES_SHARED;
-    r.a.first_step = COLLATZ_FIRST_JUMP;
+    r.a.memory = MPGPU_COLLATZ_TABLES_SHARED;
+    r.a.first_step = MPGPU_COLLATZ_FIRST_JUMP;
     r.a.interleave = 1;
     const struct cli_spec spec = {
         .command = "collatz",
@@ -626,7 +648,7 @@ int cmd_collatz(int argc, char **argv)
     };
     cli_parse(argc, argv, &spec, &r.cb.opt);
     if (r.a.tables)
-        return print_tables(r.a.s_bits_set ? r.a.s_bits : COLLATZ_PREFIX_MAX_BITS,
+        return print_tables(r.a.s_bits_set ? r.a.s_bits : MPGPU_COLLATZ_S_MAX_BITS,
                             cli_option_given(argc, argv, "threads") ? r.cb.opt.threads : 0);
 
     struct collatz_setup su;
@@ -645,12 +667,12 @@ int cmd_collatz(int argc, char **argv)
         if (!r.a.s_bits_set)
             r.a.s_bits = DEFAULT_CPU_S_BITS;
         if (!r.a.first_step_set)
-            r.a.first_step = COLLATZ_FIRST_TABLE;
+            r.a.first_step = MPGPU_COLLATZ_FIRST_TABLE;
     }
     r.cb.twin = &conv_twin_check;
     r.cb.check_budget = UINT64_C(1) << (r.a.s_bits > VERIFY_SAMPLE_BITS ? r.a.s_bits : VERIFY_SAMPLE_BITS);
     snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
-             r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
+             r.a.first_step == MPGPU_COLLATZ_FIRST_JUMP ? "jump" : "table");
     md_ranks_agree(r.params);
     if (r.a.checkpoint) {
         collatz_checkpoint_prepare(r.a.checkpoint);

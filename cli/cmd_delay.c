@@ -6,12 +6,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "collatz.h"
 #include "collatz_checkpoint.h"
 #include "collatz_cli.h"
 #include "collatz_delay.h"
-#include "collatz_plain.h"
-#include "collatz_tables.h"
 #include "commands.h"
 #include "gpu.h"
 #include "hostmem.h"
@@ -64,7 +61,7 @@ struct delay_args {
     struct collatz_range_args range;
     unsigned bc_bits, a_bits;
     bool bc_bits_set, a_bits_set;
-    enum collatz_table_memory memory;
+    mpgpu_collatz_table_memory memory;
     unsigned interleave;
     const char *checkpoint;
     struct md_devices devices;
@@ -80,18 +77,18 @@ static int delay_handle(int id, const char *arg, void *ctx)
         return 0;
     switch (id) {
     case OPT_COLLATZ_BC_BITS:
-        a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, COLLATZ_BC_MIN_BITS, COLLATZ_BC_MAX_BITS);
+        a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, MPGPU_COLLATZ_BC_MIN_BITS, MPGPU_COLLATZ_BC_MAX_BITS);
         a->bc_bits_set = true;
         break;
     case OPT_A_BITS:
-        a->a_bits = (unsigned)cli_parse_u64("--a-bits", arg, COLLATZ_A_MIN_BITS, COLLATZ_A_MAX_BITS);
+        a->a_bits = (unsigned)cli_parse_u64("--a-bits", arg, MPGPU_COLLATZ_A_MIN_BITS, MPGPU_COLLATZ_A_MAX_BITS);
         a->a_bits_set = true;
         break;
     case OPT_COLLATZ_TABLE_MEMORY:
         a->memory = collatz_parse_table_memory(arg);
         break;
     case OPT_INTERLEAVE:
-        a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
+        a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, MPGPU_COLLATZ_MAX_INTERLEAVE);
         break;
     case OPT_COLLATZ_CHECKPOINT:
         a->checkpoint = collatz_checkpoint_option(arg);
@@ -126,9 +123,9 @@ static const struct cli_option delay_options[] = {
 };
 
 struct pass_result {
-    struct collatz_delay_totals t;
-    struct collatz_pairs records;
-    struct collatz_list overflows;
+    struct mpgpu_collatz_delay_totals t;
+    struct mpgpu_collatz_pairs records;
+    struct mpgpu_collatz_list overflows;
     int64_t floor; /* the running maximum after the pass */
     double overflow_ms;
 };
@@ -137,11 +134,11 @@ struct delay_run {
     struct collatz_bench cb;
     struct delay_args a;
     char params[96];
-    struct collatz_bc_table bc;
+    struct mpgpu_collatz_bc_table bc;
     uint16_t *table_a;
     int64_t floor;                    /* the record floor below the range's unfinished part */
     /* The case in hand. */
-    struct collatz_delay_totals base; /* what the resumed checkpoint finished */
+    struct mpgpu_collatz_delay_totals base; /* what the resumed checkpoint finished */
     struct pass_result ref, cur;      /* pass 1, and the pass running now */
 };
 
@@ -158,9 +155,9 @@ static void pass_free(struct pass_result *p)
  * so they are exact. worker (among all ranks') computed it, for the check. */
 struct delay_chunk {
     int64_t floor;
-    struct collatz_delay_totals t;
-    struct collatz_pairs cand;
-    struct collatz_list ov;
+    struct mpgpu_collatz_delay_totals t;
+    struct mpgpu_collatz_pairs cand;
+    struct mpgpu_collatz_list ov;
     double overflow_ms;
     uint32_t worker;
 };
@@ -168,15 +165,15 @@ struct delay_chunk {
 /* [first, last] on a GPU's device state (the CPU twin on `threads` threads when dev is NULL),
  * added to k: totals, overflows, and with --records the candidates above floor. Returns 0, or -1
  * when the CPU twin is short of host memory. */
-static int delay_part(const struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+static int delay_part(const struct delay_run *r, mpgpu_collatz *dev, uint64_t first, uint64_t last,
                       int64_t floor, int threads, struct delay_chunk *k)
 {
-    struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
+    struct mpgpu_collatz_pairs *want = r->a.records ? &k->cand : NULL;
     if (!dev)
         return collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, floor, threads, &k->t, want, &k->ov);
-    cudaError_t err = collatz_device_delay(dev, r->a.memory, r->a.interleave, first, last, floor, &k->t, want, &k->ov);
-    if (err != cudaSuccess)
-        gpu_fail(dev->failed_call ? dev->failed_call : "delay kernel", err);
+    mpgpu_status st = mpgpu_collatz_delay(dev, r->a.memory, r->a.interleave, first, last, floor, &k->t, want, &k->ov);
+    if (st != MPGPU_OK)
+        collatz_gpu_fail(st, "delay kernel");
     return 0;
 }
 
@@ -205,10 +202,10 @@ static int delay_twin_parts(const struct delay_run *r, uint64_t first, uint64_t 
 /* One segment, with its overflows resolved by plain iteration and its record candidates above
  * k->floor (and with --records its first 2^FLOOR_PREFIX_BITS numbers apart). Returns 0, or -1
  * as delay_part, or -2 when Ctrl-C stopped the CPU twin part-way. */
-static int delay_compute(const struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+static int delay_compute(const struct delay_run *r, mpgpu_collatz *dev, uint64_t first, uint64_t last,
                          int threads, struct delay_chunk *k)
 {
-    struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
+    struct mpgpu_collatz_pairs *want = r->a.records ? &k->cand : NULL;
     int64_t floor = k->floor;
     if (want && last - first >= (UINT64_C(1) << FLOOR_PREFIX_BITS)) {
         const uint64_t prefix_last = first + ((UINT64_C(1) << FLOOR_PREFIX_BITS) - 1);
@@ -224,9 +221,11 @@ static int delay_compute(const struct delay_run *r, struct collatz_device *dev, 
         return rc;
     const double o0 = time_now_ms();
     uint64_t runaway = 0;
-    if (collatz_delay_resolve(&k->ov, k->floor, 0, &k->t, want, &runaway) != 0) {
+    if (mpgpu_collatz_settle_delay(&k->ov, k->floor, 0, &k->t, want, &runaway) != MPGPU_OK)
+        return -1;
+    if (runaway) {
         fprintf(stderr, "mpgpu: delay: %" PRIu64 " did not reach 1 within %llu operations at any length\n",
-                runaway, (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
+                runaway, (unsigned long long)MPGPU_COLLATZ_SETTLE_MAX_OPS);
         exit(EXIT_MISMATCH);
     }
     k->overflow_ms = time_now_ms() - o0;
@@ -239,7 +238,7 @@ static int delay_compute(const struct delay_run *r, struct collatz_device *dev, 
  * candidates beyond them a launch listed (a launch redone on halves lists fewer). */
 struct delay_result {
     int64_t floor;
-    struct collatz_delay_totals t;
+    struct mpgpu_collatz_delay_totals t;
     uint64_t overflows_listed, overflows_hash;
     uint64_t records, records_hash;
 };
@@ -314,7 +313,7 @@ static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, i
     struct delay_chunk *k = slot;
     k->floor = floor;
     k->worker = collatz_worker_id(&r->cb, worker);
-    if (delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, r->cb.cpu_threads, k) != 0)
+    if (delay_compute(r, r->cb.gpu ? r->cb.devs[worker] : NULL, first, last, r->cb.cpu_threads, k) != 0)
         cli_bad_input("delay: out of host memory for the overflow and candidate lists");
 }
 
@@ -364,7 +363,7 @@ static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done
         k->t.sum++;
     p->overflow_ms += k->overflow_ms;
     if (r->a.records)
-        collatz_records_extract(&k->cand, &p->floor, &p->records);
+        mpgpu_collatz_records(&k->cand, &p->floor, &p->records);
     collatz_delay_add(&p->t, &k->t);
     collatz_list_append(&p->overflows, k->ov.v, k->ov.n);
     struct delay_result result;
@@ -375,7 +374,7 @@ static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done
     if (!r->cb.checkpoint)
         return;
     struct checkpoint c = r->cb.ck;
-    struct collatz_delay_totals t = r->base;
+    struct mpgpu_collatz_delay_totals t = r->base;
     collatz_delay_add(&t, &p->t);
     c.done = r->cb.done_before + done_after;
     checkpoint_set(&c, "numbers", t.numbers);
@@ -384,7 +383,7 @@ static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done
     checkpoint_set(&c, "argmax", t.argmax);
     checkpoint_set(&c, "overflows", t.overflows);
     checkpoint_set(&c, "floor_plus_one", (uint64_t)(p->floor + 1));
-    struct collatz_pairs all = {0};
+    struct mpgpu_collatz_pairs all = {0};
     for (size_t i = 0; i < r->cb.ck.records.n; i++)
         collatz_pairs_push(&all, r->cb.ck.records.v[i].n, r->cb.ck.records.v[i].delay);
     for (size_t i = 0; i < p->records.n; i++)
@@ -464,7 +463,7 @@ static void run_describe(void *ctx, const struct bench_case *c, char *params, si
              "start=%" PRIu64 ";bc_bits=%u;a_bits=%u;memory=%s;interleave=%u;sum=%" PRIu64 ";max=%u;argmax=%" PRIu64
              ";overflows=%" PRIu64 ";overflow_ms=%.3f;records=%zu;devices=%s",
              r->cb.first + r->cb.done_before, r->a.bc_bits, r->a.a_bits,
-             !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global", gpu ? r->a.interleave : 1,
+             !gpu ? "host" : r->a.memory == MPGPU_COLLATZ_TABLES_SHARED ? "shared" : "global", gpu ? r->a.interleave : 1,
              r->ref.t.sum, r->ref.t.max, r->ref.t.argmax, r->ref.t.overflows,
              collatz_overflow_ms_per_pass(&r->cb), r->ref.records.n, devices);
 }
@@ -472,7 +471,7 @@ static void run_describe(void *ctx, const struct bench_case *c, char *params, si
 static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
 {
     struct delay_run *r = ctx;
-    struct collatz_delay_totals total = r->base;
+    struct mpgpu_collatz_delay_totals total = r->base;
     collatz_delay_add(&total, &r->ref.t);
     const uint64_t last = r->cb.first + (r->cb.count - 1);
     fprintf(out, "# %s: delays of [%" PRIu64 ", %" PRIu64 "]: %" PRIu64 " numbers, sum %" PRIu64
@@ -520,7 +519,11 @@ static void build_tables(void *ctx, bool gpu)
     struct delay_run *r = ctx;
     char what[128];
     snprintf(what, sizeof what, "--a-bits %u: table A (2^%u delays)", r->a.a_bits, r->a.a_bits);
-    uint64_t need = collatz_a_bytes(r->a.a_bits) + collatz_bcj_bytes(r->a.bc_bits);
+    uint64_t a_bytes = 0;
+    size_t bcj_bytes = 0;
+    mpgpu_collatz_a_bytes(r->a.a_bits, &a_bytes);
+    mpgpu_collatz_bc_bytes(r->a.bc_bits, 1, &bcj_bytes);
+    uint64_t need = a_bytes + bcj_bytes;
     hostmem_require(need, what);
     if (gpu) {
         char with[160];
@@ -531,24 +534,25 @@ static void build_tables(void *ctx, bool gpu)
     const unsigned small = 20;
     if (r->a.a_bits > small && !r->cb.opt.quiet) {
         const double p0 = time_now_ms();
-        free(collatz_a_build(small, 0));
+        uint16_t *probe = NULL;
+        mpgpu_collatz_a_build(&probe, small, 0);
+        mpgpu_collatz_a_free(probe);
         char announce[64];
         snprintf(announce, sizeof announce, "building table A of 2^%u delays", r->a.a_bits);
         collatz_announce_build(&r->cb.opt, announce, time_now_ms() - p0, small, r->a.a_bits);
     }
     const double t0 = time_now_ms();
-    r->table_a = collatz_a_build(r->a.a_bits, 0);
-    if (!r->table_a || collatz_bc_build(&r->bc, r->a.bc_bits) != 0)
+    if (mpgpu_collatz_a_build(&r->table_a, r->a.a_bits, 0) != MPGPU_OK ||
+        mpgpu_collatz_bc_build(&r->bc, r->a.bc_bits) != MPGPU_OK)
         cli_bad_input("%s: out of host memory while building", what);
     /* Each worker's device state gets its own copy: a GPU named twice holds two. */
     for (size_t w = 0; gpu && w < r->cb.devices.n; w++) {
-        struct collatz_device *dev = &r->cb.devs[w];
         GPU_CHECK(cudaSetDevice(r->cb.devices.ids[w]));
-        cudaError_t err = collatz_device_set_bc(dev, &r->bc, true);
-        if (err == cudaSuccess)
-            err = collatz_device_set_a(dev, r->table_a, r->a.a_bits);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "table upload", err);
+        mpgpu_status st = mpgpu_collatz_set_bc(r->cb.devs[w], &r->bc, true);
+        if (st == MPGPU_OK)
+            st = mpgpu_collatz_set_a(r->cb.devs[w], r->table_a, r->a.a_bits);
+        if (st != MPGPU_OK)
+            collatz_gpu_fail(st, "table upload");
     }
     if (gpu)
         GPU_CHECK(cudaSetDevice(r->cb.devices.ids[0]));
@@ -561,8 +565,8 @@ static int free_run(struct delay_run *r, bool gpu, int status)
 {
     if (gpu)
         collatz_devices_close(&r->cb);
-    collatz_bc_free(&r->bc);
-    free(r->table_a);
+    mpgpu_collatz_bc_free(&r->bc);
+    mpgpu_collatz_a_free(r->table_a);
     checkpoint_free(&r->cb.ck);
     collatz_bench_free(&r->cb);
     return status;
@@ -574,7 +578,7 @@ int cmd_delay(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.a.bc_bits = DEFAULT_GPU_BC_BITS;
     r.a.a_bits = DEFAULT_GPU_A_BITS;
-    r.a.memory = COLLATZ_TABLES_SHARED;
+    r.a.memory = MPGPU_COLLATZ_TABLES_SHARED;
     r.a.interleave = 1;
     const struct cli_spec spec = {
         .command = "delay",
@@ -612,7 +616,7 @@ int cmd_delay(int argc, char **argv)
     if (r.a.a_bits_set && r.a.bc_bits_set && r.a.a_bits <= r.a.bc_bits)
         cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
-                      r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
+                      r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, MPGPU_COLLATZ_A_MAX_BITS);
     struct collatz_setup su;
     if (collatz_setup(argc, argv, "delay", &r.cb, r.a.checkpoint, &r.a.devices, &su) != 0)
         return EXIT_GPU_ERROR;
@@ -636,7 +640,7 @@ int cmd_delay(int argc, char **argv)
     if (r.a.a_bits <= r.a.bc_bits)
         cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
-                      r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
+                      r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, MPGPU_COLLATZ_A_MAX_BITS);
     snprintf(r.params, sizeof r.params, "bc_bits=%u;records=%s", r.a.bc_bits, r.a.records ? "on" : "off");
     md_ranks_agree(r.params);
     if (r.a.checkpoint) {

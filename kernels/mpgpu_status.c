@@ -30,6 +30,8 @@ const char *mpgpu_status_string(mpgpu_status status)
         return "out of device memory";
     case MPGPU_ERR_CUDA:
         return "CUDA error (mpgpu_last_error says which call and which error)";
+    case MPGPU_ERR_OUT_OF_HOST_MEMORY:
+        return "out of host memory";
     }
     return "not an mpgpu_status value";
 }
