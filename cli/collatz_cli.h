@@ -23,6 +23,7 @@ enum {
     OPT_COLLATZ_TABLE_MEMORY,
     OPT_COLLATZ_CHECKPOINT,
     OPT_COLLATZ_DEVICES,
+    OPT_COLLATZ_INTERLEAVE,
     OPT_COLLATZ_FIRST_OWN, /* the first id a subcommand may use for its own options */
 };
 

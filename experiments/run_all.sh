@@ -20,6 +20,7 @@ GPU_TESTS=(
     tests/test_gcd_lehmer_gpu
     tests/test_cli_gcd_gpu.sh
     tests/test_mpgpu_gpu
+    tests/test_mpgpu_collatz_gpu
 )
 # Not here: the gpu suite's mpgpu_install_gpu (tests/test_mpgpu_install.sh), which runs
 # `meson install` on $BUILD, which the GPU host's Meson may refuse to read (see below).
