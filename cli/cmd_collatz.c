@@ -7,23 +7,14 @@
 #include <string.h>
 
 #include "cli.h"
-#include "collatz.h"
-#include "collatz_checkpoint.h"
-#include "collatz_cli.h"
+#include "collatz_command.h"
 #include "collatz_convergence.h"
-#include "collatz_plain.h"
-#include "collatz_tables.h"
 #include "commands.h"
-#include "gpu.h"
 #include "hostmem.h"
-#include "bench.h"
 #include "interrupt.h"
-#include "mpi_ranks.h"
-#include "progress.h"
-#include "report.h"
 #include "timing.h"
 
-enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES, OPT_INTERLEAVE };
+enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES };
 
 /* Defaults: on the GPU the fastest settings measured on an H200 (docs/000-collatz.md):
  * S of 37 bits as the paper (larger S leaves fewer values to iterate), B and C of 12 bits in
@@ -50,57 +41,37 @@ enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES, OPT_INTER
 /* Starting values that measure the CPU twin's rate before a long check. */
 #define CHECK_PROBE (UINT64_C(1) << 26)
 
-struct collatz_args {
-    struct collatz_range_args range;
-    unsigned bc_bits, s_bits;
+/* The command's state: the skeleton's, then its own options and table S. */
+struct collatz_run {
+    struct collatz_command r;
+    unsigned s_bits;
     bool s_bits_set, first_step_set;
-    enum collatz_table_memory memory;
-    enum collatz_first_step first_step;
-    unsigned interleave;
-    const char *checkpoint;
-    struct md_devices devices;
+    mpgpu_collatz_first_step first_step;
     bool tables;
+    mpgpu_collatz_s_table s;
 };
 
-static int collatz_handle(int id, const char *arg, void *ctx)
+static void collatz_option(struct collatz_command *r, int id, const char *arg)
 {
-    struct collatz_args *a = ctx;
-    if (collatz_range_option(&a->range, id, arg))
-        return 0;
+    struct collatz_run *c = (struct collatz_run *)r;
     switch (id) {
-    case OPT_COLLATZ_BC_BITS:
-        a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, COLLATZ_BC_MIN_BITS, COLLATZ_BC_MAX_BITS);
-        break;
     case OPT_S_BITS:
-        a->s_bits = (unsigned)cli_parse_u64("--s-bits", arg, 0, COLLATZ_PREFIX_MAX_BITS);
-        a->s_bits_set = true;
-        break;
-    case OPT_COLLATZ_TABLE_MEMORY:
-        a->memory = collatz_parse_table_memory(arg);
+        c->s_bits = (unsigned)cli_parse_u64("--s-bits", arg, 0, MPGPU_COLLATZ_S_MAX_BITS);
+        c->s_bits_set = true;
         break;
     case OPT_FIRST_STEP:
         if (!strcmp(arg, "jump"))
-            a->first_step = COLLATZ_FIRST_JUMP;
+            c->first_step = MPGPU_COLLATZ_FIRST_JUMP;
         else if (!strcmp(arg, "table"))
-            a->first_step = COLLATZ_FIRST_TABLE;
+            c->first_step = MPGPU_COLLATZ_FIRST_TABLE;
         else
             cli_bad_input("--first-step '%s' is not a first step; accepted: jump, table", arg);
-        a->first_step_set = true;
-        break;
-    case OPT_INTERLEAVE:
-        a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
-        break;
-    case OPT_COLLATZ_CHECKPOINT:
-        a->checkpoint = collatz_checkpoint_option(arg);
-        break;
-    case OPT_COLLATZ_DEVICES:
-        md_parse(&a->devices, arg);
+        c->first_step_set = true;
         break;
     case OPT_TABLES:
-        a->tables = true;
+        c->tables = true;
         break;
     }
-    return 0;
 }
 
 static const struct cli_option collatz_options[] = {
@@ -111,12 +82,35 @@ static const struct cli_option collatz_options[] = {
     {"s-bits", "K", OPT_S_BITS, "base bits of table S, 0..40 (default 37 as the paper: 7.7 GB on the host, 23 GB on the GPU while loading; 32 with --method cpu)"},
     {"table-memory", "shared|global", OPT_COLLATZ_TABLE_MEMORY, "where B and C live on the GPU (default shared; it needs 2^D * 8 bytes per block)"},
     {"first-step", "jump|table", OPT_FIRST_STEP, "jump: the operations over the S bits are done once per S entry and shared by a thread's 256 values (default); table: Algorithm 5 as published (default with --method cpu)"},
-    {"interleave", "I", OPT_INTERLEAVE, "starting values each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
+    {"interleave", "I", OPT_COLLATZ_INTERLEAVE, "starting values each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
     {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists, and keep it up to date; one pass (--reps and --warmup are ignored)"},
     {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals and overflows are those of one GPU. Under mpirun -np N (an MPI build), each rank runs on its own --devices and rank 0 merges, prints and writes"},
     {"tables", NULL, OPT_TABLES, "print Tables 4.1, 4.2 and 4.3 as computed here next to the paper's, and exit (--s-bits K: Table 4.3 up to K)"},
     {0},
 };
+
+/* Sizes of the tables (mpgpu.h) for bits the options have checked. */
+static uint64_t s_count(unsigned bits, int threads)
+{
+    uint64_t n = 0;
+    mpgpu_collatz_s_count(bits, threads, &n);
+    return n;
+}
+
+static size_t bc_bytes(unsigned bits)
+{
+    size_t b = 0;
+    mpgpu_collatz_bc_bytes(bits, 0, &b);
+    return b;
+}
+
+/* S on the host, or on the GPU while it loads. */
+static uint64_t s_bytes(uint64_t count, bool device)
+{
+    uint64_t host = 0, dev = 0;
+    mpgpu_collatz_s_bytes(count, &host, &dev);
+    return device ? dev : host;
+}
 
 /* ---------------------------------------------------------------- --tables */
 
@@ -148,11 +142,12 @@ static void bits_string(char *out, uint64_t v, unsigned bits)
 static int print_tables(unsigned max_s_bits, int threads)
 {
     int differ = 0;
-    struct collatz_bc_table t;
-    struct collatz_s_table s;
-    if (collatz_bc_build(&t, 4) != 0 || collatz_s_build(&s, 4, collatz_s_count(4, threads), threads) != 0)
+    struct mpgpu_collatz_bc_table t;
+    struct mpgpu_collatz_s_table s;
+    if (mpgpu_collatz_bc_build(&t, 4) != MPGPU_OK ||
+        mpgpu_collatz_s_build(&s, 4, s_count(4, threads), threads) != MPGPU_OK)
         cli_bad_input("--tables: out of memory");
-    struct collatz_list sl = {s.residues, s.count, s.count};
+    struct mpgpu_collatz_list sl = {s.residues, s.count, s.count};
     collatz_list_sort(&sl);
     printf("Table 4.1: tables B, C and S for base bits 4 (ours | paper)\n");
     printf("%-8s %5s %5s %-8s | %5s %5s %-8s\n", "n_L", "B", "C", "S", "B", "C", "S");
@@ -168,14 +163,14 @@ static int print_tables(unsigned max_s_bits, int threads)
         printf("(%s)_2 %5u %5u %-8s | %5u %5u %-8s%s\n", nl, t.bc[2 * i], t.bc[2 * i + 1], so,
                paper41_b[i], paper41_c[i], sp, same ? "" : " DIFFERS");
     }
-    collatz_bc_free(&t);
-    collatz_s_free(&s);
+    mpgpu_collatz_bc_free(&t);
+    mpgpu_collatz_s_free(&s);
 
     printf("\nTable 4.2: tables B and C (ours | paper); operations = odd/even operations one table "
            "operation stands for, on average over n_L\n");
     printf("%-9s %10s %12s %12s | %8s %10s\n", "base bits", "entries", "B+C bytes", "operations", "words", "operation");
     for (unsigned d = 4; d <= 18; d++) {
-        if (collatz_bc_build(&t, d) != 0)
+        if (mpgpu_collatz_bc_build(&t, d) != MPGPU_OK)
             cli_bad_input("--tables: out of memory");
         uint64_t sum = 0;
         for (uint32_t i = 0; i < (1u << d); i++)
@@ -186,18 +181,18 @@ static int print_tables(unsigned max_s_bits, int threads)
         snprintf(paper, sizeof paper, "%.1f", paper42_ops[d - 4]);
         int same = !strcmp(ours, paper);
         differ |= !same;
-        printf("%-9u %10u %12zu %12s | %8s %10s%s\n", d, 1u << d, collatz_bc_bytes(d), ours,
+        printf("%-9u %10u %12zu %12s | %8s %10s%s\n", d, 1u << d, bc_bytes(d), ours,
                paper42_words[d - 4], paper, same ? "" : " DIFFERS");
-        collatz_bc_free(&t);
+        mpgpu_collatz_bc_free(&t);
     }
 
     printf("\nTable 4.3: table S, the mandatory residues (ours | paper); bytes = 8 per residue\n");
     printf("%-9s %12s %8s %12s | %12s %8s\n", "base bits", "words", "ratio", "bytes", "words", "ratio");
     for (unsigned k = 3; k <= max_s_bits; k++) {
-        uint64_t n = collatz_s_count(k, threads);
+        uint64_t n = s_count(k, threads);
         char ratio[16], bytes[32];
         snprintf(ratio, sizeof ratio, "%.4f", (double)n / (double)((uint64_t)1 << k));
-        hostmem_format(bytes, sizeof bytes, collatz_s_bytes(n));
+        hostmem_format(bytes, sizeof bytes, s_bytes(n, false));
         if (k <= 37) {
             int same = n == paper43_words[k - 3] && !strcmp(ratio, paper43_ratio[k - 3]);
             differ |= !same;
@@ -215,42 +210,18 @@ static int print_tables(unsigned max_s_bits, int threads)
 
 /* ---------------------------------------------------------------- verification runs */
 
-struct pass_result {
-    struct collatz_conv_totals t;
-    struct collatz_list overflows;
-    double overflow_ms;
-};
+/* ---------------------------------------------------------------- verification runs */
 
-struct collatz_run {
-    struct collatz_bench cb;
-    struct collatz_args a;
-    char params[128];
-    struct collatz_bc_table bc;
-    struct collatz_s_table s;
-    /* The case in hand. */
-    struct collatz_conv_totals base; /* what the resumed checkpoint finished */
-    struct pass_result ref, cur;     /* pass 1, and the pass running now */
-};
-
-static void pass_free(struct pass_result *p)
+static enum collatz_first_step twin_first_step(const struct collatz_run *c)
 {
-    collatz_list_free(&p->overflows);
-    memset(p, 0, sizeof *p);
-}
-
-/* The CPU twin over [first, last] on `threads` threads (0: every core). Returns 0, or -1 when
- * host memory is short. */
-static int conv_twin(const struct collatz_run *r, uint64_t first, uint64_t last, int threads,
-                     struct collatz_conv_totals *t, struct collatz_list *ov)
-{
-    return collatz_conv_cpu(&r->s, &r->bc, r->a.first_step, first, last, threads, t, ov);
+    return c->first_step == MPGPU_COLLATZ_FIRST_JUMP ? COLLATZ_FIRST_JUMP : COLLATZ_FIRST_TABLE;
 }
 
 /* A segment's result between its worker and the in-order merge (issue 14), and the worker (among
  * all ranks') that computed it, for the check. */
 struct conv_chunk {
-    struct collatz_conv_totals t;
-    struct collatz_list ov;
+    mpgpu_collatz_conv_totals t;
+    mpgpu_collatz_list ov;
     double overflow_ms;
     uint32_t worker;
 };
@@ -258,11 +229,11 @@ struct conv_chunk {
 /* What the check keeps of a chunk (collatz_chunks.h): its totals, and its overflowed starting
  * values as a count and a hash. */
 struct conv_result {
-    struct collatz_conv_totals t;
+    mpgpu_collatz_conv_totals t;
     uint64_t overflows_listed, overflows_hash;
 };
 
-static void conv_result_of(const struct collatz_conv_totals *t, const struct collatz_list *ov,
+static void conv_result_of(const mpgpu_collatz_conv_totals *t, const mpgpu_collatz_list *ov,
                            struct conv_result *out)
 {
     *out = (struct conv_result){*t, ov->n, collatz_chunks_hash(ov->v, ov->n)};
@@ -274,15 +245,15 @@ static void conv_result_of(const struct collatz_conv_totals *t, const struct col
 static int twin_compute(const void *ctx, const void *recorded, uint64_t first, uint64_t last, void *out)
 {
     (void)recorded;
-    const struct collatz_run *r = ctx;
-    const unsigned bits = r->s.bits > CPU_SEGMENT_BITS ? r->s.bits : CPU_SEGMENT_BITS;
-    struct collatz_conv_totals t = {0, 0, 0};
-    struct collatz_list ov = {0};
+    const struct collatz_run *c = ctx;
+    const unsigned bits = c->s.bits > CPU_SEGMENT_BITS ? c->s.bits : CPU_SEGMENT_BITS;
+    mpgpu_collatz_conv_totals t = {0, 0, 0};
+    mpgpu_collatz_list ov = {0};
     int rc = 0;
     for (uint64_t from = first;;) {
         const uint64_t part_last = from | ((UINT64_C(1) << bits) - 1);
         const uint64_t to = part_last < last ? part_last : last;
-        if ((rc = conv_twin(r, from, to, 0, &t, &ov)) != 0 || to == last)
+        if ((rc = collatz_conv_cpu(&c->s, &c->r.bc, twin_first_step(c), from, to, 0, &t, &ov)) != 0 || to == last)
             break;
         if (interrupt_requested()) {
             rc = -2;
@@ -291,7 +262,7 @@ static int twin_compute(const void *ctx, const void *recorded, uint64_t first, u
         from = to + 1;
     }
     conv_result_of(&t, &ov, out);
-    collatz_list_free(&ov);
+    mpgpu_collatz_list_free(&ov);
     return rc;
 }
 
@@ -318,39 +289,36 @@ static const struct collatz_twin conv_twin_check = {
     .probe = CHECK_PROBE,
 };
 
-static void chunk_begin(void *ctx, size_t worker)
-{
-    struct collatz_run *r = ctx;
-    collatz_worker_begin(&r->cb, worker);
-}
-
 /* One segment of a pass on its worker: its overflows settled by plain iteration with GMP, its
  * completeness checked (the iterated count equals the count S implies). */
 static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, int64_t hint, void *slot)
 {
     (void)hint;
-    struct collatz_run *r = ctx;
+    struct collatz_run *c = ctx;
+    struct collatz_command *r = &c->r;
     struct conv_chunk *k = slot;
     k->worker = collatz_worker_id(&r->cb, worker);
     if (r->cb.gpu) {
-        struct collatz_device *dev = &r->cb.devs[worker];
-        cudaError_t err = collatz_device_convergence(dev, r->a.memory, r->a.first_step, r->a.interleave, first,
-                                                     last, &k->t, &k->ov);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "collatz kernel", err);
-    } else if (conv_twin(r, first, last, r->cb.cpu_threads, &k->t, &k->ov) != 0) {
+        mpgpu_status st = mpgpu_collatz_convergence(r->cb.devs[worker], r->memory, c->first_step, r->interleave,
+                                                    first, last, &k->t, &k->ov);
+        if (st != MPGPU_OK)
+            collatz_gpu_fail(st, "collatz kernel");
+    } else if (collatz_conv_cpu(&c->s, &r->bc, twin_first_step(c), first, last, r->cb.cpu_threads, &k->t, &k->ov) !=
+               0) {
         cli_bad_input("collatz: out of host memory for the overflow list");
     }
     const double o0 = time_now_ms();
-    size_t bad = collatz_plain_verify_descents(k->ov.v, k->ov.n, 0);
+    size_t bad = 0;
+    if (mpgpu_collatz_settle_convergence(k->ov.v, k->ov.n, 0, &bad) != MPGPU_OK)
+        bad = 0;
     k->overflow_ms = time_now_ms() - o0;
     if (bad < k->ov.n) {
         fprintf(stderr, "mpgpu: collatz: starting value %" PRIu64 " did not fall below itself "
                         "within %llu operations at any length: NOT verified\n",
-                k->ov.v[bad], (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
+                k->ov.v[bad], (unsigned long long)MPGPU_COLLATZ_SETTLE_MAX_OPS);
         exit(EXIT_MISMATCH);
     }
-    const uint64_t expected = collatz_conv_expected(&r->s, first, last, 0);
+    const uint64_t expected = collatz_conv_expected(&c->s, first, last, 0);
     if (k->t.mandatory != expected) {
         fprintf(stderr, "mpgpu: collatz %s: [%" PRIu64 ", %" PRIu64 "] iterated %" PRIu64
                         " starting values where S implies %" PRIu64 ": work was skipped\n",
@@ -363,25 +331,24 @@ static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, i
  * checkpoint: its finished prefix is exact whatever order the GPUs finished their segments in. */
 static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done_after, void *slot)
 {
-    struct collatz_run *r = ctx;
-    struct pass_result *p = &r->cur;
+    struct collatz_command *r = ctx;
+    mpgpu_collatz_conv_totals *t = &r->cur.t.conv;
     struct conv_chunk *k = slot;
     if (collatz_chunk_spoiled(&r->cb, k->worker))
         k->t.steps++;
-    p->overflow_ms += k->overflow_ms;
-    collatz_conv_add(&p->t, &k->t);
-    collatz_list_append(&p->overflows, k->ov.v, k->ov.n);
+    collatz_conv_add(t, &k->t);
+    collatz_command_merge(r, &k->ov, k->overflow_ms);
     struct conv_result result;
     conv_result_of(&k->t, &k->ov, &result);
-    collatz_list_free(&k->ov);
+    mpgpu_collatz_list_free(&k->ov);
     collatz_chunk_record(&r->cb, first, last, k->worker, &result);
     if (r->cb.checkpoint) {
-        struct checkpoint c = r->cb.ck;
-        c.done = r->cb.done_before + done_after;
-        checkpoint_set(&c, "mandatory", r->base.mandatory + p->t.mandatory);
-        checkpoint_set(&c, "steps", r->base.steps + p->t.steps);
-        checkpoint_set(&c, "overflows", r->base.overflows + p->t.overflows);
-        collatz_checkpoint_keep(&r->cb, &c);
+        struct checkpoint ck = r->cb.ck;
+        ck.done = r->cb.done_before + done_after;
+        checkpoint_set(&ck, "mandatory", r->base.conv.mandatory + t->mandatory);
+        checkpoint_set(&ck, "steps", r->base.conv.steps + t->steps);
+        checkpoint_set(&ck, "overflows", r->base.conv.overflows + t->overflows);
+        collatz_checkpoint_keep(&r->cb, &ck);
     }
 }
 
@@ -395,13 +362,13 @@ static void *chunk_pack(void *ctx, void *slot, size_t *len)
     md_put(&w, &k->overflow_ms, sizeof k->overflow_ms);
     md_put(&w, &k->worker, sizeof k->worker);
     md_put_array(&w, k->ov.v, k->ov.n, sizeof *k->ov.v);
-    collatz_list_free(&k->ov);
+    mpgpu_collatz_list_free(&k->ov);
     return md_writer_bytes(&w, len);
 }
 
 static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
 {
-    struct collatz_run *r = ctx;
+    struct collatz_command *r = ctx;
     struct conv_chunk *k = slot;
     struct md_reader rd = {bytes, len, false};
     md_get(&rd, &k->t, sizeof k->t);
@@ -414,181 +381,139 @@ static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
 
 static const struct md_chunk_ops conv_chunk_ops = {
     .slot_size = sizeof(struct conv_chunk),
-    .begin = chunk_begin,
+    .begin = collatz_command_chunk_begin,
     .run = chunk_run,
     .commit = chunk_commit,
     .pack = chunk_pack,
     .unpack = chunk_unpack,
 };
 
-static bool same_result(const struct pass_result *x, const struct pass_result *y)
+static bool conv_same_totals(const union collatz_totals *x, const union collatz_totals *y)
 {
-    return x->t.mandatory == y->t.mandatory && x->t.steps == y->t.steps &&
-           x->t.overflows == y->t.overflows && x->overflows.n == y->overflows.n &&
-           (x->overflows.n == 0 || !memcmp(x->overflows.v, y->overflows.v, x->overflows.n * 8));
+    return x->conv.mandatory == y->conv.mandatory && x->conv.steps == y->conv.steps &&
+           x->conv.overflows == y->conv.overflows;
 }
 
-static bool same_as_ref(void *ctx)
+static void conv_load_base(struct collatz_command *r)
 {
-    struct collatz_run *r = ctx;
-    return same_result(&r->ref, &r->cur);
+    checkpoint_get(&r->cb.ck, "mandatory", &r->base.conv.mandatory);
+    checkpoint_get(&r->cb.ck, "steps", &r->base.conv.steps);
+    checkpoint_get(&r->cb.ck, "overflows", &r->base.conv.overflows);
 }
 
-static int run_setup(void *ctx, struct bench_case *c)
+static unsigned conv_seg_bits(const struct collatz_command *r)
 {
-    struct collatz_run *r = ctx;
-    collatz_case_begin(&r->cb, c);
-    memset(&r->base, 0, sizeof r->base);
-    if (r->cb.resumed) {
-        checkpoint_get(&r->cb.ck, "mandatory", &r->base.mandatory);
-        checkpoint_get(&r->cb.ck, "steps", &r->base.steps);
-        checkpoint_get(&r->cb.ck, "overflows", &r->base.overflows);
-    }
-    return 0;
-}
-
-static int run_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
-{
-    struct collatz_run *r = ctx;
+    const struct collatz_run *c = (const struct collatz_run *)r;
     const unsigned min_bits = r->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
-    const unsigned seg_bits = r->s.bits > min_bits ? r->s.bits : min_bits;
-    pass_free(&r->cur);
-    int rc = collatz_timed_pass(&r->cb, c, pass_index, warmup, seg_bits, &conv_chunk_ops, r, ms);
-    if (rc != 0)
-        return rc;
-    collatz_list_sort(&r->cur.overflows);
-    if (collatz_pass_end(&r->cb, pass_index, warmup, r->cur.overflow_ms, same_as_ref, r)) {
-        r->ref = r->cur;
-        memset(&r->cur, 0, sizeof r->cur);
-    }
-    return 0;
+    return c->s.bits > min_bits ? c->s.bits : min_bits;
 }
 
-static void run_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
+static void conv_describe(struct collatz_command *r, bool gpu, char *params, size_t len)
 {
-    struct collatz_run *r = ctx;
-    const bool gpu = collatz_case_gpu(c);
+    const struct collatz_run *c = (const struct collatz_run *)r;
     char devices[400];
     collatz_devices_format(&r->cb, devices, sizeof devices);
     snprintf(params, len,
              "start=%" PRIu64 ";bc_bits=%u;s_bits=%u;memory=%s;first_step=%s;interleave=%u;mandatory=%" PRIu64
              ";steps=%" PRIu64 ";overflows=%" PRIu64 ";overflow_ms=%.3f;devices=%s",
-             r->cb.first + r->cb.done_before, r->a.bc_bits, r->a.s_bits,
-             !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global",
-             r->a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table", gpu ? r->a.interleave : 1,
-             r->ref.t.mandatory, r->ref.t.steps, r->ref.t.overflows,
+             r->cb.first + r->cb.done_before, r->bc_bits, c->s_bits, collatz_command_memory(r, gpu),
+             c->first_step == MPGPU_COLLATZ_FIRST_JUMP ? "jump" : "table", gpu ? r->interleave : 1,
+             r->ref.t.conv.mandatory, r->ref.t.conv.steps, r->ref.t.conv.overflows,
              collatz_overflow_ms_per_pass(&r->cb), devices);
 }
 
-static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
+static void conv_summary(struct collatz_command *r, const struct bench_case *bc, FILE *out)
 {
-    struct collatz_run *r = ctx;
-    struct collatz_conv_totals total = r->base;
-    collatz_conv_add(&total, &r->ref.t);
+    const struct collatz_run *c = (const struct collatz_run *)r;
+    mpgpu_collatz_conv_totals total = r->base.conv;
+    collatz_conv_add(&total, &r->ref.t.conv);
     const uint64_t last = r->cb.first + (r->cb.count - 1);
     fprintf(out, "# %s: every starting value in [%" PRIu64 ", %" PRIu64 "] falls below itself: %" PRIu64
                  " verified, counted as the paper counts%s\n",
-            c->method, r->cb.first, last, r->cb.count, r->cb.resumed ? " (resumed from --checkpoint)" : "");
+            bc->method, r->cb.first, last, r->cb.count, r->cb.resumed ? " (resumed from --checkpoint)" : "");
     fprintf(out, "#   %" PRIu64 " iterated (the rest skipped by S, %u bits), %" PRIu64
                  " table operations; %" PRIu64 " overflowed 96 bits and were settled with GMP in %.3f ms per pass\n",
-            total.mandatory, r->s.bits, total.steps, total.overflows,
-            collatz_overflow_ms_per_pass(&r->cb));
+            total.mandatory, c->s.bits, total.steps, total.overflows, collatz_overflow_ms_per_pass(&r->cb));
     collatz_report_devices(&r->cb, out);
     collatz_report_checked(&r->cb, out);
 }
 
-static void run_teardown(void *ctx, struct bench_case *c)
+static mpgpu_status upload_s(struct collatz_command *r, mpgpu_collatz *dev)
 {
-    (void)c;
-    struct collatz_run *r = ctx;
-    pass_free(&r->ref);
-    pass_free(&r->cur);
+    return mpgpu_collatz_set_s(dev, &((struct collatz_run *)r)->s);
 }
 
-static const struct bench_ops collatz_ops = {
-    .setup = run_setup,
-    .pass = run_pass,
-    .check_begin = collatz_check_begin,
-    .reference = collatz_check_reference,
-    .compare = collatz_check_compare,
-    .name_element = collatz_check_name,
-    .check_end = collatz_check_end,
-    .describe = run_describe,
-    .summary = run_summary,
-    .teardown = run_teardown,
-};
-
-static void build_tables(void *ctx, bool gpu)
+static void conv_build_tables(struct collatz_command *r, bool gpu)
 {
-    struct collatz_run *r = ctx;
+    struct collatz_run *c = (struct collatz_run *)r;
     const int threads = 0;
     /* Building S walks its 2^K residues: those of 2^24 predict it, so a long build says so
      * before it starts. (Counting S first, to check memory, takes seconds even at 40 bits.) */
     const unsigned small = 24;
     double build_ms = 0;
-    if (r->a.s_bits > small && !r->cb.opt.quiet) {
-        const uint64_t n = collatz_s_count(small, threads);
+    if (c->s_bits > small && !r->cb.opt.quiet) {
+        const uint64_t n = s_count(small, threads);
         const double p0 = time_now_ms();
-        struct collatz_s_table probe;
-        if (collatz_s_build(&probe, small, n, threads) == 0)
-            collatz_s_free(&probe);
+        mpgpu_collatz_s_table probe;
+        if (mpgpu_collatz_s_build(&probe, small, n, threads) == MPGPU_OK)
+            mpgpu_collatz_s_free(&probe);
         build_ms = time_now_ms() - p0;
     }
     char announce[64];
     const double t0 = time_now_ms();
-    const uint64_t s_count = collatz_s_count(r->a.s_bits, threads);
+    const uint64_t count = s_count(c->s_bits, threads);
     char what[160], bytes[32];
-    hostmem_format(bytes, sizeof bytes, collatz_s_bytes(s_count));
-    snprintf(what, sizeof what, "--s-bits %u: table S (%" PRIu64 " residues, %s)", r->a.s_bits, s_count, bytes);
-    hostmem_require(collatz_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), what);
+    hostmem_format(bytes, sizeof bytes, s_bytes(count, false));
+    snprintf(what, sizeof what, "--s-bits %u: table S (%" PRIu64 " residues, %s)", c->s_bits, count, bytes);
+    hostmem_require(s_bytes(count, false) + bc_bytes(r->bc_bits), what);
     if (gpu) {
         char with[192];
         snprintf(with, sizeof with, "%s with B and C", what);
-        collatz_devices_check_memory(&r->cb, collatz_device_s_bytes(s_count) + collatz_bc_bytes(r->a.bc_bits), with);
+        collatz_devices_check_memory(&r->cb, s_bytes(count, true) + bc_bytes(r->bc_bits), with);
     }
-    snprintf(announce, sizeof announce, "building table S of %u bits", r->a.s_bits);
-    collatz_announce_build(&r->cb.opt, announce, build_ms, small, r->a.s_bits);
-    if (collatz_bc_build(&r->bc, r->a.bc_bits) != 0 || collatz_s_build(&r->s, r->a.s_bits, s_count, threads) != 0)
+    snprintf(announce, sizeof announce, "building table S of %u bits", c->s_bits);
+    collatz_announce_build(&r->cb.opt, announce, build_ms, small, c->s_bits);
+    if (mpgpu_collatz_bc_build(&r->bc, r->bc_bits) != MPGPU_OK ||
+        mpgpu_collatz_s_build(&c->s, c->s_bits, count, threads) != MPGPU_OK)
         cli_bad_input("%s: out of host memory while building", what);
-    /* Each worker's device state gets its own copy: a GPU named twice holds two. */
-    for (size_t w = 0; gpu && w < r->cb.devices.n; w++) {
-        struct collatz_device *dev = &r->cb.devs[w];
-        GPU_CHECK(cudaSetDevice(r->cb.devices.ids[w]));
-        cudaError_t err = collatz_device_set_bc(dev, &r->bc, false);
-        if (err == cudaSuccess)
-            err = collatz_device_set_s(dev, &r->s);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "table upload", err);
-    }
     if (gpu)
-        GPU_CHECK(cudaSetDevice(r->cb.devices.ids[0]));
+        collatz_command_upload(r, upload_s);
     if (!r->cb.opt.quiet)
         fprintf(stderr, "mpgpu: tables B, C (%u bits) and S (%u bits, %" PRIu64 " residues, %s) ready in %.2f s\n",
-                r->a.bc_bits, r->a.s_bits, s_count, bytes, (time_now_ms() - t0) * 1e-3);
+                r->bc_bits, c->s_bits, count, bytes, (time_now_ms() - t0) * 1e-3);
 }
 
-static int free_run(struct collatz_run *r, bool gpu, int status)
+static void conv_free_tables(struct collatz_command *r)
 {
-    if (gpu)
-        collatz_devices_close(&r->cb);
-    collatz_bc_free(&r->bc);
-    collatz_s_free(&r->s);
-    checkpoint_free(&r->cb.ck);
-    collatz_bench_free(&r->cb);
-    return status;
+    mpgpu_collatz_s_free(&((struct collatz_run *)r)->s);
 }
 
-int cmd_collatz(int argc, char **argv)
+static int conv_parsed(struct collatz_command *r, int argc, char **argv)
 {
-    struct collatz_run r;
-    memset(&r, 0, sizeof r);
-    r.a.bc_bits = DEFAULT_BC_BITS;
-    r.a.s_bits = DEFAULT_GPU_S_BITS;
-    r.a.memory = COLLATZ_TABLES_SHARED;
-    r.a.first_step = COLLATZ_FIRST_JUMP;
-    r.a.interleave = 1;
-    const struct cli_spec spec = {
-        .command = "collatz",
+    const struct collatz_run *c = (const struct collatz_run *)r;
+    if (!c->tables)
+        return -1;
+    return print_tables(c->s_bits_set ? c->s_bits : MPGPU_COLLATZ_S_MAX_BITS,
+                        cli_option_given(argc, argv, "threads") ? r->cb.opt.threads : 0);
+}
+
+static void conv_configure(struct collatz_command *r, bool gpu)
+{
+    struct collatz_run *c = (struct collatz_run *)r;
+    if (!gpu) {
+        if (!c->s_bits_set)
+            c->s_bits = DEFAULT_CPU_S_BITS;
+        if (!c->first_step_set)
+            c->first_step = MPGPU_COLLATZ_FIRST_TABLE;
+    }
+    r->cb.check_budget = UINT64_C(1) << (c->s_bits > VERIFY_SAMPLE_BITS ? c->s_bits : VERIFY_SAMPLE_BITS);
+    snprintf(r->params, sizeof r->params, "bc_bits=%u;s_bits=%u;first_step=%s", r->bc_bits, c->s_bits,
+             c->first_step == MPGPU_COLLATZ_FIRST_JUMP ? "jump" : "table");
+}
+
+static const struct collatz_kind collatz_kind = {
+    .command = "collatz",
+    .spec = {
         .usage = "mpgpu collatz [--start N] [--count N | --end N] [options]\n       mpgpu collatz --tables",
         .description =
             "Verifies that every starting value in the range falls below itself under the Collatz\n"
@@ -602,8 +527,6 @@ int cmd_collatz(int argc, char **argv)
         .common = OPT_METHOD | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE | OPT_THREADS | OPT_CSV |
                   OPT_VERIFY | OPT_QUIET,
         .options = collatz_options,
-        .handle = collatz_handle,
-        .ctx = &r.a,
         .verify_default = VERIFY_SAMPLE,
         .verify_help =
             "check the timed pass itself, chunk by chunk (the part of the range one GPU took at a "
@@ -623,50 +546,20 @@ int cmd_collatz(int argc, char **argv)
                     "  mpgpu collatz --bc-bits 12 --table-memory shared --s-bits 32 --csv r.csv\n"
                     "  mpgpu collatz --start 2^62 --count 2^48 --devices all\n"
                     "  mpgpu collatz --tables\n",
-    };
-    cli_parse(argc, argv, &spec, &r.cb.opt);
-    if (r.a.tables)
-        return print_tables(r.a.s_bits_set ? r.a.s_bits : COLLATZ_PREFIX_MAX_BITS,
-                            cli_option_given(argc, argv, "threads") ? r.cb.opt.threads : 0);
+    },
+    /* The run: its default range, caps and tables, and its check. */
+    .default_count_gpu = DEFAULT_GPU_COUNT, .default_count_cpu = DEFAULT_CPU_COUNT,
+    .default_bc_bits_gpu = DEFAULT_BC_BITS, .default_bc_bits_cpu = DEFAULT_BC_BITS, .list_cap = OVERFLOW_CAP, .cand_cap = 1, .with_j = false,
+    .twin = &conv_twin_check, .chunk_ops = &conv_chunk_ops,
+    /* What differs, in the order the skeleton calls it. */
+    .option = collatz_option, .parsed = conv_parsed, .configure = conv_configure,
+    .build_tables = conv_build_tables, .free_tables = conv_free_tables, .load_base = conv_load_base,
+    .seg_bits = conv_seg_bits, .same_totals = conv_same_totals, .describe = conv_describe,
+    .summary = conv_summary,
+};
 
-    struct collatz_setup su;
-    if (collatz_setup(argc, argv, "collatz", &r.cb, r.a.checkpoint, &r.a.devices, &su) != 0)
-        return EXIT_GPU_ERROR;
-    struct collatz_methods m = su.m;
-    r.cb.command = "collatz";
-    r.cb.verify = su.verify;
-    r.cb.cpu_threads = su.cpu_threads;
-    r.cb.have_dev = su.have_dev;
-    /* Rank 0 alone reads and writes the checkpoint, which may be on its host only. */
-    if (!ranks_lead())
-        r.a.checkpoint = NULL;
-    r.cb.checkpoint = r.a.checkpoint;
-    if (!m.gpu) {
-        if (!r.a.s_bits_set)
-            r.a.s_bits = DEFAULT_CPU_S_BITS;
-        if (!r.a.first_step_set)
-            r.a.first_step = COLLATZ_FIRST_TABLE;
-    }
-    r.cb.twin = &conv_twin_check;
-    r.cb.check_budget = UINT64_C(1) << (r.a.s_bits > VERIFY_SAMPLE_BITS ? r.a.s_bits : VERIFY_SAMPLE_BITS);
-    snprintf(r.params, sizeof r.params, "bc_bits=%u;s_bits=%u;first_step=%s", r.a.bc_bits, r.a.s_bits,
-             r.a.first_step == COLLATZ_FIRST_JUMP ? "jump" : "table");
-    md_ranks_agree(r.params);
-    if (r.a.checkpoint) {
-        collatz_checkpoint_prepare(r.a.checkpoint);
-        r.cb.resumed = collatz_checkpoint_load(r.a.checkpoint, "collatz", r.params, &r.a.range, &r.cb.ck);
-    }
-    collatz_resolve_range(&r.a.range, r.cb.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT,
-                          &r.cb.first, &r.cb.count);
-    if (r.cb.resumed) {
-        collatz_checkpoint_check(r.a.checkpoint, &r.cb.ck, r.cb.count);
-        r.cb.done_before = r.cb.ck.done;
-    } else if (r.a.checkpoint) {
-        collatz_checkpoint_begin(&r.cb.ck, "collatz", r.params, r.cb.first);
-    }
-
-    if (m.gpu) {
-        collatz_devices_open(&r.cb, OVERFLOW_CAP, 1, r.a.memory, r.a.bc_bits, false);
-    }
-    return free_run(&r, m.gpu, collatz_run(&r.cb, &m, build_tables, &collatz_ops, &conv_chunk_ops, &r));
+int cmd_collatz(int argc, char **argv)
+{
+    struct collatz_run c = {.s_bits = DEFAULT_GPU_S_BITS, .first_step = MPGPU_COLLATZ_FIRST_JUMP};
+    return collatz_command_main(argc, argv, &collatz_kind, &c.r);
 }

@@ -6,23 +6,14 @@
 #include <string.h>
 
 #include "cli.h"
-#include "collatz.h"
-#include "collatz_checkpoint.h"
-#include "collatz_cli.h"
+#include "collatz_command.h"
 #include "collatz_delay.h"
-#include "collatz_plain.h"
-#include "collatz_tables.h"
 #include "commands.h"
-#include "gpu.h"
 #include "hostmem.h"
-#include "bench.h"
 #include "interrupt.h"
-#include "mpi_ranks.h"
-#include "progress.h"
-#include "report.h"
 #include "timing.h"
 
-enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_INTERLEAVE };
+enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR };
 
 /* Defaults: on the GPU the fastest settings measured on an H200 (docs/000-collatz.md):
  * B, C and J of 12 bits in shared memory, A of 20 bits; for the CPU twin alone the paper's CPU
@@ -60,54 +51,33 @@ enum { OPT_A_BITS = OPT_COLLATZ_FIRST_OWN, OPT_RECORDS, OPT_RECORD_FLOOR, OPT_IN
 /* Numbers that measure the CPU twin's rate before a long check. */
 #define CHECK_PROBE (UINT64_C(1) << 18)
 
-struct delay_args {
-    struct collatz_range_args range;
-    unsigned bc_bits, a_bits;
-    bool bc_bits_set, a_bits_set;
-    enum collatz_table_memory memory;
-    unsigned interleave;
-    const char *checkpoint;
-    struct md_devices devices;
+/* The command's state: the skeleton's, then its own options and table A. */
+struct delay_run {
+    struct collatz_command r;
+    unsigned a_bits;
+    bool a_bits_set;
     bool records;
     bool floor_set;
-    int64_t floor;
+    int64_t record_floor; /* --record-floor */
+    uint16_t *table_a;
 };
 
-static int delay_handle(int id, const char *arg, void *ctx)
+static void delay_option(struct collatz_command *cr, int id, const char *arg)
 {
-    struct delay_args *a = ctx;
-    if (collatz_range_option(&a->range, id, arg))
-        return 0;
+    struct delay_run *r = (struct delay_run *)cr;
     switch (id) {
-    case OPT_COLLATZ_BC_BITS:
-        a->bc_bits = (unsigned)cli_parse_u64("--bc-bits", arg, COLLATZ_BC_MIN_BITS, COLLATZ_BC_MAX_BITS);
-        a->bc_bits_set = true;
-        break;
     case OPT_A_BITS:
-        a->a_bits = (unsigned)cli_parse_u64("--a-bits", arg, COLLATZ_A_MIN_BITS, COLLATZ_A_MAX_BITS);
-        a->a_bits_set = true;
-        break;
-    case OPT_COLLATZ_TABLE_MEMORY:
-        a->memory = collatz_parse_table_memory(arg);
-        break;
-    case OPT_INTERLEAVE:
-        a->interleave = (unsigned)cli_parse_u64("--interleave", arg, 1, COLLATZ_MAX_INTERLEAVE);
-        break;
-    case OPT_COLLATZ_CHECKPOINT:
-        a->checkpoint = collatz_checkpoint_option(arg);
-        break;
-    case OPT_COLLATZ_DEVICES:
-        md_parse(&a->devices, arg);
+        r->a_bits = (unsigned)cli_parse_u64("--a-bits", arg, MPGPU_COLLATZ_A_MIN_BITS, MPGPU_COLLATZ_A_MAX_BITS);
+        r->a_bits_set = true;
         break;
     case OPT_RECORDS:
-        a->records = true;
+        r->records = true;
         break;
     case OPT_RECORD_FLOOR:
-        a->floor = (int64_t)cli_parse_u64("--record-floor", arg, 0, UINT32_MAX - 1);
-        a->floor_set = true;
+        r->record_floor = (int64_t)cli_parse_u64("--record-floor", arg, 0, UINT32_MAX - 1);
+        r->floor_set = true;
         break;
     }
-    return 0;
 }
 
 static const struct cli_option delay_options[] = {
@@ -117,7 +87,7 @@ static const struct cli_option delay_options[] = {
     {"bc-bits", "D", OPT_COLLATZ_BC_BITS, "base bits of tables B, C and J, 1..20 (default 12; 11 with --method cpu)"},
     {"a-bits", "A", OPT_A_BITS, "table A holds the delays of all n < 2^A, A in D+1..32 (default 20; 23 with --method cpu)"},
     {"table-memory", "shared|global", OPT_COLLATZ_TABLE_MEMORY, "where B, C and J live on the GPU (default shared; it needs 2^D * 9 bytes per block)"},
-    {"interleave", "I", OPT_INTERLEAVE, "numbers each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
+    {"interleave", "I", OPT_COLLATZ_INTERLEAVE, "numbers each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
     {"records", NULL, OPT_RECORDS, "report the delay records of the range: n whose delay exceeds that of every smaller n"},
     {"record-floor", "D", OPT_RECORD_FLOOR, "the largest delay below --start, so that records of a later range are true records (default: 0 below 1, else relative to the range)"},
     {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists (also with a later --end: the record search goes on), and keep it up to date; one pass"},
@@ -125,42 +95,15 @@ static const struct cli_option delay_options[] = {
     {0},
 };
 
-struct pass_result {
-    struct collatz_delay_totals t;
-    struct collatz_pairs records;
-    struct collatz_list overflows;
-    int64_t floor; /* the running maximum after the pass */
-    double overflow_ms;
-};
-
-struct delay_run {
-    struct collatz_bench cb;
-    struct delay_args a;
-    char params[96];
-    struct collatz_bc_table bc;
-    uint16_t *table_a;
-    int64_t floor;                    /* the record floor below the range's unfinished part */
-    /* The case in hand. */
-    struct collatz_delay_totals base; /* what the resumed checkpoint finished */
-    struct pass_result ref, cur;      /* pass 1, and the pass running now */
-};
-
-static void pass_free(struct pass_result *p)
-{
-    collatz_pairs_free(&p->records);
-    collatz_list_free(&p->overflows);
-    memset(p, 0, sizeof *p);
-}
-
 /* A segment's result between its worker and the in-order merge (issue 14). floor is the
  * running maximum when the segment was handed out: with several GPUs it may lag the true one,
  * which only lets more candidates through; the merge extracts the records against the true one,
  * so they are exact. worker (among all ranks') computed it, for the check. */
 struct delay_chunk {
     int64_t floor;
-    struct collatz_delay_totals t;
-    struct collatz_pairs cand;
-    struct collatz_list ov;
+    mpgpu_collatz_delay_totals t;
+    mpgpu_collatz_pairs cand;
+    mpgpu_collatz_list ov;
     double overflow_ms;
     uint32_t worker;
 };
@@ -168,15 +111,15 @@ struct delay_chunk {
 /* [first, last] on a GPU's device state (the CPU twin on `threads` threads when dev is NULL),
  * added to k: totals, overflows, and with --records the candidates above floor. Returns 0, or -1
  * when the CPU twin is short of host memory. */
-static int delay_part(const struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+static int delay_part(const struct delay_run *r, mpgpu_collatz *dev, uint64_t first, uint64_t last,
                       int64_t floor, int threads, struct delay_chunk *k)
 {
-    struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
+    mpgpu_collatz_pairs *want = r->records ? &k->cand : NULL;
     if (!dev)
-        return collatz_delay_cpu(&r->bc, r->table_a, r->a.a_bits, first, last, floor, threads, &k->t, want, &k->ov);
-    cudaError_t err = collatz_device_delay(dev, r->a.memory, r->a.interleave, first, last, floor, &k->t, want, &k->ov);
-    if (err != cudaSuccess)
-        gpu_fail(dev->failed_call ? dev->failed_call : "delay kernel", err);
+        return collatz_delay_cpu(&r->r.bc, r->table_a, r->a_bits, first, last, floor, threads, &k->t, want, &k->ov);
+    mpgpu_status st = mpgpu_collatz_delay(dev, r->r.memory, r->r.interleave, first, last, floor, &k->t, want, &k->ov);
+    if (st != MPGPU_OK)
+        collatz_gpu_fail(st, "delay kernel");
     return 0;
 }
 
@@ -205,10 +148,10 @@ static int delay_twin_parts(const struct delay_run *r, uint64_t first, uint64_t 
 /* One segment, with its overflows resolved by plain iteration and its record candidates above
  * k->floor (and with --records its first 2^FLOOR_PREFIX_BITS numbers apart). Returns 0, or -1
  * as delay_part, or -2 when Ctrl-C stopped the CPU twin part-way. */
-static int delay_compute(const struct delay_run *r, struct collatz_device *dev, uint64_t first, uint64_t last,
+static int delay_compute(const struct delay_run *r, mpgpu_collatz *dev, uint64_t first, uint64_t last,
                          int threads, struct delay_chunk *k)
 {
-    struct collatz_pairs *want = r->a.records ? &k->cand : NULL;
+    mpgpu_collatz_pairs *want = r->records ? &k->cand : NULL;
     int64_t floor = k->floor;
     if (want && last - first >= (UINT64_C(1) << FLOOR_PREFIX_BITS)) {
         const uint64_t prefix_last = first + ((UINT64_C(1) << FLOOR_PREFIX_BITS) - 1);
@@ -224,9 +167,11 @@ static int delay_compute(const struct delay_run *r, struct collatz_device *dev, 
         return rc;
     const double o0 = time_now_ms();
     uint64_t runaway = 0;
-    if (collatz_delay_resolve(&k->ov, k->floor, 0, &k->t, want, &runaway) != 0) {
+    if (mpgpu_collatz_settle_delay(&k->ov, k->floor, 0, &k->t, want, &runaway) != MPGPU_OK)
+        return -1;
+    if (runaway) {
         fprintf(stderr, "mpgpu: delay: %" PRIu64 " did not reach 1 within %llu operations at any length\n",
-                runaway, (unsigned long long)COLLATZ_PLAIN_MAX_OPS);
+                runaway, (unsigned long long)MPGPU_COLLATZ_SETTLE_MAX_OPS);
         exit(EXIT_MISMATCH);
     }
     k->overflow_ms = time_now_ms() - o0;
@@ -239,7 +184,7 @@ static int delay_compute(const struct delay_run *r, struct collatz_device *dev, 
  * candidates beyond them a launch listed (a launch redone on halves lists fewer). */
 struct delay_result {
     int64_t floor;
-    struct collatz_delay_totals t;
+    mpgpu_collatz_delay_totals t;
     uint64_t overflows_listed, overflows_hash;
     uint64_t records, records_hash;
 };
@@ -264,8 +209,8 @@ static int twin_compute(const void *ctx, const void *recorded, uint64_t first, u
     const int rc = delay_compute(ctx, NULL, first, last, 0, &k);
     collatz_pairs_sort(&k.cand);
     delay_result_of(&k, out);
-    collatz_pairs_free(&k.cand);
-    collatz_list_free(&k.ov);
+    mpgpu_collatz_pairs_free(&k.cand);
+    mpgpu_collatz_list_free(&k.ov);
     return rc;
 }
 
@@ -295,16 +240,10 @@ static const struct collatz_twin delay_twin_check = {
     .probe = CHECK_PROBE,
 };
 
-static void chunk_begin(void *ctx, size_t worker)
-{
-    struct delay_run *r = ctx;
-    collatz_worker_begin(&r->cb, worker);
-}
-
 /* The floor a segment is handed out with: the running maximum of the segments merged so far. */
 static int64_t chunk_take(void *ctx)
 {
-    struct delay_run *r = ctx;
+    struct collatz_command *r = ctx;
     return r->cur.floor;
 }
 
@@ -313,8 +252,8 @@ static void chunk_run(void *ctx, size_t worker, uint64_t first, uint64_t last, i
     struct delay_run *r = ctx;
     struct delay_chunk *k = slot;
     k->floor = floor;
-    k->worker = collatz_worker_id(&r->cb, worker);
-    if (delay_compute(r, r->cb.gpu ? &r->cb.devs[worker] : NULL, first, last, r->cb.cpu_threads, k) != 0)
+    k->worker = collatz_worker_id(&r->r.cb, worker);
+    if (delay_compute(r, r->r.cb.gpu ? r->r.cb.devs[worker] : NULL, first, last, r->r.cb.cpu_threads, k) != 0)
         cli_bad_input("delay: out of host memory for the overflow and candidate lists");
 }
 
@@ -330,14 +269,14 @@ static void *chunk_pack(void *ctx, void *slot, size_t *len)
     md_put(&w, &k->worker, sizeof k->worker);
     md_put_array(&w, k->cand.v, k->cand.n, sizeof *k->cand.v);
     md_put_array(&w, k->ov.v, k->ov.n, sizeof *k->ov.v);
-    collatz_pairs_free(&k->cand);
-    collatz_list_free(&k->ov);
+    mpgpu_collatz_pairs_free(&k->cand);
+    mpgpu_collatz_list_free(&k->ov);
     return md_writer_bytes(&w, len);
 }
 
 static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
 {
-    struct delay_run *r = ctx;
+    struct collatz_command *r = ctx;
     struct delay_chunk *k = slot;
     struct md_reader rd = {bytes, len, false};
     md_get(&rd, &k->floor, sizeof k->floor);
@@ -358,45 +297,44 @@ static int chunk_unpack(void *ctx, const void *bytes, size_t len, void *slot)
 static void chunk_commit(void *ctx, uint64_t first, uint64_t last, uint64_t done_after, void *slot)
 {
     struct delay_run *r = ctx;
-    struct pass_result *p = &r->cur;
+    struct collatz_pass *p = &r->r.cur;
     struct delay_chunk *k = slot;
-    if (collatz_chunk_spoiled(&r->cb, k->worker))
+    if (collatz_chunk_spoiled(&r->r.cb, k->worker))
         k->t.sum++;
-    p->overflow_ms += k->overflow_ms;
-    if (r->a.records)
-        collatz_records_extract(&k->cand, &p->floor, &p->records);
-    collatz_delay_add(&p->t, &k->t);
-    collatz_list_append(&p->overflows, k->ov.v, k->ov.n);
+    if (r->records)
+        mpgpu_collatz_records(&k->cand, &p->floor, &p->records);
+    collatz_delay_add(&p->t.delay, &k->t);
+    collatz_command_merge(&r->r, &k->ov, k->overflow_ms);
     struct delay_result result;
     delay_result_of(k, &result);
-    collatz_pairs_free(&k->cand);
-    collatz_list_free(&k->ov);
-    collatz_chunk_record(&r->cb, first, last, k->worker, &result);
-    if (!r->cb.checkpoint)
+    mpgpu_collatz_pairs_free(&k->cand);
+    mpgpu_collatz_list_free(&k->ov);
+    collatz_chunk_record(&r->r.cb, first, last, k->worker, &result);
+    if (!r->r.cb.checkpoint)
         return;
-    struct checkpoint c = r->cb.ck;
-    struct collatz_delay_totals t = r->base;
-    collatz_delay_add(&t, &p->t);
-    c.done = r->cb.done_before + done_after;
+    struct checkpoint c = r->r.cb.ck;
+    mpgpu_collatz_delay_totals t = r->r.base.delay;
+    collatz_delay_add(&t, &p->t.delay);
+    c.done = r->r.cb.done_before + done_after;
     checkpoint_set(&c, "numbers", t.numbers);
     checkpoint_set(&c, "sum", t.sum);
     checkpoint_set(&c, "max", t.max);
     checkpoint_set(&c, "argmax", t.argmax);
     checkpoint_set(&c, "overflows", t.overflows);
     checkpoint_set(&c, "floor_plus_one", (uint64_t)(p->floor + 1));
-    struct collatz_pairs all = {0};
-    for (size_t i = 0; i < r->cb.ck.records.n; i++)
-        collatz_pairs_push(&all, r->cb.ck.records.v[i].n, r->cb.ck.records.v[i].delay);
+    mpgpu_collatz_pairs all = {0};
+    for (size_t i = 0; i < r->r.cb.ck.records.n; i++)
+        mpgpu_collatz_pairs_push(&all, r->r.cb.ck.records.v[i].n, r->r.cb.ck.records.v[i].delay);
     for (size_t i = 0; i < p->records.n; i++)
-        collatz_pairs_push(&all, p->records.v[i].n, p->records.v[i].delay);
+        mpgpu_collatz_pairs_push(&all, p->records.v[i].n, p->records.v[i].delay);
     c.records = all;
-    collatz_checkpoint_keep(&r->cb, &c);
-    collatz_pairs_free(&all);
+    collatz_checkpoint_keep(&r->r.cb, &c);
+    mpgpu_collatz_pairs_free(&all);
 }
 
 static const struct md_chunk_ops delay_chunk_ops = {
     .slot_size = sizeof(struct delay_chunk),
-    .begin = chunk_begin,
+    .begin = collatz_command_chunk_begin,
     .take = chunk_take,
     .run = chunk_run,
     .commit = chunk_commit,
@@ -404,180 +342,166 @@ static const struct md_chunk_ops delay_chunk_ops = {
     .unpack = chunk_unpack,
 };
 
-static bool same_result(const struct pass_result *x, const struct pass_result *y)
+static void delay_describe(struct collatz_command *cr, bool gpu, char *params, size_t len)
 {
-    bool same = x->t.numbers == y->t.numbers && x->t.sum == y->t.sum && x->t.max == y->t.max &&
-                x->t.argmax == y->t.argmax && x->t.overflows == y->t.overflows &&
-                x->overflows.n == y->overflows.n && collatz_pairs_equal(&x->records, &y->records);
-    for (size_t i = 0; same && i < x->overflows.n; i++)
-        same = x->overflows.v[i] == y->overflows.v[i];
-    return same;
-}
-
-static bool same_as_ref(void *ctx)
-{
-    struct delay_run *r = ctx;
-    return same_result(&r->ref, &r->cur);
-}
-
-static int run_setup(void *ctx, struct bench_case *c)
-{
-    struct delay_run *r = ctx;
-    collatz_case_begin(&r->cb, c);
-    memset(&r->base, 0, sizeof r->base);
-    if (r->cb.resumed) {
-        uint64_t v = 0;
-        checkpoint_get(&r->cb.ck, "numbers", &r->base.numbers);
-        checkpoint_get(&r->cb.ck, "sum", &r->base.sum);
-        checkpoint_get(&r->cb.ck, "max", &v);
-        r->base.max = (uint32_t)v;
-        checkpoint_get(&r->cb.ck, "argmax", &r->base.argmax);
-        checkpoint_get(&r->cb.ck, "overflows", &r->base.overflows);
-    }
-    return 0;
-}
-
-static int run_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
-{
-    struct delay_run *r = ctx;
-    pass_free(&r->cur);
-    r->cur.floor = r->floor;
-    int rc = collatz_timed_pass(&r->cb, c, pass_index, warmup,
-                                r->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS, &delay_chunk_ops, r, ms);
-    if (rc != 0)
-        return rc;
-    collatz_list_sort(&r->cur.overflows);
-    if (collatz_pass_end(&r->cb, pass_index, warmup, r->cur.overflow_ms, same_as_ref, r)) {
-        r->ref = r->cur;
-        memset(&r->cur, 0, sizeof r->cur);
-    }
-    return 0;
-}
-
-static void run_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
-{
-    struct delay_run *r = ctx;
-    const bool gpu = collatz_case_gpu(c);
+    const struct delay_run *r = (const struct delay_run *)cr;
+    const mpgpu_collatz_delay_totals *t = &cr->ref.t.delay;
     char devices[400];
-    collatz_devices_format(&r->cb, devices, sizeof devices);
+    collatz_devices_format(&cr->cb, devices, sizeof devices);
     snprintf(params, len,
              "start=%" PRIu64 ";bc_bits=%u;a_bits=%u;memory=%s;interleave=%u;sum=%" PRIu64 ";max=%u;argmax=%" PRIu64
              ";overflows=%" PRIu64 ";overflow_ms=%.3f;records=%zu;devices=%s",
-             r->cb.first + r->cb.done_before, r->a.bc_bits, r->a.a_bits,
-             !gpu ? "host" : r->a.memory == COLLATZ_TABLES_SHARED ? "shared" : "global", gpu ? r->a.interleave : 1,
-             r->ref.t.sum, r->ref.t.max, r->ref.t.argmax, r->ref.t.overflows,
-             collatz_overflow_ms_per_pass(&r->cb), r->ref.records.n, devices);
+             cr->cb.first + cr->cb.done_before, cr->bc_bits, r->a_bits, collatz_command_memory(cr, gpu),
+             gpu ? cr->interleave : 1, t->sum, t->max, t->argmax, t->overflows, collatz_overflow_ms_per_pass(&cr->cb),
+             cr->ref.records.n, devices);
 }
 
-static void run_summary(void *ctx, const struct bench_case *c, FILE *out)
+static void delay_summary(struct collatz_command *cr, const struct bench_case *c, FILE *out)
 {
-    struct delay_run *r = ctx;
-    struct collatz_delay_totals total = r->base;
-    collatz_delay_add(&total, &r->ref.t);
-    const uint64_t last = r->cb.first + (r->cb.count - 1);
+    const struct delay_run *r = (const struct delay_run *)cr;
+    mpgpu_collatz_delay_totals total = cr->base.delay;
+    collatz_delay_add(&total, &cr->ref.t.delay);
+    const uint64_t last = cr->cb.first + (cr->cb.count - 1);
     fprintf(out, "# %s: delays of [%" PRIu64 ", %" PRIu64 "]: %" PRIu64 " numbers, sum %" PRIu64
                  ", largest %u at n = %" PRIu64 "%s\n",
-            c->method, r->cb.first, last, total.numbers, total.sum, total.max, total.argmax,
-            r->cb.resumed ? " (resumed from --checkpoint)" : "");
+            c->method, cr->cb.first, last, total.numbers, total.sum, total.max, total.argmax,
+            cr->cb.resumed ? " (resumed from --checkpoint)" : "");
     fprintf(out, "#   %" PRIu64 " overflowed 96 bits and were resolved by plain iteration with GMP in %.3f ms per pass\n",
-            total.overflows, collatz_overflow_ms_per_pass(&r->cb));
-    collatz_report_devices(&r->cb, out);
-    collatz_report_checked(&r->cb, out);
-    if (!r->a.records)
+            total.overflows, collatz_overflow_ms_per_pass(&cr->cb));
+    collatz_report_devices(&cr->cb, out);
+    collatz_report_checked(&cr->cb, out);
+    if (!r->records)
         return;
-    for (size_t i = 0; r->cb.resumed && i < r->cb.ck.records.n; i++)
-        fprintf(out, "# record: n = %" PRIu64 ", D(n) = %u (before this run)\n", r->cb.ck.records.v[i].n,
-                r->cb.ck.records.v[i].delay);
-    for (size_t i = 0; i < r->ref.records.n; i++)
-        fprintf(out, "# record: n = %" PRIu64 ", D(n) = %u\n", r->ref.records.v[i].n, r->ref.records.v[i].delay);
+    for (size_t i = 0; cr->cb.resumed && i < cr->cb.ck.records.n; i++)
+        fprintf(out, "# record: n = %" PRIu64 ", D(n) = %u (before this run)\n", cr->cb.ck.records.v[i].n,
+                cr->cb.ck.records.v[i].delay);
+    for (size_t i = 0; i < cr->ref.records.n; i++)
+        fprintf(out, "# record: n = %" PRIu64 ", D(n) = %u\n", cr->ref.records.v[i].n, cr->ref.records.v[i].delay);
     fprintf(out, "#   running maximum after %" PRIu64 ": %" PRId64 " (pass --record-floor %" PRId64
-                 " to continue from %" PRIu64 ")\n", last, r->ref.floor, r->ref.floor, last + 1);
+                 " to continue from %" PRIu64 ")\n", last, cr->ref.floor, cr->ref.floor, last + 1);
 }
 
-static void run_teardown(void *ctx, struct bench_case *c)
+static mpgpu_status upload_a(struct collatz_command *cr, mpgpu_collatz *dev)
 {
-    (void)c;
-    struct delay_run *r = ctx;
-    pass_free(&r->ref);
-    pass_free(&r->cur);
+    const struct delay_run *r = (const struct delay_run *)cr;
+    return mpgpu_collatz_set_a(dev, r->table_a, r->a_bits);
 }
 
-static const struct bench_ops delay_ops = {
-    .setup = run_setup,
-    .pass = run_pass,
-    .check_begin = collatz_check_begin,
-    .reference = collatz_check_reference,
-    .compare = collatz_check_compare,
-    .name_element = collatz_check_name,
-    .check_end = collatz_check_end,
-    .describe = run_describe,
-    .summary = run_summary,
-    .teardown = run_teardown,
-};
-
-static void build_tables(void *ctx, bool gpu)
+static void delay_build_tables(struct collatz_command *cr, bool gpu)
 {
-    struct delay_run *r = ctx;
+    struct delay_run *r = (struct delay_run *)cr;
     char what[128];
-    snprintf(what, sizeof what, "--a-bits %u: table A (2^%u delays)", r->a.a_bits, r->a.a_bits);
-    uint64_t need = collatz_a_bytes(r->a.a_bits) + collatz_bcj_bytes(r->a.bc_bits);
+    snprintf(what, sizeof what, "--a-bits %u: table A (2^%u delays)", r->a_bits, r->a_bits);
+    uint64_t a_bytes = 0;
+    size_t bcj_bytes = 0;
+    mpgpu_collatz_a_bytes(r->a_bits, &a_bytes);
+    mpgpu_collatz_bc_bytes(cr->bc_bits, 1, &bcj_bytes);
+    uint64_t need = a_bytes + bcj_bytes;
     hostmem_require(need, what);
     if (gpu) {
         char with[160];
         snprintf(with, sizeof with, "%s with B, C and J", what);
-        collatz_devices_check_memory(&r->cb, need, with);
+        collatz_devices_check_memory(&cr->cb, need, with);
     }
     /* Table A's build walks its 2^A entries: those of 2^20 predict it. */
     const unsigned small = 20;
-    if (r->a.a_bits > small && !r->cb.opt.quiet) {
+    if (r->a_bits > small && !cr->cb.opt.quiet) {
         const double p0 = time_now_ms();
-        free(collatz_a_build(small, 0));
+        uint16_t *probe = NULL;
+        mpgpu_collatz_a_build(&probe, small, 0);
+        mpgpu_collatz_a_free(probe);
         char announce[64];
-        snprintf(announce, sizeof announce, "building table A of 2^%u delays", r->a.a_bits);
-        collatz_announce_build(&r->cb.opt, announce, time_now_ms() - p0, small, r->a.a_bits);
+        snprintf(announce, sizeof announce, "building table A of 2^%u delays", r->a_bits);
+        collatz_announce_build(&cr->cb.opt, announce, time_now_ms() - p0, small, r->a_bits);
     }
     const double t0 = time_now_ms();
-    r->table_a = collatz_a_build(r->a.a_bits, 0);
-    if (!r->table_a || collatz_bc_build(&r->bc, r->a.bc_bits) != 0)
+    if (mpgpu_collatz_a_build(&r->table_a, r->a_bits, 0) != MPGPU_OK ||
+        mpgpu_collatz_bc_build(&cr->bc, cr->bc_bits) != MPGPU_OK)
         cli_bad_input("%s: out of host memory while building", what);
-    /* Each worker's device state gets its own copy: a GPU named twice holds two. */
-    for (size_t w = 0; gpu && w < r->cb.devices.n; w++) {
-        struct collatz_device *dev = &r->cb.devs[w];
-        GPU_CHECK(cudaSetDevice(r->cb.devices.ids[w]));
-        cudaError_t err = collatz_device_set_bc(dev, &r->bc, true);
-        if (err == cudaSuccess)
-            err = collatz_device_set_a(dev, r->table_a, r->a.a_bits);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "table upload", err);
+    if (gpu)
+        collatz_command_upload(cr, upload_a);
+    if (!cr->cb.opt.quiet)
+        fprintf(stderr, "mpgpu: tables B, C, J (%u bits) and A (%u bits) ready in %.2f s\n", cr->bc_bits,
+                r->a_bits, (time_now_ms() - t0) * 1e-3);
+}
+
+static void delay_free_tables(struct collatz_command *cr)
+{
+    mpgpu_collatz_a_free(((struct delay_run *)cr)->table_a);
+}
+
+static bool delay_same_totals(const union collatz_totals *x, const union collatz_totals *y)
+{
+    return x->delay.numbers == y->delay.numbers && x->delay.sum == y->delay.sum && x->delay.max == y->delay.max &&
+           x->delay.argmax == y->delay.argmax && x->delay.overflows == y->delay.overflows;
+}
+
+static void delay_load_base(struct collatz_command *cr)
+{
+    uint64_t v = 0;
+    checkpoint_get(&cr->cb.ck, "numbers", &cr->base.delay.numbers);
+    checkpoint_get(&cr->cb.ck, "sum", &cr->base.delay.sum);
+    checkpoint_get(&cr->cb.ck, "max", &v);
+    cr->base.delay.max = (uint32_t)v;
+    checkpoint_get(&cr->cb.ck, "argmax", &cr->base.delay.argmax);
+    checkpoint_get(&cr->cb.ck, "overflows", &cr->base.delay.overflows);
+}
+
+static unsigned delay_seg_bits(const struct collatz_command *cr)
+{
+    return cr->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
+}
+
+/* --a-bits must exceed --bc-bits: checked as soon as both are given, and again with the
+ * defaults of the method. */
+static void check_a_bits(const struct delay_run *r)
+{
+    if (r->a_bits <= r->r.bc_bits)
+        cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
+                      "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
+                      r->a_bits, r->r.bc_bits, r->r.bc_bits + 1, MPGPU_COLLATZ_A_MAX_BITS);
+}
+
+static int delay_parsed(struct collatz_command *cr, int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    const struct delay_run *r = (const struct delay_run *)cr;
+    if (r->a_bits_set && cr->bc_bits_set)
+        check_a_bits(r);
+    return -1;
+}
+
+static void delay_configure(struct collatz_command *cr, bool gpu)
+{
+    struct delay_run *r = (struct delay_run *)cr;
+    cr->cb.check_budget = UINT64_C(1) << VERIFY_SAMPLE_BITS;
+    if (!gpu && !r->a_bits_set)
+        r->a_bits = DEFAULT_CPU_A_BITS;
+    check_a_bits(r);
+    snprintf(cr->params, sizeof cr->params, "bc_bits=%u;records=%s", cr->bc_bits, r->records ? "on" : "off");
+}
+
+static void delay_resolved(struct collatz_command *cr)
+{
+    const struct delay_run *r = (const struct delay_run *)cr;
+    cr->floor = r->floor_set ? r->record_floor : -1;
+    if (cr->cb.resumed) {
+        uint64_t fp1 = 0;
+        if (checkpoint_get(&cr->cb.ck, "floor_plus_one", &fp1) != 0)
+            cli_bad_input("--checkpoint %s lacks its record floor; remove it to start afresh", cr->checkpoint);
+        if (r->floor_set)
+            cli_bad_input("--record-floor and a resumed --checkpoint both give the record floor; give one");
+        cr->floor = (int64_t)fp1 - 1;
     }
-    if (gpu)
-        GPU_CHECK(cudaSetDevice(r->cb.devices.ids[0]));
-    if (!r->cb.opt.quiet)
-        fprintf(stderr, "mpgpu: tables B, C, J (%u bits) and A (%u bits) ready in %.2f s\n", r->a.bc_bits,
-                r->a.a_bits, (time_now_ms() - t0) * 1e-3);
+    if (r->records && !r->floor_set && !cr->cb.resumed && cr->cb.first > 1 && !cr->cb.opt.quiet)
+        fprintf(stderr, "mpgpu: note: records are relative to the range, as no --record-floor gives the "
+                        "largest delay below %" PRIu64 "\n", cr->cb.first);
 }
 
-static int free_run(struct delay_run *r, bool gpu, int status)
-{
-    if (gpu)
-        collatz_devices_close(&r->cb);
-    collatz_bc_free(&r->bc);
-    free(r->table_a);
-    checkpoint_free(&r->cb.ck);
-    collatz_bench_free(&r->cb);
-    return status;
-}
-
-int cmd_delay(int argc, char **argv)
-{
-    struct delay_run r;
-    memset(&r, 0, sizeof r);
-    r.a.bc_bits = DEFAULT_GPU_BC_BITS;
-    r.a.a_bits = DEFAULT_GPU_A_BITS;
-    r.a.memory = COLLATZ_TABLES_SHARED;
-    r.a.interleave = 1;
-    const struct cli_spec spec = {
-        .command = "delay",
+static const struct collatz_kind delay_kind = {
+    .command = "delay",
+    .spec = {
         .usage = "mpgpu delay [--start N] [--count N | --end N] [--records] [options]",
         .description =
             "Computes the delay D(n) (odd plus even operations until 1) of every n in the range\n"
@@ -589,8 +513,6 @@ int cmd_delay(int argc, char **argv)
         .common = OPT_METHOD | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE | OPT_THREADS | OPT_CSV |
                   OPT_VERIFY | OPT_QUIET,
         .options = delay_options,
-        .handle = delay_handle,
-        .ctx = &r.a,
         .verify_default = VERIFY_SAMPLE,
         .verify_help =
             "check the timed pass itself, chunk by chunk (the part of the range one GPU took at a "
@@ -607,63 +529,20 @@ int cmd_delay(int argc, char **argv)
                     "  mpgpu delay --start 1 --end 2^40 --records --checkpoint rec.ckpt\n"
                     "  mpgpu delay --start 1 --end 2^40 --records --devices all\n"
                     "  mpgpu delay --bc-bits 11 --a-bits 23 --method cpu --threads 0\n",
-    };
-    cli_parse(argc, argv, &spec, &r.cb.opt);
-    if (r.a.a_bits_set && r.a.bc_bits_set && r.a.a_bits <= r.a.bc_bits)
-        cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
-                      "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
-                      r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
-    struct collatz_setup su;
-    if (collatz_setup(argc, argv, "delay", &r.cb, r.a.checkpoint, &r.a.devices, &su) != 0)
-        return EXIT_GPU_ERROR;
-    /* Rank 0 alone reads and writes the checkpoint, which may be on its host only. */
-    if (!ranks_lead())
-        r.a.checkpoint = NULL;
-    struct collatz_methods m = su.m;
-    r.cb.command = "delay";
-    r.cb.verify = su.verify;
-    r.cb.cpu_threads = su.cpu_threads;
-    r.cb.have_dev = su.have_dev;
-    r.cb.checkpoint = r.a.checkpoint;
-    r.cb.twin = &delay_twin_check;
-    r.cb.check_budget = UINT64_C(1) << VERIFY_SAMPLE_BITS;
-    if (!m.gpu) {
-        if (!r.a.bc_bits_set)
-            r.a.bc_bits = DEFAULT_CPU_BC_BITS;
-        if (!r.a.a_bits_set)
-            r.a.a_bits = DEFAULT_CPU_A_BITS;
-    }
-    if (r.a.a_bits <= r.a.bc_bits)
-        cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
-                      "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
-                      r.a.a_bits, r.a.bc_bits, r.a.bc_bits + 1, COLLATZ_A_MAX_BITS);
-    snprintf(r.params, sizeof r.params, "bc_bits=%u;records=%s", r.a.bc_bits, r.a.records ? "on" : "off");
-    md_ranks_agree(r.params);
-    if (r.a.checkpoint) {
-        collatz_checkpoint_prepare(r.a.checkpoint);
-        r.cb.resumed = collatz_checkpoint_load(r.a.checkpoint, "delay", r.params, &r.a.range, &r.cb.ck);
-    }
-    collatz_resolve_range(&r.a.range, r.cb.opt.seed, m.gpu ? DEFAULT_GPU_COUNT : DEFAULT_CPU_COUNT,
-                          &r.cb.first, &r.cb.count);
-    r.floor = r.a.floor_set ? r.a.floor : -1;
-    if (r.cb.resumed) {
-        collatz_checkpoint_check(r.a.checkpoint, &r.cb.ck, r.cb.count);
-        r.cb.done_before = r.cb.ck.done;
-        uint64_t fp1 = 0;
-        if (checkpoint_get(&r.cb.ck, "floor_plus_one", &fp1) != 0)
-            cli_bad_input("--checkpoint %s lacks its record floor; remove it to start afresh", r.a.checkpoint);
-        if (r.a.floor_set)
-            cli_bad_input("--record-floor and a resumed --checkpoint both give the record floor; give one");
-        r.floor = (int64_t)fp1 - 1;
-    } else if (r.a.checkpoint) {
-        collatz_checkpoint_begin(&r.cb.ck, "delay", r.params, r.cb.first);
-    }
-    if (r.a.records && !r.a.floor_set && !r.cb.resumed && r.cb.first > 1 && !r.cb.opt.quiet)
-        fprintf(stderr, "mpgpu: note: records are relative to the range, as no --record-floor gives the "
-                        "largest delay below %" PRIu64 "\n", r.cb.first);
+    },
+    /* The run: its default range, caps and tables, and its check. */
+    .default_count_gpu = DEFAULT_GPU_COUNT, .default_count_cpu = DEFAULT_CPU_COUNT,
+    .default_bc_bits_gpu = DEFAULT_GPU_BC_BITS, .default_bc_bits_cpu = DEFAULT_CPU_BC_BITS, .list_cap = OVERFLOW_CAP, .cand_cap = CANDIDATE_CAP, .with_j = true,
+    .twin = &delay_twin_check, .chunk_ops = &delay_chunk_ops,
+    /* What differs, in the order the skeleton calls it. */
+    .option = delay_option, .parsed = delay_parsed, .configure = delay_configure, .resolved = delay_resolved,
+    .build_tables = delay_build_tables, .free_tables = delay_free_tables, .load_base = delay_load_base,
+    .seg_bits = delay_seg_bits, .same_totals = delay_same_totals, .describe = delay_describe,
+    .summary = delay_summary,
+};
 
-    if (m.gpu) {
-        collatz_devices_open(&r.cb, OVERFLOW_CAP, CANDIDATE_CAP, r.a.memory, r.a.bc_bits, true);
-    }
-    return free_run(&r, m.gpu, collatz_run(&r.cb, &m, build_tables, &delay_ops, &delay_chunk_ops, &r));
+int cmd_delay(int argc, char **argv)
+{
+    struct delay_run r = {.a_bits = DEFAULT_GPU_A_BITS};
+    return collatz_command_main(argc, argv, &delay_kind, &r.r);
 }

@@ -263,7 +263,7 @@ int checkpoint_read(const char *path, struct checkpoint *c, char *why, size_t wh
             }
             *num = '\0';
             if (parse_u64(val, &a) != 0 || parse_u64(num + 1, &b) != 0 || b > UINT32_MAX ||
-                collatz_pairs_push(&c->records, a, (uint32_t)b) != 0) {
+                mpgpu_collatz_pairs_push(&c->records, a, (uint32_t)b) != MPGPU_OK) {
                 fail(why, why_len, "line %zu: 'record' needs n and a delay", line_no);
                 goto out;
             }
@@ -287,5 +287,5 @@ out:
 
 void checkpoint_free(struct checkpoint *c)
 {
-    collatz_pairs_free(&c->records);
+    mpgpu_collatz_pairs_free(&c->records);
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collatz_list.h"
+#include "mpgpu.h"
 
 #define CHECKPOINT_MAX_TOTALS 16
 
@@ -25,7 +25,7 @@ struct checkpoint {
         char key[32];
         uint64_t value;
     } totals[CHECKPOINT_MAX_TOTALS];
-    struct collatz_pairs records; /* (n, delay) lines, in order */
+    struct mpgpu_collatz_pairs records; /* (n, delay) lines, in order */
 };
 
 /* Sets (or adds) a total. Returns 0, or -1 when the table is full or the key too long. */

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collatz_plain.h"
 #include "gpu.h"
 #include "hostmem.h"
 #include "interrupt.h"
@@ -81,12 +80,12 @@ void collatz_parse_methods(const struct cli_common *c, const char *command, stru
     }
 }
 
-enum collatz_table_memory collatz_parse_table_memory(const char *arg)
+mpgpu_collatz_table_memory collatz_parse_table_memory(const char *arg)
 {
     if (!strcmp(arg, "shared"))
-        return COLLATZ_TABLES_SHARED;
+        return MPGPU_COLLATZ_TABLES_SHARED;
     if (!strcmp(arg, "global"))
-        return COLLATZ_TABLES_GLOBAL;
+        return MPGPU_COLLATZ_TABLES_GLOBAL;
     cli_bad_input("--table-memory '%s' is not a place; accepted: shared, global", arg);
 }
 
@@ -163,19 +162,20 @@ size_t collatz_bench_cases(const struct collatz_bench *cb, const struct collatz_
 }
 
 void collatz_devices_open(struct collatz_bench *cb, size_t list_cap, size_t cand_cap,
-                          enum collatz_table_memory memory, unsigned bc_bits, bool with_ops)
+                          mpgpu_collatz_table_memory memory, unsigned bc_bits, bool with_ops)
 {
     for (size_t w = 0; w < cb->devices.n; w++) {
-        struct collatz_device *dev = &cb->devs[w];
         GPU_CHECK(cudaSetDevice(cb->devices.ids[w]));
-        cudaError_t err = collatz_device_open(dev, list_cap, cand_cap);
-        if (err != cudaSuccess)
-            gpu_fail(dev->failed_call ? dev->failed_call : "collatz_device_open", err);
-        if (memory == COLLATZ_TABLES_SHARED && !collatz_device_shared_fits(dev, bc_bits, with_ops))
+        GPU_CHECK(cudaStreamCreateWithFlags(&cb->streams[w], cudaStreamNonBlocking));
+        mpgpu_status st = mpgpu_collatz_create(&cb->devs[w], list_cap, cand_cap, cb->streams[w]);
+        if (st != MPGPU_OK)
+            collatz_gpu_fail(st, "collatz_device_open");
+        size_t need = 0, limit = 0;
+        if (memory == MPGPU_COLLATZ_TABLES_SHARED &&
+            mpgpu_collatz_shared_check(cb->devs[w], bc_bits, with_ops, &need, &limit) != MPGPU_OK)
             cli_bad_input("--table-memory shared --bc-bits %u: %s need %zu bytes of shared memory per block; "
                           "GPU %d gives a block at most %zu (use --table-memory global or fewer bits)",
-                          bc_bits, with_ops ? "B, C and J" : "B and C", collatz_device_shared_bytes(bc_bits, with_ops),
-                          cb->devices.ids[w], dev->shared_limit);
+                          bc_bits, with_ops ? "B, C and J" : "B and C", need, cb->devices.ids[w], limit);
     }
     GPU_CHECK(cudaSetDevice(cb->devices.ids[0]));
 }
@@ -184,8 +184,33 @@ void collatz_devices_close(struct collatz_bench *cb)
 {
     for (size_t w = 0; w < cb->devices.n; w++) {
         cudaSetDevice(cb->devices.ids[w]);
-        collatz_device_close(&cb->devs[w]);
+        mpgpu_collatz_destroy(cb->devs[w]);
+        if (cb->streams[w])
+            cudaStreamDestroy(cb->streams[w]);
+        cb->devs[w] = NULL;
+        cb->streams[w] = NULL;
     }
+}
+
+void collatz_gpu_fail(mpgpu_status st, const char *what)
+{
+    mpgpu_error_info info;
+    mpgpu_last_error(&info);
+    /* The kernels' host code has always reported short host memory as this CUDA error. */
+    if (st == MPGPU_ERR_OUT_OF_HOST_MEMORY || !info.cuda_error)
+        gpu_fail(what, st == MPGPU_ERR_OUT_OF_HOST_MEMORY ? cudaErrorMemoryAllocation : cudaErrorInvalidValue);
+    gpu_fail(info.cuda_call[0] ? info.cuda_call : what, (cudaError_t)info.cuda_error);
+}
+
+int collatz_plain_delay_of(uint64_t n, uint32_t *delay)
+{
+    const mpgpu_collatz_list one = {&n, 1, 1};
+    mpgpu_collatz_delay_totals t = {0, 0, 0, 0, 0};
+    uint64_t runaway = 0;
+    if (mpgpu_collatz_settle_delay(&one, -1, 1, &t, NULL, &runaway) != MPGPU_OK || runaway)
+        return -1;
+    *delay = t.max;
+    return 0;
 }
 
 void collatz_devices_check_memory(const struct collatz_bench *cb, uint64_t need, const char *what)
@@ -603,7 +628,7 @@ static void check_delay_fields(const char *path, const struct checkpoint *ck)
         if (argmax < ck->start || argmax > last)
             CHECKPOINT_UNFIT(path, "argmax %" PRIu64 " is outside the finished [%" PRIu64 ", %" PRIu64
                              "]", argmax, ck->start, last);
-        if (collatz_plain_delay(argmax, &d) != 0 || d != max)
+        if (collatz_plain_delay_of(argmax, &d) != 0 || d != max)
             CHECKPOINT_UNFIT(path, "max %" PRIu64 " is not the delay of argmax %" PRIu64 " (%u)", max,
                              argmax, d);
         if (sum < max || (unsigned __int128)max * numbers < sum)
@@ -627,7 +652,7 @@ static void check_delay_fields(const char *path, const struct checkpoint *ck)
         if (i > 0 && (n <= ck->records.v[i - 1].n || delay <= ck->records.v[i - 1].delay))
             CHECKPOINT_UNFIT(path, "record %zu (n = %" PRIu64 ", delay %u) does not follow record %zu "
                              "in n and delay", i + 1, n, delay, i);
-        if (delay > max || collatz_plain_delay(n, &d) != 0 || d != delay)
+        if (delay > max || collatz_plain_delay_of(n, &d) != 0 || d != delay)
             CHECKPOINT_UNFIT(path, "record %zu gives D(%" PRIu64 ") = %u; it is %u", i + 1, n, delay, d);
     }
 }

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "collatz.h"
+#include "mpgpu.h"
 #include "collatz_checkpoint.h"
 #include "collatz_chunks.h"
 #include "bench.h"
@@ -23,6 +23,7 @@ enum {
     OPT_COLLATZ_TABLE_MEMORY,
     OPT_COLLATZ_CHECKPOINT,
     OPT_COLLATZ_DEVICES,
+    OPT_COLLATZ_INTERLEAVE,
     OPT_COLLATZ_FIRST_OWN, /* the first id a subcommand may use for its own options */
 };
 
@@ -49,7 +50,7 @@ struct collatz_methods {
 void collatz_parse_methods(const struct cli_common *c, const char *command, struct collatz_methods *m);
 
 /* --table-memory shared|global; anything else is bad input (exit 2). */
-enum collatz_table_memory collatz_parse_table_memory(const char *arg);
+mpgpu_collatz_table_memory collatz_parse_table_memory(const char *arg);
 
 /* The run-wide choices both subcommands make after parsing. */
 struct collatz_setup {
@@ -103,7 +104,8 @@ struct collatz_bench {
     /* --devices (issue 14): one worker thread and one device state (stream, buffers, tables)
      * per entry, so a GPU named twice runs two streams. */
     struct md_devices devices;
-    struct collatz_device devs[MD_MAX_DEVICES];
+    mpgpu_stream streams[MD_MAX_DEVICES];
+    mpgpu_collatz *devs[MD_MAX_DEVICES];
     /* The workers of all MPI ranks, of the run's method (team_gpu: the gpu one), and each
      * one's share of the last pass. */
     struct md_team team;
@@ -136,12 +138,18 @@ static inline bool collatz_case_gpu(const struct bench_case *c)
     return c->data != NULL;
 }
 
-/* Opens one device state per --devices entry, each on its GPU (list_cap, cand_cap as
- * collatz_device_open), and closes them; the caller's thread is left on the first GPU. With
+/* Opens one device state per --devices entry, each on its GPU and a stream of its own (list_cap,
+ * cand_cap as mpgpu_collatz_create), and closes them; the caller's thread is left on the first
+ * GPU. With
  * tables in shared memory, a GPU whose blocks cannot hold B and C (and J, with_ops) of bc_bits
  * is refused (exit 2). */
 void collatz_devices_open(struct collatz_bench *cb, size_t list_cap, size_t cand_cap,
-                          enum collatz_table_memory memory, unsigned bc_bits, bool with_ops);
+                          mpgpu_collatz_table_memory memory, unsigned bc_bits, bool with_ops);
+/* Exits as the GPU's failure of a library call (st, not MPGPU_OK) says: the CUDA call and error
+ * that failed (what, when the library names none). */
+_Noreturn void collatz_gpu_fail(mpgpu_status st, const char *what);
+/* D(n) by plain iteration at any length: 0, or -1 when it runs away (mpgpu_collatz_settle_delay). */
+int collatz_plain_delay_of(uint64_t n, uint32_t *delay);
 void collatz_devices_close(struct collatz_bench *cb);
 /* Refuses (exit 2) before the tables are built when a copy of `need` bytes per entry does not
  * fit in the free memory of each GPU of --devices (what: the tables, for the message). */

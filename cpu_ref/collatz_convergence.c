@@ -39,12 +39,12 @@ struct jump {
     uint64_t p3, c;
 };
 
-static void jump_for(const struct collatz_bc_table *bc, unsigned k, uint64_t s, struct jump *j)
+static void jump_for(const struct mpgpu_collatz_bc_table *bc, unsigned k, uint64_t s, struct jump *j)
 {
     collatz_jump_state(bc, s, k, &j->p3, &j->c);
 }
 
-int collatz_conv_one(uint64_t m, const struct collatz_bc_table *bc, unsigned k,
+int collatz_conv_one(uint64_t m, const struct mpgpu_collatz_bc_table *bc, unsigned k,
                      enum collatz_first_step first, uint64_t *steps, uint64_t *lo, uint64_t *hi)
 {
     u128 n = m;
@@ -62,16 +62,16 @@ int collatz_conv_one(uint64_t m, const struct collatz_bc_table *bc, unsigned k,
 }
 
 struct conv_pass {
-    const struct collatz_s_table *s;
-    const struct collatz_bc_table *bc;
+    const struct mpgpu_collatz_s_table *s;
+    const struct mpgpu_collatz_bc_table *bc;
     enum collatz_first_step first_step;
     uint64_t first, last;
 };
 
 /* Work item = one S entry and a run of up to COLLATZ_RUN_LEN consecutive m_H: the starting
  * values of one GPU thread in the Fig. 4.1 layout, so both twins cut the range the same way. */
-static int conv_pass_run(const struct conv_pass *p, int threads, struct collatz_conv_totals *totals,
-                         struct collatz_list *overflows)
+static int conv_pass_run(const struct conv_pass *p, int threads, struct mpgpu_collatz_conv_totals *totals,
+                         struct mpgpu_collatz_list *overflows)
 {
     const unsigned k = p->s->bits, d = p->bc->bits;
     const uint64_t h_first = p->first >> k, h_last = p->last >> k;
@@ -81,8 +81,8 @@ static int conv_pass_run(const struct conv_pass *p, int threads, struct collatz_
     int err = 0;
 #pragma omp parallel num_threads(threads_or_all(threads))
     {
-        struct collatz_conv_totals mine = {0, 0, 0};
-        struct collatz_list ov = {0};
+        struct mpgpu_collatz_conv_totals mine = {0, 0, 0};
+        struct mpgpu_collatz_list ov = {0};
         int my_err = 0;
 #pragma omp for schedule(dynamic, 16)
         for (int64_t it = 0; it < items; it++) {
@@ -119,14 +119,14 @@ static int conv_pass_run(const struct conv_pass *p, int threads, struct collatz_
     return err ? -1 : 0;
 }
 
-int collatz_conv_cpu(const struct collatz_s_table *s, const struct collatz_bc_table *bc,
+int collatz_conv_cpu(const struct mpgpu_collatz_s_table *s, const struct mpgpu_collatz_bc_table *bc,
                      enum collatz_first_step first_step, uint64_t first, uint64_t last,
-                     int threads, struct collatz_conv_totals *totals,
-                     struct collatz_list *overflows)
+                     int threads, struct mpgpu_collatz_conv_totals *totals,
+                     struct mpgpu_collatz_list *overflows)
 {
     const unsigned k = s->bits;
     if (k > 0 && first < (uint64_t)1 << k) {
-        struct collatz_s_table all;
+        struct mpgpu_collatz_s_table all;
         collatz_s_all(&all);
         uint64_t low_last = last < ((uint64_t)1 << k) - 1 ? last : ((uint64_t)1 << k) - 1;
         struct conv_pass low = {&all, bc, first_step, first, low_last};
@@ -141,7 +141,7 @@ int collatz_conv_cpu(const struct collatz_s_table *s, const struct collatz_bc_ta
 }
 
 /* Residues of S with lo <= s <= hi. */
-static uint64_t s_count_between(const struct collatz_s_table *s, uint64_t lo, uint64_t hi, int threads)
+static uint64_t s_count_between(const struct mpgpu_collatz_s_table *s, uint64_t lo, uint64_t hi, int threads)
 {
     uint64_t n = 0;
     const int64_t count = (int64_t)s->count;
@@ -151,7 +151,7 @@ static uint64_t s_count_between(const struct collatz_s_table *s, uint64_t lo, ui
     return n;
 }
 
-uint64_t collatz_conv_expected(const struct collatz_s_table *s, uint64_t first, uint64_t last,
+uint64_t collatz_conv_expected(const struct mpgpu_collatz_s_table *s, uint64_t first, uint64_t last,
                                int threads)
 {
     const unsigned k = s->bits;

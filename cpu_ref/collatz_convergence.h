@@ -11,53 +11,27 @@
 
 #include <stdint.h>
 
-#include "collatz_list.h"
+#include "collatz_pass.h"
 #include "collatz_tables.h"
-
-/* How a mandatory starting value m = 2^k * m_H + s begins.
- *   TABLE: Algorithm 5 as published: table operations from n = m.
- *   JUMP:  the operations over the k bits of s do not depend on m_H, so they are applied once
- *          per S entry and shared by the 256 starting values of a thread (Fig. 4.1): n = 3^j *
- *          m_H + c with (j, c) the state of s (collatz_prefix_state). Consecutive m_H then
- *          differ by 3^j, so each further start costs one 96-bit addition. Iterating from any
- *          later point of the trajectory is still a proof: it falls below m at some point. */
-enum collatz_first_step { COLLATZ_FIRST_TABLE, COLLATZ_FIRST_JUMP };
-
-/* Totals of a pass over a range; each is a sum over starting values, so passes over adjacent
- * ranges add up to one pass over their union (what --checkpoint relies on). */
-struct collatz_conv_totals {
-    uint64_t mandatory; /* starting values iterated (the others were skipped by S; 1 and 2 are
-                           trivially verified) */
-    uint64_t steps;     /* table operations, over all iterated starting values */
-    uint64_t overflows; /* starting values whose interim value reached 2^96 (or ran past
-                           COLLATZ_MAX_TABLE_STEPS), verified by plain iteration instead */
-};
-
-static inline void collatz_conv_add(struct collatz_conv_totals *t, const struct collatz_conv_totals *x)
-{
-    t->mandatory += x->mandatory;
-    t->steps += x->steps;
-    t->overflows += x->overflows;
-}
 
 /* One starting value m >= 3, as the fast paths iterate it with S base bits k (the jump covers
  * the low k bits of m). Returns 0 when the value fell below m, 1 on overflow. *steps gets the
  * table operations; *lo, *hi the last value (the one below m, or the one that overflowed; the
  * overflowed value is exact below 2^128). */
-int collatz_conv_one(uint64_t m, const struct collatz_bc_table *bc, unsigned k,
+int collatz_conv_one(uint64_t m, const struct mpgpu_collatz_bc_table *bc, unsigned k,
                      enum collatz_first_step first, uint64_t *steps, uint64_t *lo, uint64_t *hi);
 
 /* Verifies [first, last] (1 <= first <= last) on `threads` threads (0: all cores): adds to
  * *totals and appends the overflowed starting values to *overflows (unsorted). Values below
  * 2^k are all iterated, as S needs m_H >= 1. Returns 0, or -1 when memory is short. */
-int collatz_conv_cpu(const struct collatz_s_table *s, const struct collatz_bc_table *bc,
+int collatz_conv_cpu(const struct mpgpu_collatz_s_table *s, const struct mpgpu_collatz_bc_table *bc,
                      enum collatz_first_step first_step, uint64_t first, uint64_t last,
-                     int threads, struct collatz_conv_totals *totals,
-                     struct collatz_list *overflows);
+                     int threads, struct mpgpu_collatz_conv_totals *totals,
+                     struct mpgpu_collatz_list *overflows);
 
 /* The number of starting values in [first, last] that a pass iterates: those >= 3 that are below
  * 2^k or whose low k bits are in S. A pass that iterated fewer skipped work. */
-uint64_t collatz_conv_expected(const struct collatz_s_table *s, uint64_t first, uint64_t last,
+uint64_t collatz_conv_expected(const struct mpgpu_collatz_s_table *s, uint64_t first, uint64_t last,
                                int threads);
 
 #endif

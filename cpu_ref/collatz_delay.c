@@ -2,30 +2,12 @@
 
 #include <omp.h>
 
-#include "collatz_plain.h"
 
 typedef unsigned __int128 u128;
 
 static int threads_or_all(int threads)
 {
     return threads > 0 ? threads : omp_get_num_procs();
-}
-
-static unsigned floor_log2(uint64_t x)
-{
-    return 63u - (unsigned)__builtin_clzll(x);
-}
-
-unsigned collatz_delay_prefix_ops(unsigned d, uint64_t first, uint64_t count)
-{
-    unsigned y = COLLATZ_PREFIX_MAX_BITS;
-    unsigned lf = floor_log2(first), lc = floor_log2(count);
-    if (lf < 1)
-        return 0;
-    if (lf - 1 < y)
-        y = lf - 1;
-    unsigned by_count = lc >= 8 ? lc - 8 : 0;
-    return (by_count < y ? by_count : y) / d;
 }
 
 /* Algorithm 6, lines 4-9: while the value is at least t, add J[n_L] and apply the table
@@ -46,7 +28,7 @@ static inline int delay_walk(u128 v, uint32_t delay, const uint32_t *bc, const u
     return 0;
 }
 
-int collatz_delay_one(uint64_t n, const struct collatz_bc_table *bc, const uint16_t *a,
+int collatz_delay_one(uint64_t n, const struct mpgpu_collatz_bc_table *bc, const uint16_t *a,
                       unsigned a_bits, unsigned ops, uint32_t *delay)
 {
     const unsigned y = ops * bc->bits;
@@ -57,20 +39,10 @@ int collatz_delay_one(uint64_t n, const struct collatz_bc_table *bc, const uint1
     return delay_walk(v, count, bc->bc, bc->ops, bc->bits, a, a_bits, delay);
 }
 
-static void note(struct collatz_delay_totals *t, uint64_t n, uint32_t delay)
-{
-    if (t->numbers == 0 || delay > t->max || (delay == t->max && n < t->argmax)) {
-        t->max = delay;
-        t->argmax = n;
-    }
-    t->numbers++;
-    t->sum += delay;
-}
-
-int collatz_delay_cpu(const struct collatz_bc_table *bc, const uint16_t *a, unsigned a_bits,
+int collatz_delay_cpu(const struct mpgpu_collatz_bc_table *bc, const uint16_t *a, unsigned a_bits,
                       uint64_t first, uint64_t last, int64_t floor, int threads,
-                      struct collatz_delay_totals *totals, struct collatz_pairs *candidates,
-                      struct collatz_list *overflows)
+                      struct mpgpu_collatz_delay_totals *totals, struct mpgpu_collatz_pairs *candidates,
+                      struct mpgpu_collatz_list *overflows)
 {
     const unsigned ops = collatz_delay_prefix_ops(bc->bits, first, last - first + 1);
     const unsigned y = ops * bc->bits;
@@ -81,9 +53,9 @@ int collatz_delay_cpu(const struct collatz_bc_table *bc, const uint16_t *a, unsi
     int err = 0;
 #pragma omp parallel num_threads(threads_or_all(threads))
     {
-        struct collatz_delay_totals mine = {0, 0, 0, 0, 0};
-        struct collatz_list ov = {0};
-        struct collatz_pairs cand = {0};
+        struct mpgpu_collatz_delay_totals mine = {0, 0, 0, 0, 0};
+        struct mpgpu_collatz_list ov = {0};
+        struct mpgpu_collatz_pairs cand = {0};
         int my_err = 0;
         /* Work item = one residue r of the low Y bits and a run of up to COLLATZ_RUN_LEN
          * consecutive q = n >> Y, as one GPU thread takes them. */
@@ -106,7 +78,7 @@ int collatz_delay_cpu(const struct collatz_bc_table *bc, const uint16_t *a, unsi
                     my_err |= collatz_list_push(&ov, n);
                     continue;
                 }
-                note(&mine, n, delay);
+                collatz_delay_note(&mine, n, delay);
                 if (candidates && (int64_t)delay > floor)
                     my_err |= collatz_pairs_push(&cand, n, delay);
             }
@@ -121,43 +93,5 @@ int collatz_delay_cpu(const struct collatz_bc_table *bc, const uint16_t *a, unsi
         collatz_list_free(&ov);
         collatz_pairs_free(&cand);
     }
-    return err ? -1 : 0;
-}
-
-int collatz_delay_resolve(const struct collatz_list *overflows, int64_t floor, int threads,
-                          struct collatz_delay_totals *totals, struct collatz_pairs *candidates,
-                          uint64_t *runaway)
-{
-    if (overflows->n == 0)
-        return 0;
-    uint32_t *delay = malloc(overflows->n * sizeof *delay);
-    if (!delay)
-        return -1;
-    size_t bad = collatz_plain_delays(overflows->v, overflows->n, delay, threads);
-    if (bad < overflows->n) {
-        *runaway = overflows->v[bad];
-        free(delay);
-        return -1;
-    }
-    int err = 0;
-    for (size_t i = 0; i < overflows->n; i++) {
-        note(totals, overflows->v[i], delay[i]);
-        if (candidates && (int64_t)delay[i] > floor)
-            err |= collatz_pairs_push(candidates, overflows->v[i], delay[i]);
-    }
-    free(delay);
-    return err ? -1 : 0;
-}
-
-int collatz_records_extract(struct collatz_pairs *candidates, int64_t *floor,
-                            struct collatz_pairs *records)
-{
-    collatz_pairs_sort(candidates);
-    int err = 0;
-    for (size_t i = 0; i < candidates->n; i++)
-        if ((int64_t)candidates->v[i].delay > *floor) {
-            *floor = candidates->v[i].delay;
-            err |= collatz_pairs_push(records, candidates->v[i].n, candidates->v[i].delay);
-        }
     return err ? -1 : 0;
 }

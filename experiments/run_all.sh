@@ -23,6 +23,7 @@ GPU_TESTS=(
     tests/test_mpgpu_gpu
     tests/test_mpgpu_fixed_gpu
     tests/test_mpgpu_ctt_gpu
+    tests/test_mpgpu_collatz_gpu
     tests/test_mpgpu_install.sh
 )
 

@@ -1,7 +1,7 @@
 /* Collatz convergence and delay on the GPU (000 chapter 4): the device copies of the tables and
- * one call per range. Each call runs one persistent kernel over the range and returns the same
- * totals and lists as the CPU twins (cpu_ref/collatz_convergence.h, cpu_ref/collatz_delay.h),
- * so the two can be compared exactly.
+ * one call per range, behind the library's mpgpu_collatz_* (mpgpu_collatz.c). Each call runs one
+ * persistent kernel over the range and returns the same totals and lists as the CPU twins
+ * (cpu_ref/collatz_convergence.h, cpu_ref/collatz_delay.h), so the two can be compared exactly.
  *
  * Interim values are 96 bits in three registers (000 section 4.4.1); a starting value whose
  * value would pass 2^96 is reported back and settled on the host by plain iteration at any
@@ -18,16 +18,14 @@
 extern "C" {
 #endif
 
-#include "collatz_convergence.h"
-#include "collatz_delay.h"
-#include "collatz_list.h"
+#include "collatz_pass.h"
 #include "collatz_tables.h"
 
 /* Where B, C (and J) live during a pass (000 section 4.4.2, Tables 4.4 and 4.5). */
 enum collatz_table_memory { COLLATZ_TABLES_SHARED, COLLATZ_TABLES_GLOBAL };
 
 struct collatz_device {
-    cudaStream_t stream;
+    cudaStream_t stream;  /* the caller's: every copy and kernel of the calls below is on it */
     int sm_count;
     size_t shared_limit;  /* shared memory one block may use (opt-in maximum) */
     unsigned bc_bits;
@@ -55,8 +53,10 @@ struct collatz_device {
 };
 
 /* list_cap and cand_cap bound the overflows and record candidates of one launch; a launch that
- * finds more is redone on the two halves of its range, so nothing is lost. */
-cudaError_t collatz_device_open(struct collatz_device *g, size_t list_cap, size_t cand_cap);
+ * finds more is redone on the two halves of its range, so nothing is lost. The device state
+ * works on `stream`, which stays the caller's (collatz_device_close leaves it). */
+cudaError_t collatz_device_open(struct collatz_device *g, size_t list_cap, size_t cand_cap,
+                                cudaStream_t stream);
 void collatz_device_close(struct collatz_device *g);
 
 /* Shared memory the B/C tables of base bits d need in a block, and whether this GPU has it. */
@@ -72,12 +72,12 @@ uint64_t collatz_device_s_bytes(uint64_t count);
 cudaError_t collatz_device_grid(struct collatz_device *g, const void *kernel, unsigned threads,
                                 size_t smem, unsigned *blocks);
 /* Appends the first n overflowed starting values the last launch reported (g->d_list) to *list. */
-cudaError_t collatz_device_fetch_overflows(struct collatz_device *g, struct collatz_list *list,
+cudaError_t collatz_device_fetch_overflows(struct collatz_device *g, struct mpgpu_collatz_list *list,
                                            size_t n);
 
 /* Copies tables to the device (replacing earlier ones). */
-cudaError_t collatz_device_set_bc(struct collatz_device *g, const struct collatz_bc_table *t, bool with_ops);
-cudaError_t collatz_device_set_s(struct collatz_device *g, const struct collatz_s_table *s);
+cudaError_t collatz_device_set_bc(struct collatz_device *g, const struct mpgpu_collatz_bc_table *t, bool with_ops);
+cudaError_t collatz_device_set_s(struct collatz_device *g, const struct mpgpu_collatz_s_table *s);
 cudaError_t collatz_device_set_a(struct collatz_device *g, const uint16_t *a, unsigned a_bits);
 
 /* Convergence of [first, last] (000 Algorithm 5) with the tables set: adds to *totals and
@@ -86,8 +86,8 @@ cudaError_t collatz_device_set_a(struct collatz_device *g, const uint16_t *a, un
  * (named in g->failed_call); -1 as cudaErrorMemoryAllocation when host memory is short. */
 cudaError_t collatz_device_convergence(struct collatz_device *g, enum collatz_table_memory mem,
                                        enum collatz_first_step first_step, unsigned interleave,
-                                       uint64_t first, uint64_t last, struct collatz_conv_totals *totals,
-                                       struct collatz_list *overflows);
+                                       uint64_t first, uint64_t last, struct mpgpu_collatz_conv_totals *totals,
+                                       struct mpgpu_collatz_list *overflows);
 
 /* Starting values one thread keeps in flight (--interleave): independent table loads that hide
  * each other's latency. */
@@ -104,8 +104,8 @@ cudaError_t collatz_s_jump_build(uint64_t *jump, const uint64_t *s, uint64_t cou
  * still be a record (a subset of the CPU twin's candidates when a launch had to be split). */
 cudaError_t collatz_device_delay(struct collatz_device *g, enum collatz_table_memory mem,
                                  unsigned interleave, uint64_t first, uint64_t last, int64_t floor,
-                                 struct collatz_delay_totals *totals,
-                                 struct collatz_pairs *candidates, struct collatz_list *overflows);
+                                 struct mpgpu_collatz_delay_totals *totals,
+                                 struct mpgpu_collatz_pairs *candidates, struct mpgpu_collatz_list *overflows);
 
 #ifdef __cplusplus
 }

@@ -231,7 +231,7 @@ cudaError_t launch(struct collatz_device *g, conv_args &a, size_t smem, unsigned
 cudaError_t convergence_range(struct collatz_device *g, enum collatz_table_memory mem,
                               enum collatz_first_step first_step, unsigned interleave, const uint64_t *s,
                               uint64_t s_count, unsigned k, uint64_t first, uint64_t last,
-                              struct collatz_conv_totals *totals, struct collatz_list *overflows)
+                              struct mpgpu_collatz_conv_totals *totals, struct mpgpu_collatz_list *overflows)
 {
     conv_args a;
     a.bc = reinterpret_cast<const uint2 *>(g->d_bc);
@@ -274,7 +274,7 @@ cudaError_t convergence_range(struct collatz_device *g, enum collatz_table_memor
             err = convergence_range(g, mem, first_step, interleave, s, s_count, k, mid + 1, last, totals, overflows);
         return err;
     }
-    struct collatz_conv_totals t = {0, 0, n_over};
+    struct mpgpu_collatz_conv_totals t = {0, 0, n_over};
     for (unsigned b = 0; b < blocks; b++) {
         t.mandatory += g->h_partials[2 * b];
         t.steps += g->h_partials[2 * b + 1];
@@ -297,8 +297,8 @@ extern "C" cudaError_t collatz_s_jump_build(uint64_t *jump, const uint64_t *s, u
 
 extern "C" cudaError_t collatz_device_convergence(struct collatz_device *g, enum collatz_table_memory mem,
                                                   enum collatz_first_step first_step, unsigned interleave,
-                                                  uint64_t first, uint64_t last, struct collatz_conv_totals *totals,
-                                                  struct collatz_list *overflows)
+                                                  uint64_t first, uint64_t last, struct mpgpu_collatz_conv_totals *totals,
+                                                  struct mpgpu_collatz_list *overflows)
 {
     const unsigned k = g->s_bits;
     if (k > 0 && first < (uint64_t)1 << k) {

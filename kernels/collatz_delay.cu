@@ -233,8 +233,8 @@ cudaError_t launch(struct collatz_device *g, const delay_args &a, size_t smem, u
 
 extern "C" cudaError_t collatz_device_delay(struct collatz_device *g, enum collatz_table_memory mem,
                                             unsigned interleave, uint64_t first, uint64_t last, int64_t floor,
-                                            struct collatz_delay_totals *totals,
-                                            struct collatz_pairs *candidates, struct collatz_list *overflows)
+                                            struct mpgpu_collatz_delay_totals *totals,
+                                            struct mpgpu_collatz_pairs *candidates, struct mpgpu_collatz_list *overflows)
 {
     delay_args a;
     a.bc = reinterpret_cast<const uint2 *>(g->d_bc);
@@ -276,7 +276,7 @@ extern "C" cudaError_t collatz_device_delay(struct collatz_device *g, enum colla
         // one, so its candidates start above the lower half's largest delay. The lists hold at
         // least one entry each, so the range holds at least two numbers here.
         const uint64_t mid = first + (last - first) / 2;
-        struct collatz_delay_totals lower = {0, 0, 0, 0, 0};
+        struct mpgpu_collatz_delay_totals lower = {0, 0, 0, 0, 0};
         err = collatz_device_delay(g, mem, interleave, first, mid, floor, &lower, candidates, overflows);
         if (err != cudaSuccess)
             return err;
@@ -284,7 +284,7 @@ extern "C" cudaError_t collatz_device_delay(struct collatz_device *g, enum colla
         const int64_t upper_floor = lower.numbers && (int64_t)lower.max > floor ? (int64_t)lower.max : floor;
         return collatz_device_delay(g, mem, interleave, mid + 1, last, upper_floor, totals, candidates, overflows);
     }
-    struct collatz_delay_totals t = {last - first + 1 - counts[0], 0, 0, 0, counts[0]};
+    struct mpgpu_collatz_delay_totals t = {last - first + 1 - counts[0], 0, 0, 0, counts[0]};
     for (unsigned b = 0; b < blocks; b++) {
         const uint32_t mx = (uint32_t)g->h_partials[3 * b + 1];
         const uint64_t arg = g->h_partials[3 * b + 2];

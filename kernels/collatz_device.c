@@ -13,7 +13,8 @@
 
 #define TRY(g, call) CUDA_TRY(g, call, #call)
 
-cudaError_t collatz_device_open(struct collatz_device *g, size_t list_cap, size_t cand_cap)
+cudaError_t collatz_device_open(struct collatz_device *g, size_t list_cap, size_t cand_cap,
+                                cudaStream_t stream)
 {
     memset(g, 0, sizeof *g);
     if (list_cap == 0 || cand_cap == 0) {
@@ -25,7 +26,7 @@ cudaError_t collatz_device_open(struct collatz_device *g, size_t list_cap, size_
     TRY(g, cudaDeviceGetAttribute(&g->sm_count, cudaDevAttrMultiProcessorCount, dev));
     TRY(g, cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     g->shared_limit = (size_t)v;
-    TRY(g, cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    g->stream = stream;
     g->list_cap = list_cap;
     g->cand_cap = cand_cap;
     g->max_blocks = MAX_BLOCKS;
@@ -55,8 +56,6 @@ void collatz_device_close(struct collatz_device *g)
     cudaFree(g->d_counts);
     cudaFree(g->d_partials);
     cudaFreeHost(g->h_partials);
-    if (g->stream)
-        cudaStreamDestroy(g->stream);
     memset(g, 0, sizeof *g);
 }
 
@@ -71,7 +70,7 @@ bool collatz_device_shared_fits(const struct collatz_device *g, unsigned d, bool
     return collatz_device_shared_bytes(d, with_ops) + 1024 <= g->shared_limit;
 }
 
-cudaError_t collatz_device_set_bc(struct collatz_device *g, const struct collatz_bc_table *t, bool with_ops)
+cudaError_t collatz_device_set_bc(struct collatz_device *g, const struct mpgpu_collatz_bc_table *t, bool with_ops)
 {
     cudaFree(g->d_bc);
     cudaFree(g->d_ops);
@@ -94,7 +93,7 @@ uint64_t collatz_device_s_bytes(uint64_t count)
     return 3 * collatz_s_bytes(count);
 }
 
-cudaError_t collatz_device_set_s(struct collatz_device *g, const struct collatz_s_table *s)
+cudaError_t collatz_device_set_s(struct collatz_device *g, const struct mpgpu_collatz_s_table *s)
 {
     cudaFree(g->d_s);
     g->d_s = NULL;
@@ -143,7 +142,7 @@ cudaError_t collatz_device_grid(struct collatz_device *g, const void *kernel, un
     return cudaSuccess;
 }
 
-cudaError_t collatz_device_fetch_overflows(struct collatz_device *g, struct collatz_list *list,
+cudaError_t collatz_device_fetch_overflows(struct collatz_device *g, struct mpgpu_collatz_list *list,
                                            size_t n)
 {
     size_t at = list->n;

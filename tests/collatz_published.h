@@ -6,7 +6,7 @@
 
 /* Published delay records (OEIS A006877 with the delays of A006878; E. Roosendaal, "3x+1 Delay
  * Records"): every n whose delay exceeds that of all smaller numbers, up to 1.8e10. */
-static const struct collatz_pair published_records[] = {
+static const struct mpgpu_collatz_pair published_records[] = {
     {1, 0}, {2, 1}, {3, 7}, {6, 8}, {7, 16}, {9, 19}, {18, 20}, {25, 23}, {27, 111}, {54, 112},
     {73, 115}, {97, 118}, {129, 121}, {171, 124}, {231, 127}, {313, 130}, {327, 143}, {649, 144},
     {703, 170}, {871, 178}, {1161, 181}, {2223, 182}, {2463, 208}, {2919, 216}, {3711, 237},

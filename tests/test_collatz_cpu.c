@@ -29,18 +29,18 @@ static const uint64_t table43_small[] = {2, 3, 4, 8, 13, 19, 38, 64, 128, 226, 3
 
 static void test_table41(void)
 {
-    struct collatz_bc_table t;
+    struct mpgpu_collatz_bc_table t;
     CHECK(collatz_bc_build(&t, 4) == 0, "collatz_bc_build(4) failed");
     for (int i = 0; i < 16; i++)
         CHECK(t.bc[2 * i] == table41_b[i] && t.bc[2 * i + 1] == table41_c[i],
               "Table 4.1 row %d: B=%u C=%u, paper B=%u C=%u", i, t.bc[2 * i], t.bc[2 * i + 1],
               table41_b[i], table41_c[i]);
     collatz_bc_free(&t);
-    struct collatz_s_table s;
+    struct mpgpu_collatz_s_table s;
     uint64_t n = collatz_s_count(4, 1);
     CHECK(n == 3 && collatz_s_build(&s, 4, n, 1) == 0, "S for 4 bits: %llu residues", (unsigned long long)n);
     if (n == 3) {
-        collatz_list_sort(&(struct collatz_list){s.residues, s.count, s.count});
+        collatz_list_sort(&(struct mpgpu_collatz_list){s.residues, s.count, s.count});
         for (int i = 0; i < 3; i++)
             CHECK(s.residues[i] == table41_s[i], "Table 4.1 S[%d] = %llu, paper %llu", i,
                   (unsigned long long)s.residues[i], (unsigned long long)table41_s[i]);
@@ -76,7 +76,7 @@ static void paper_rules(uint32_t nl, unsigned d, uint64_t *b, uint64_t *c, unsig
 static void test_bc_against_rules(void)
 {
     for (unsigned d = COLLATZ_BC_MIN_BITS; d <= 14; d++) {
-        struct collatz_bc_table t;
+        struct mpgpu_collatz_bc_table t;
         CHECK(collatz_bc_build(&t, d) == 0, "collatz_bc_build(%u) failed", d);
         unsigned bad = 0, mand = 0;
         for (uint32_t i = 0; i < (1u << d); i++) {
@@ -125,10 +125,10 @@ static void test_s_sizes(void)
               k, (unsigned long long)collatz_s_count(k, 0), (unsigned long long)s_count_lattice(k));
     /* Every built residue is mandatory, none repeats, and there are |S| of them. */
     for (unsigned k = 0; k <= 22; k += 11) {
-        struct collatz_s_table s;
+        struct mpgpu_collatz_s_table s;
         uint64_t n = collatz_s_count(k, 0);
         CHECK(collatz_s_build(&s, k, n, 0) == 0, "collatz_s_build(%u) failed", k);
-        struct collatz_list l = {s.residues, s.count, s.count};
+        struct mpgpu_collatz_list l = {s.residues, s.count, s.count};
         collatz_list_sort(&l);
         unsigned bad = 0;
         for (uint64_t i = 0; i < s.count; i++)
@@ -175,7 +175,7 @@ static unsigned plain_ops_for_evens(uint64_t m, unsigned evens)
 static void test_table_prefix(void)
 {
     for (unsigned d = 1; d <= COLLATZ_BC_MAX_BITS; d += 3) {
-        struct collatz_bc_table t;
+        struct mpgpu_collatz_bc_table t;
         collatz_bc_build(&t, d);
         unsigned bad = 0, compared = 0;
         for (unsigned ops = 0; ops * d <= 40; ops++)
@@ -213,7 +213,7 @@ static void test_conv_one(void)
     static const unsigned ds[] = {4, 8, 12, 18, 20};
     static const unsigned ks[] = {0, 8, 16, 24, 32, 37};
     for (size_t di = 0; di < sizeof ds / sizeof ds[0]; di++) {
-        struct collatz_bc_table t;
+        struct mpgpu_collatz_bc_table t;
         collatz_bc_build(&t, ds[di]);
         unsigned bad = 0, compared = 0;
         for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
@@ -242,8 +242,8 @@ static void test_conv_one(void)
 }
 
 struct conv_setup {
-    struct collatz_bc_table bc;
-    struct collatz_s_table s;
+    struct mpgpu_collatz_bc_table bc;
+    struct mpgpu_collatz_s_table s;
 };
 
 static void conv_setup(struct conv_setup *c, unsigned d, unsigned k)
@@ -265,8 +265,8 @@ static void check_conv_range(unsigned d, unsigned k, enum collatz_first_step mod
 {
     struct conv_setup c;
     conv_setup(&c, d, k);
-    struct collatz_conv_totals t1 = {0, 0, 0}, tn = {0, 0, 0}, want = {0, 0, 0};
-    struct collatz_list ov1 = {0}, ovn = {0}, ovw = {0};
+    struct mpgpu_collatz_conv_totals t1 = {0, 0, 0}, tn = {0, 0, 0}, want = {0, 0, 0};
+    struct mpgpu_collatz_list ov1 = {0}, ovn = {0}, ovw = {0};
     CHECK(collatz_conv_cpu(&c.s, &c.bc, mode, first, last, 1, &t1, &ov1) == 0, "pass failed");
     CHECK(collatz_conv_cpu(&c.s, &c.bc, mode, first, last, 0, &tn, &ovn) == 0, "pass failed");
     unsigned plain_bad = 0;
@@ -320,8 +320,8 @@ static void test_conv_ranges(void)
     /* Overflows are present where they must be. */
     struct conv_setup c;
     conv_setup(&c, 12, 16);
-    struct collatz_conv_totals t = {0, 0, 0};
-    struct collatz_list ov = {0};
+    struct mpgpu_collatz_conv_totals t = {0, 0, 0};
+    struct mpgpu_collatz_list ov = {0};
     collatz_conv_cpu(&c.s, &c.bc, COLLATZ_FIRST_JUMP, ((uint64_t)1 << 62) - 10, ((uint64_t)1 << 62) + 10, 0, &t, &ov);
     int found = 0;
     for (size_t i = 0; i < ov.n; i++)
@@ -337,8 +337,8 @@ static void test_additivity(void)
     struct conv_setup c;
     conv_setup(&c, 10, 24);
     uint64_t a = ((uint64_t)1 << 50) + 12345, m = a + (1 << 25) + 77, b = m + (1 << 26);
-    struct collatz_conv_totals whole = {0, 0, 0}, parts = {0, 0, 0};
-    struct collatz_list ov = {0};
+    struct mpgpu_collatz_conv_totals whole = {0, 0, 0}, parts = {0, 0, 0};
+    struct mpgpu_collatz_list ov = {0};
     collatz_conv_cpu(&c.s, &c.bc, COLLATZ_FIRST_JUMP, a, b, 0, &whole, &ov);
     collatz_conv_cpu(&c.s, &c.bc, COLLATZ_FIRST_JUMP, a, m, 0, &parts, &ov);
     collatz_conv_cpu(&c.s, &c.bc, COLLATZ_FIRST_JUMP, m + 1, b, 0, &parts, &ov);
@@ -346,11 +346,11 @@ static void test_additivity(void)
     collatz_list_free(&ov);
     conv_teardown(&c);
 
-    struct collatz_bc_table bc;
+    struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, 9);
     uint16_t *at = collatz_a_build(12, 0);
-    struct collatz_delay_totals dw = {0, 0, 0, 0, 0}, dp = {0, 0, 0, 0, 0}, d2 = {0, 0, 0, 0, 0};
-    struct collatz_list dov = {0};
+    struct mpgpu_collatz_delay_totals dw = {0, 0, 0, 0, 0}, dp = {0, 0, 0, 0, 0}, d2 = {0, 0, 0, 0, 0};
+    struct mpgpu_collatz_list dov = {0};
     a = ((uint64_t)1 << 45) + 999;
     m = a + (1 << 20) + 3;
     b = m + (1 << 21);
@@ -368,12 +368,12 @@ static void test_additivity(void)
 /* Delays of a range by the CPU twin against plain iteration, number by number. */
 static void check_delay_range(unsigned d, unsigned a_bits, uint64_t first, uint64_t last)
 {
-    struct collatz_bc_table bc;
+    struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, d);
     uint16_t *a = collatz_a_build(a_bits, 0);
-    struct collatz_delay_totals t = {0, 0, 0, 0, 0}, want = {0, 0, 0, 0, 0};
-    struct collatz_list ov = {0};
-    struct collatz_pairs cand = {0};
+    struct mpgpu_collatz_delay_totals t = {0, 0, 0, 0, 0}, want = {0, 0, 0, 0, 0};
+    struct mpgpu_collatz_list ov = {0};
+    struct mpgpu_collatz_pairs cand = {0};
     CHECK(collatz_delay_cpu(&bc, a, a_bits, first, last, 0, 0, &t, &cand, &ov) == 0, "delay pass failed");
     uint64_t runaway = 0;
     CHECK(collatz_delay_resolve(&ov, 0, 0, &t, &cand, &runaway) == 0, "resolving overflows failed");
@@ -412,7 +412,7 @@ static void test_delay(void)
     uint32_t d;
     CHECK(collatz_plain_delay(27, &d) == 0 && d == 111, "plain D(27) = %u, want 111", d);
     CHECK(collatz_plain_delay(837799, &d) == 0 && d == 524, "plain D(837799) = %u, want 524", d);
-    struct collatz_bc_table bc;
+    struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, 9);
     uint16_t *a = collatz_a_build(12, 0);
     CHECK(collatz_delay_one(27, &bc, a, 12, 0, &d) == 0 && d == 111, "table D(27) = %u, want 111", d);
@@ -431,17 +431,17 @@ static void test_delay(void)
 static void test_records(void)
 {
     const uint64_t limit = 20000000, plain_limit = 300000;
-    struct collatz_bc_table bc;
+    struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, 11);
     uint16_t *a = collatz_a_build(20, 0);
     int64_t floor = -1;
-    struct collatz_pairs records = {0};
+    struct mpgpu_collatz_pairs records = {0};
     /* Ranges in growing pieces, the floor carried from one to the next, as `mpgpu delay` does. */
     for (uint64_t lo = 1; lo <= limit;) {
         uint64_t hi = lo * 4 < limit ? lo * 4 : limit;
-        struct collatz_delay_totals t = {0, 0, 0, 0, 0};
-        struct collatz_pairs cand = {0};
-        struct collatz_list ov = {0};
+        struct mpgpu_collatz_delay_totals t = {0, 0, 0, 0, 0};
+        struct mpgpu_collatz_pairs cand = {0};
+        struct mpgpu_collatz_list ov = {0};
         uint64_t runaway;
         collatz_delay_cpu(&bc, a, 20, lo, hi, floor, 0, &t, &cand, &ov);
         collatz_delay_resolve(&ov, floor, 0, &t, &cand, &runaway);
@@ -532,7 +532,7 @@ static void test_checkpoint(void)
 
 static void test_bad_input(void)
 {
-    struct collatz_bc_table t;
+    struct mpgpu_collatz_bc_table t;
     CHECK(collatz_bc_build(&t, 0) == -1, "B/C base bits 0 accepted");
     CHECK(collatz_bc_build(&t, COLLATZ_BC_MAX_BITS + 1) == -1, "B/C base bits 21 accepted");
     CHECK(collatz_a_build(COLLATZ_A_MAX_BITS + 1, 1) == NULL, "A base bits 33 accepted");

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "collatz.h"
+#include "collatz_convergence.h"
+#include "collatz_delay.h"
 #include "collatz_plain.h"
 #include "collatz_published.h"
 #include "gpu.h"
@@ -34,7 +36,7 @@ static enum collatz_table_memory memory_here(const struct collatz_device *g, con
     return mem;
 }
 
-static bool lists_equal(struct collatz_list *a, struct collatz_list *b)
+static bool lists_equal(struct mpgpu_collatz_list *a, struct mpgpu_collatz_list *b)
 {
     collatz_list_sort(a);
     collatz_list_sort(b);
@@ -51,7 +53,7 @@ struct conv_case {
 
 /* On a mismatch: halves the range, GPU against CPU twin, down to the first starting value
  * whose totals differ, and prints it, so a failure names its input. */
-static void bisect_conv(struct collatz_device *g, const struct collatz_s_table *s, const struct collatz_bc_table *bc,
+static void bisect_conv(struct collatz_device *g, const struct mpgpu_collatz_s_table *s, const struct mpgpu_collatz_bc_table *bc,
                         const struct conv_case *c, uint64_t first, uint64_t last)
 {
     for (int depth = 0; depth < 70; depth++) {
@@ -59,8 +61,8 @@ static void bisect_conv(struct collatz_device *g, const struct collatz_s_table *
         uint64_t lo[2] = {first, mid + 1}, hi[2] = {mid, last};
         int found = -1;
         for (int h = 0; h < 2 && found < 0 && first < last; h++) {
-            struct collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
-            struct collatz_list og = {0}, oc = {0};
+            struct mpgpu_collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
+            struct mpgpu_collatz_list og = {0}, oc = {0};
             cudaError_t err = collatz_device_convergence(g, c->mem, c->step, c->interleave, lo[h], hi[h], &tg, &og);
             collatz_conv_cpu(s, bc, c->step, lo[h], hi[h], 0, &tc, &oc);
             if (err != cudaSuccess || tg.mandatory != tc.mandatory || tg.steps != tc.steps || tg.overflows != tc.overflows)
@@ -69,8 +71,8 @@ static void bisect_conv(struct collatz_device *g, const struct collatz_s_table *
             collatz_list_free(&oc);
         }
         if (found < 0 || first == last) {
-            struct collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
-            struct collatz_list og = {0}, oc = {0};
+            struct mpgpu_collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
+            struct mpgpu_collatz_list og = {0}, oc = {0};
             collatz_device_convergence(g, c->mem, c->step, c->interleave, first, last, &tg, &og);
             collatz_conv_cpu(s, bc, c->step, first, last, 0, &tc, &oc);
             printf("     first difference in [%llu, %llu]: GPU (%llu, %llu, %llu), CPU (%llu, %llu, %llu)\n", U(first), U(last),
@@ -89,15 +91,15 @@ static void check_conv(struct collatz_device *g, const char *dev_name, const str
     struct conv_case here = *as_given;
     here.mem = memory_here(g, "convergence", here.d, false, here.mem);
     const struct conv_case *c = &here;
-    struct collatz_bc_table bc;
-    struct collatz_s_table s;
+    struct mpgpu_collatz_bc_table bc;
+    struct mpgpu_collatz_s_table s;
     collatz_bc_build(&bc, c->d);
     collatz_s_build(&s, c->k, collatz_s_count(c->k, 0), 0);
     cudaError_t err = collatz_device_set_bc(g, &bc, false);
     if (err == cudaSuccess)
         err = collatz_device_set_s(g, &s);
-    struct collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
-    struct collatz_list og = {0}, oc = {0};
+    struct mpgpu_collatz_conv_totals tg = {0, 0, 0}, tc = {0, 0, 0};
+    struct mpgpu_collatz_list og = {0}, oc = {0};
     const double t0 = time_now_ms();
     if (err == cudaSuccess)
         err = collatz_device_convergence(g, c->mem, c->step, c->interleave, c->first, c->last, &tg, &og);
@@ -138,13 +140,13 @@ static void check_conv(struct collatz_device *g, const char *dev_name, const str
  * iteration, and the iterated count must be what S implies. */
 static void check_conv_split(struct collatz_device *big, struct collatz_device *small)
 {
-    struct collatz_bc_table bc;
-    struct collatz_s_table s;
+    struct mpgpu_collatz_bc_table bc;
+    struct mpgpu_collatz_s_table s;
     collatz_bc_build(&bc, 16);
     collatz_s_build(&s, 32, collatz_s_count(32, 0), 0);
     const uint64_t first = ((uint64_t)1 << 62) + ((uint64_t)12345 << 43), last = first + ((uint64_t)1 << 43) - 1;
-    struct collatz_conv_totals tb = {0, 0, 0}, ts = {0, 0, 0};
-    struct collatz_list ob = {0}, os = {0};
+    struct mpgpu_collatz_conv_totals tb = {0, 0, 0}, ts = {0, 0, 0};
+    struct mpgpu_collatz_list ob = {0}, os = {0};
     cudaError_t err = collatz_device_set_bc(big, &bc, false);
     if (err == cudaSuccess)
         err = collatz_device_set_s(big, &s);
@@ -191,13 +193,13 @@ struct delay_case {
 };
 
 /* Delays with records, like mpgpu delay: overflows resolved, then records extracted. */
-static cudaError_t delay_pass(struct collatz_device *g, bool gpu, const struct collatz_bc_table *bc,
+static cudaError_t delay_pass(struct collatz_device *g, bool gpu, const struct mpgpu_collatz_bc_table *bc,
                               const uint16_t *a, unsigned a_bits, enum collatz_table_memory mem, unsigned interleave,
-                              uint64_t first, uint64_t last, int64_t *floor, struct collatz_delay_totals *t,
-                              struct collatz_list *ov, struct collatz_pairs *records)
+                              uint64_t first, uint64_t last, int64_t *floor, struct mpgpu_collatz_delay_totals *t,
+                              struct mpgpu_collatz_list *ov, struct mpgpu_collatz_pairs *records)
 {
-    struct collatz_pairs cand = {0};
-    struct collatz_list o = {0};
+    struct mpgpu_collatz_pairs cand = {0};
+    struct mpgpu_collatz_list o = {0};
     cudaError_t err = cudaSuccess;
     if (gpu)
         err = collatz_device_delay(g, mem, interleave, first, last, *floor, t, &cand, &o);
@@ -215,7 +217,7 @@ static cudaError_t delay_pass(struct collatz_device *g, bool gpu, const struct c
 }
 
 /* On a mismatch: halves the range down to the first number whose delay totals differ. */
-static void bisect_delay(struct collatz_device *g, const struct collatz_bc_table *bc, const uint16_t *a,
+static void bisect_delay(struct collatz_device *g, const struct mpgpu_collatz_bc_table *bc, const uint16_t *a,
                          const struct delay_case *c, uint64_t first, uint64_t last)
 {
     for (int depth = 0; depth < 70; depth++) {
@@ -223,8 +225,8 @@ static void bisect_delay(struct collatz_device *g, const struct collatz_bc_table
         uint64_t lo[2] = {first, mid + 1}, hi[2] = {mid, last};
         int found = -1;
         for (int h = 0; h < 2 && found < 0 && first < last; h++) {
-            struct collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
-            struct collatz_list og = {0}, oc = {0};
+            struct mpgpu_collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
+            struct mpgpu_collatz_list og = {0}, oc = {0};
             cudaError_t err = collatz_device_delay(g, c->mem, c->interleave, lo[h], hi[h], -1, &tg, NULL, &og);
             collatz_delay_cpu(bc, a, c->a, lo[h], hi[h], -1, 0, &tc, NULL, &oc);
             if (err != cudaSuccess || tg.numbers != tc.numbers || tg.sum != tc.sum || tg.overflows != tc.overflows ||
@@ -234,8 +236,8 @@ static void bisect_delay(struct collatz_device *g, const struct collatz_bc_table
             collatz_list_free(&oc);
         }
         if (found < 0 || first == last) {
-            struct collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
-            struct collatz_list og = {0}, oc = {0};
+            struct mpgpu_collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
+            struct mpgpu_collatz_list og = {0}, oc = {0};
             collatz_device_delay(g, c->mem, c->interleave, first, last, -1, &tg, NULL, &og);
             collatz_delay_cpu(bc, a, c->a, first, last, -1, 0, &tc, NULL, &oc);
             printf("     first difference in [%llu, %llu]: GPU (%llu numbers, sum %llu, max %u at %llu, %llu overflows), "
@@ -255,15 +257,15 @@ static void check_delay(struct collatz_device *g, const char *dev_name, const st
     struct delay_case here = *as_given;
     here.mem = memory_here(g, "delay", here.d, true, here.mem);
     const struct delay_case *c = &here;
-    struct collatz_bc_table bc;
+    struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, c->d);
     uint16_t *a = collatz_a_build(c->a, 0);
     cudaError_t err = collatz_device_set_bc(g, &bc, true);
     if (err == cudaSuccess)
         err = collatz_device_set_a(g, a, c->a);
-    struct collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
-    struct collatz_list og = {0}, oc = {0};
-    struct collatz_pairs rg = {0}, rc = {0};
+    struct mpgpu_collatz_delay_totals tg = {0, 0, 0, 0, 0}, tc = {0, 0, 0, 0, 0};
+    struct mpgpu_collatz_list og = {0}, oc = {0};
+    struct mpgpu_collatz_pairs rg = {0}, rc = {0};
     int64_t fg = -1, fc = -1;
     const double t0 = time_now_ms();
     if (err == cudaSuccess)
@@ -304,16 +306,16 @@ static void check_delay(struct collatz_device *g, const char *dev_name, const st
 static void check_published_records(struct collatz_device *g)
 {
     const uint64_t limit = published_records[N_PUBLISHED - 1].n + 1000;
-    struct collatz_bc_table bc;
+    struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, 9);
     uint16_t *a = collatz_a_build(12, 0);
     cudaError_t err = collatz_device_set_bc(g, &bc, true);
     if (err == cudaSuccess)
         err = collatz_device_set_a(g, a, 12);
     int64_t floor = -1;
-    struct collatz_pairs rec = {0};
-    struct collatz_list ov = {0};
-    struct collatz_delay_totals t = {0, 0, 0, 0, 0};
+    struct mpgpu_collatz_pairs rec = {0};
+    struct mpgpu_collatz_list ov = {0};
+    struct mpgpu_collatz_delay_totals t = {0, 0, 0, 0, 0};
     const double t0 = time_now_ms();
     for (uint64_t lo = 1; lo <= limit && err == cudaSuccess;) {
         uint64_t hi = lo < ((uint64_t)1 << 30) ? ((uint64_t)1 << 30) : lo + ((uint64_t)1 << 34);
@@ -359,9 +361,12 @@ int main(int argc, char **argv)
     if (test_gpu_open() != 0)
         return 77;
     struct collatz_device big, small;
-    cudaError_t err = collatz_device_open(&big, 1u << 20, 1u << 16);
+    cudaStream_t stream;
+    cudaError_t err = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
     if (err == cudaSuccess)
-        err = collatz_device_open(&small, 3, 5); /* full lists: the split path */
+        err = collatz_device_open(&big, 1u << 20, 1u << 16, stream);
+    if (err == cudaSuccess)
+        err = collatz_device_open(&small, 3, 5, stream); /* full lists: the split path */
     if (!check_outcome(err == cudaSuccess)) {
         printf("FAIL collatz_device_open: %s\n", cudaGetErrorString(err));
         return test_finish("test_collatz_gpu");
@@ -406,5 +411,6 @@ int main(int argc, char **argv)
     }
     collatz_device_close(&big);
     collatz_device_close(&small);
+    cudaStreamDestroy(stream);
     return test_finish("test_collatz_gpu");
 }

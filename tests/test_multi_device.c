@@ -24,13 +24,13 @@
 struct chunk {
     int64_t floor;
     uint64_t first, last;
-    struct collatz_delay_totals t;
-    struct collatz_pairs cand;
-    struct collatz_list ov;
+    struct mpgpu_collatz_delay_totals t;
+    struct mpgpu_collatz_pairs cand;
+    struct mpgpu_collatz_list ov;
 };
 
 struct run {
-    struct collatz_bc_table bc;
+    struct mpgpu_collatz_bc_table bc;
     uint16_t *a;
     uint64_t from;
     /* What the commits built, in order. */
@@ -38,8 +38,8 @@ struct run {
     size_t commits;
     uint64_t bounds[4096];
     int64_t floor;
-    struct collatz_delay_totals t;
-    struct collatz_pairs records;
+    struct mpgpu_collatz_delay_totals t;
+    struct mpgpu_collatz_pairs records;
     size_t stop_after; /* raise SIGINT after this many commits (0: never) */
     int bad;
 };
@@ -205,7 +205,7 @@ int main(void)
         if (cut < len) {
             CHECK(rd.failed, "md_reader: %zu of %zu bytes read as whole", cut, len);
         } else {
-            const struct collatz_pairs back = {got_pairs, n_pairs, n_pairs};
+            const struct mpgpu_collatz_pairs back = {got_pairs, n_pairs, n_pairs};
             CHECK(!rd.failed && rd.left == 0 && got_ms == ms && n_list == 5 && !memcmp(got_list, list, sizeof list) &&
                       n_empty == 0 && got_empty == NULL && collatz_pairs_equal(&back, &one.records),
                   "md_reader: the values read back differ");

@@ -8,9 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Operations after which a trajectory is declared runaway (not settled). The longest known
- * delay of a 64-bit number is a few thousand operations. */
-#define COLLATZ_PLAIN_MAX_OPS (UINT64_C(1) << 24)
+#include "mpgpu.h"
+
+/* Operations after which a trajectory is declared runaway (not settled, mpgpu.h). */
+#define COLLATZ_PLAIN_MAX_OPS MPGPU_COLLATZ_SETTLE_MAX_OPS
 
 /* D(n), the delay of n >= 1: odd plus even operations until the value is 1. Returns 0 and
  * sets *delay, or -1 when the trajectory runs past COLLATZ_PLAIN_MAX_OPS operations. */

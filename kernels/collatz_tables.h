@@ -13,14 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* B/C base bits d: B = 3^j must fit one 32-bit word, so d <= 20 (3^20 < 2^32 < 3^21). */
-#define COLLATZ_BC_MIN_BITS 1u
-#define COLLATZ_BC_MAX_BITS 20u
-/* S base bits k and the prefix bits of a jump: c < 3^k must fit 64 bits, so k <= 40. */
-#define COLLATZ_PREFIX_MAX_BITS 40u
-/* A base bits a: t = 2^a, and every n < t must iterate to 1 inside 64 bits (true below 2^32). */
-#define COLLATZ_A_MIN_BITS 2u
-#define COLLATZ_A_MAX_BITS 32u
+#include "mpgpu.h"
+
+/* The ranges of the base bits (mpgpu.h says why). */
+#define COLLATZ_BC_MIN_BITS MPGPU_COLLATZ_BC_MIN_BITS
+#define COLLATZ_BC_MAX_BITS MPGPU_COLLATZ_BC_MAX_BITS
+#define COLLATZ_PREFIX_MAX_BITS MPGPU_COLLATZ_S_MAX_BITS
+#define COLLATZ_A_MIN_BITS MPGPU_COLLATZ_A_MIN_BITS
+#define COLLATZ_A_MAX_BITS MPGPU_COLLATZ_A_MAX_BITS
 
 /* Fig. 4.1 of 000: each thread takes 2^8 = 256 starting values that share their low bits. */
 #define COLLATZ_RUN_LEN 256u
@@ -37,44 +37,32 @@ uint64_t collatz_pow3(unsigned j);
  * n = 2^bits * q + (r mod 2^bits) has become 3^j * q + c after `bits` even operations. */
 void collatz_prefix_state(uint64_t r, unsigned bits, unsigned *j, uint64_t *c);
 
-/* B, C and J for base bits d: entry i is bc[2i] = B[i], bc[2i+1] = C[i] (interleaved, so one
- * 8-byte load fetches both), ops[i] = J[i] = d + (odd operations). */
-struct collatz_bc_table {
-    unsigned bits;
-    uint32_t *bc;
-    uint8_t *ops;
-};
-
+/* B, C and J for base bits d: struct mpgpu_collatz_bc_table (mpgpu.h). */
 /* The first `ops` table operations of every n = 2^(ops*d) * q + r (r < 2^(ops*d), ops*d <=
  * COLLATZ_PREFIX_MAX_BITS) read the same table entries whatever q is (000 section 4.4.2: the
  * threads of Fig. 4.1 "refer the same address floor(53/d) times"), and turn n into 3^j * q + c.
  * Sets *p3 = 3^j, *c, and *count = the odd/even operations they stand for (the sum of J).
  * Applying them once per residue shares them among all starting values with that residue. */
-void collatz_table_prefix(const struct collatz_bc_table *t, uint64_t r, unsigned ops,
+void collatz_table_prefix(const struct mpgpu_collatz_bc_table *t, uint64_t r, unsigned ops,
                           uint64_t *p3, uint64_t *c, uint32_t *count);
 
 /* The state (j, c) of r's low `bits` bits as collatz_prefix_state gives it, computed with
  * floor(bits/d) table operations (collatz_table_prefix) and the recurrence for the bits left.
  * Sets *p3 = 3^j. */
-void collatz_jump_state(const struct collatz_bc_table *t, uint64_t r, unsigned bits, uint64_t *p3,
+void collatz_jump_state(const struct mpgpu_collatz_bc_table *t, uint64_t r, unsigned bits, uint64_t *p3,
                         uint64_t *c);
 
 /* Returns 0, or -1 when bits is out of range or memory is short. */
-int collatz_bc_build(struct collatz_bc_table *t, unsigned bits);
-void collatz_bc_free(struct collatz_bc_table *t);
+int collatz_bc_build(struct mpgpu_collatz_bc_table *t, unsigned bits);
+void collatz_bc_free(struct mpgpu_collatz_bc_table *t);
 /* Bytes of B and C (the convergence tables) and of B, C and J (the delay tables). */
 size_t collatz_bc_bytes(unsigned bits);
 size_t collatz_bcj_bytes(unsigned bits);
 
 /* S: the residues r < 2^k that are mandatory (000 section 4.3.1): b never falls below 2^k
  * while the rules run, i.e. 3^(j_i) > 2^i after every i = 1..k even operations. Every other
- * residue provably reaches a value below n when n_H >= 1. Residues are in no particular order. */
-struct collatz_s_table {
-    unsigned bits;
-    uint64_t count;
-    uint64_t *residues;
-};
-
+ * residue provably reaches a value below n when n_H >= 1. Residues are in no particular order
+ * (struct mpgpu_collatz_s_table, mpgpu.h). */
 /* |S| for base bits k <= 40, on `threads` threads (0: all cores). */
 uint64_t collatz_s_count(unsigned bits, int threads);
 /* Bytes S takes in memory (8 per residue). */
@@ -83,11 +71,11 @@ static inline uint64_t collatz_s_bytes(uint64_t count)
     return count * 8;
 }
 /* Builds S with `count` = collatz_s_count(bits). Returns 0, or -1 when memory is short. */
-int collatz_s_build(struct collatz_s_table *t, unsigned bits, uint64_t count, int threads);
+int collatz_s_build(struct mpgpu_collatz_s_table *t, unsigned bits, uint64_t count, int threads);
 /* The one-residue table {0} with k = 0: every n is processed (used below 2^k, where n_H = 0
  * and the skip of 000 section 4.3.1 does not hold). */
-void collatz_s_all(struct collatz_s_table *t);
-void collatz_s_free(struct collatz_s_table *t);
+void collatz_s_all(struct mpgpu_collatz_s_table *t);
+void collatz_s_free(struct mpgpu_collatz_s_table *t);
 /* True when r (< 2^bits) is mandatory, by the definition; a direct check for tests and tools. */
 bool collatz_s_is_mandatory(uint64_t r, unsigned bits);
 

@@ -42,7 +42,7 @@ void collatz_prefix_state(uint64_t r, unsigned bits, unsigned *j, uint64_t *c)
     *c = cc;
 }
 
-int collatz_bc_build(struct collatz_bc_table *t, unsigned bits)
+int collatz_bc_build(struct mpgpu_collatz_bc_table *t, unsigned bits)
 {
     memset(t, 0, sizeof *t);
     if (bits < COLLATZ_BC_MIN_BITS || bits > COLLATZ_BC_MAX_BITS)
@@ -68,14 +68,14 @@ int collatz_bc_build(struct collatz_bc_table *t, unsigned bits)
     return 0;
 }
 
-void collatz_bc_free(struct collatz_bc_table *t)
+void collatz_bc_free(struct mpgpu_collatz_bc_table *t)
 {
     free(t->bc);
     free(t->ops);
     memset(t, 0, sizeof *t);
 }
 
-void collatz_table_prefix(const struct collatz_bc_table *t, uint64_t r, unsigned ops,
+void collatz_table_prefix(const struct mpgpu_collatz_bc_table *t, uint64_t r, unsigned ops,
                           uint64_t *p3, uint64_t *c, uint32_t *count)
 {
     const unsigned d = t->bits;
@@ -99,7 +99,7 @@ void collatz_table_prefix(const struct collatz_bc_table *t, uint64_t r, unsigned
     *count = n;
 }
 
-void collatz_jump_state(const struct collatz_bc_table *t, uint64_t r, unsigned bits, uint64_t *p3,
+void collatz_jump_state(const struct mpgpu_collatz_bc_table *t, uint64_t r, unsigned bits, uint64_t *p3,
                         uint64_t *c)
 {
     const unsigned ops = bits / t->bits, done = ops * t->bits;
@@ -230,7 +230,7 @@ uint64_t collatz_s_count(unsigned bits, int threads)
     return total;
 }
 
-int collatz_s_build(struct collatz_s_table *t, unsigned bits, uint64_t count, int threads)
+int collatz_s_build(struct mpgpu_collatz_s_table *t, unsigned bits, uint64_t count, int threads)
 {
     memset(t, 0, sizeof *t);
     unsigned level = bits < S_SPLIT_BITS ? bits : S_SPLIT_BITS;
@@ -267,7 +267,7 @@ int collatz_s_build(struct collatz_s_table *t, unsigned bits, uint64_t count, in
     return 0;
 }
 
-void collatz_s_all(struct collatz_s_table *t)
+void collatz_s_all(struct mpgpu_collatz_s_table *t)
 {
     static uint64_t zero = 0;
     t->bits = 0;
@@ -275,7 +275,7 @@ void collatz_s_all(struct collatz_s_table *t)
     t->residues = &zero;
 }
 
-void collatz_s_free(struct collatz_s_table *t)
+void collatz_s_free(struct mpgpu_collatz_s_table *t)
 {
     if (t->bits > 0)
         free(t->residues);

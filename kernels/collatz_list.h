@@ -1,5 +1,6 @@
-/* Growable lists the Collatz passes hand back: starting values that overflowed the fixed-width
- * path, and (n, delay) pairs that may be delay records. */
+/* The growable lists the Collatz passes hand back (mpgpu.h: starting values that overflowed the
+ * fixed-width path, and (n, delay) pairs that may be delay records): how the library, its CPU
+ * twins and the command line grow, sort and compare them. */
 #ifndef MPGPU_COLLATZ_LIST_H
 #define MPGPU_COLLATZ_LIST_H
 
@@ -9,13 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct collatz_list {
-    uint64_t *v;
-    size_t n, cap;
-};
+#include "mpgpu.h"
 
 /* Returns 0, or -1 when memory is short. */
-static inline int collatz_list_push(struct collatz_list *l, uint64_t x)
+static inline int collatz_list_push(struct mpgpu_collatz_list *l, uint64_t x)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64;
@@ -29,7 +27,7 @@ static inline int collatz_list_push(struct collatz_list *l, uint64_t x)
     return 0;
 }
 
-static inline int collatz_list_append(struct collatz_list *l, const uint64_t *x, size_t n)
+static inline int collatz_list_append(struct mpgpu_collatz_list *l, const uint64_t *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (collatz_list_push(l, x[i]) != 0)
@@ -43,56 +41,46 @@ static inline int collatz_u64_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static inline void collatz_list_sort(struct collatz_list *l)
+static inline void collatz_list_sort(struct mpgpu_collatz_list *l)
 {
     if (l->n > 1)
         qsort(l->v, l->n, sizeof *l->v, collatz_u64_cmp);
 }
 
-static inline void collatz_list_free(struct collatz_list *l)
+static inline void collatz_list_free(struct mpgpu_collatz_list *l)
 {
     free(l->v);
     memset(l, 0, sizeof *l);
 }
 
-struct collatz_pair {
-    uint64_t n;
-    uint32_t delay;
-};
-
-struct collatz_pairs {
-    struct collatz_pair *v;
-    size_t n, cap;
-};
-
-static inline int collatz_pairs_push(struct collatz_pairs *l, uint64_t n, uint32_t delay)
+static inline int collatz_pairs_push(struct mpgpu_collatz_pairs *l, uint64_t n, uint32_t delay)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64;
-        struct collatz_pair *v = (struct collatz_pair *)realloc(l->v, cap * sizeof *v);
+        struct mpgpu_collatz_pair *v = (struct mpgpu_collatz_pair *)realloc(l->v, cap * sizeof *v);
         if (!v)
             return -1;
         l->v = v;
         l->cap = cap;
     }
-    l->v[l->n++] = (struct collatz_pair){n, delay};
+    l->v[l->n++] = (struct mpgpu_collatz_pair){n, delay};
     return 0;
 }
 
 static inline int collatz_pair_cmp(const void *a, const void *b)
 {
-    const struct collatz_pair *x = (const struct collatz_pair *)a, *y = (const struct collatz_pair *)b;
+    const struct mpgpu_collatz_pair *x = (const struct mpgpu_collatz_pair *)a, *y = (const struct mpgpu_collatz_pair *)b;
     return (x->n > y->n) - (x->n < y->n);
 }
 
-static inline void collatz_pairs_sort(struct collatz_pairs *l)
+static inline void collatz_pairs_sort(struct mpgpu_collatz_pairs *l)
 {
     if (l->n > 1)
         qsort(l->v, l->n, sizeof *l->v, collatz_pair_cmp);
 }
 
 /* The same pairs in the same order (records of two runs of one range). */
-static inline bool collatz_pairs_equal(const struct collatz_pairs *x, const struct collatz_pairs *y)
+static inline bool collatz_pairs_equal(const struct mpgpu_collatz_pairs *x, const struct mpgpu_collatz_pairs *y)
 {
     if (x->n != y->n)
         return false;
@@ -102,7 +90,7 @@ static inline bool collatz_pairs_equal(const struct collatz_pairs *x, const stru
     return true;
 }
 
-static inline void collatz_pairs_free(struct collatz_pairs *l)
+static inline void collatz_pairs_free(struct mpgpu_collatz_pairs *l)
 {
     free(l->v);
     memset(l, 0, sizeof *l);
