@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_report.h"
+
 static bool bad_input_quiet;
 
 void cli_bad_input_quiet(bool quiet)
@@ -473,6 +475,8 @@ static void print_help(const struct cli_spec *spec)
                      mode_names[spec->verify_default]);
             help = verify_help;
         }
+        if (common_defs[i].bit == OPT_JSON && !json_supported())
+            help = "unavailable: this mpgpu was built without cJSON (libcjson-dev)";
         if (common_defs[i].bit == OPT_BITS) {
             char rule[96];
             bits_rule(spec, rule, sizeof rule);

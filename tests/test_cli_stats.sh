@@ -42,8 +42,16 @@ check "--min-time 0.2: more samples than --reps 3, fewer than the cap, reps colu
 expect_ok "| method | bits | count | median | min | max | noise |" -- mul --method gmp --bits 128 --count 10 --reps 2 --markdown
 expect_ok "| gmp | 128 | 10 |" -- mul --method gmp --bits 128 --count 10 --reps 2 --markdown
 
-# --- --json: refused up front when it cannot be written; every sample when it can
-if "$MPGPU" mul --help | grep -q -- "--json FILE"; then
+# --- --json: refused up front when it cannot be written; every sample when it can. A build
+# without cJSON says so in --help and refuses it.
+json_built=true
+"$MPGPU" mul --help | grep -q "built without cJSON" && json_built=false
+if ! $json_built; then
+    expect_fail 2 "--json '$tmp/r.json': this mpgpu was built without cJSON" -- mul --method gmp --bits 128 --count 10 --json "$tmp/r.json"
+    printf '{"rows": []}\n' >"$tmp/empty.json"
+    expect_fail 2 "is JSON, and this mpgpu was built without cJSON" -- compare "$tmp/empty.json" "$csv"
+fi
+if $json_built; then
     expect_fail 2 "--json '$tmp' is a directory" -- mul --method gmp --bits 128 --count 10 --json "$tmp"
     checks=$((checks + 1))
     t0=$(date +%s)
@@ -121,7 +129,7 @@ json() { # json FILE METHOD SAMPLES...
         "$m" "$(printf '%s\n' "$@" | sort -g | sed -n 3p)" "$(printf '%s\n' "$@" | sort -g | head -1)" \
         "$(printf '%s\n' "$@" | sort -g | tail -1)" "$list" >"$f"
 }
-if "$MPGPU" mul --help | grep -q -- "--json FILE"; then
+if $json_built; then
     json "$tmp/a.json" m 1.00 1.01 0.99 1.00 1.02
     json "$tmp/b.json" m 1.03 1.04 1.03 1.05 1.04
     json "$tmp/c.json" m 0.95 1.03 1.10 0.97 1.05
@@ -150,5 +158,20 @@ expect_fail 2 "no header line before it" -- compare "$tmp/foreign.csv" "$new"
 printf '%s\n%s\n' "timestamp,method" "t,m" >"$tmp/short.csv"
 expect_fail 2 "has no column subcommand (line 2)" -- compare "$tmp/short.csv" "$new"
 expect_ok "usage: mpgpu compare BASE NEW" -- compare --help
+checks=$((checks + 1))
+"$MPGPU" compare --help >"$tmp/out"
+if awk 'length > 80 { bad = 1 } END { exit !bad }' "$tmp/out"; then
+    echo "FAIL: mpgpu compare --help has lines over 80 columns"; fails=$((fails + 1))
+fi
+
+# make -f Makefile.plots compare draws the ratios, naming every matched case (needs gnuplot).
+repo=$(cd "$(dirname "$0")/.." && pwd)
+if command -v gnuplot >/dev/null && command -v make >/dev/null; then
+    (cd "$tmp" && make -s -f "$repo/Makefile.plots" compare BASE=base.csv NEW=new.csv OUT=figs/cmp MPGPU="$MPGPU") >"$tmp/out" 2>&1
+    st=$?
+    check "make compare: status 0 though a case is SLOW" [ "$st" -eq 0 ]
+    check "make compare: the figure names the cases" grep -q "mul slower bits=1024" "$tmp/figs/cmp.svg"
+    check "make compare: the PNG too" [ -s "$tmp/figs/cmp.png" ]
+fi
 
 finish cli_stats

@@ -21,9 +21,8 @@
 #include "stats.h"
 #include "test_seed.h"
 
-#if __has_include(<cjson/cJSON.h>)
+#ifdef MPGPU_HAVE_CJSON
 #include <cjson/cJSON.h>
-#define HAVE_CJSON_HEADER 1
 #endif
 
 static bool near(double x, double want, double tol)
@@ -213,7 +212,7 @@ static void test_json_round_trip(void)
                              .samples = 3, .noise_pct = 50.0};
     CHECK(json_report_add(j, &row, samples, NULL, 3) == 0, "json_report_add failed");
     json_report_close(j);
-#ifdef HAVE_CJSON_HEADER
+#ifdef MPGPU_HAVE_CJSON
     FILE *f = fopen(path, "r");
     char text[8192] = "";
     const size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
