@@ -126,6 +126,12 @@ struct json_report *json_report_open(const char *path, const struct run_env *env
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         cli_bad_input("--json '%s' is a directory; accepted: a file to write", path);
+    /* The file is replaced after each row: stdout cannot be, and --csv's rows would go to the
+     * file replaced. */
+    if (!strcmp(path, "-"))
+        cli_bad_input("--json - is not accepted; accepted: a file (rewritten after each row)");
+    if (opt->csv_path && !strcmp(opt->csv_path, path))
+        cli_bad_input("--json '%s' is --csv's file too; accepted: two different files", path);
     struct json_report *j = calloc(1, sizeof *j);
     const size_t len = strlen(path) + sizeof ".partial";
     if (!j || !(j->path = strdup(path)) || !(j->tmp = malloc(len)))

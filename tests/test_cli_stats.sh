@@ -53,6 +53,8 @@ if ! $json_built; then
 fi
 if $json_built; then
     expect_fail 2 "--json '$tmp' is a directory" -- mul --method gmp --bits 128 --count 10 --json "$tmp"
+    expect_fail 2 "--json - is not accepted; accepted: a file" -- mul --method gmp --bits 128 --count 10 --json -
+    expect_fail 2 "--json '$tmp/same' is --csv's file too" -- mul --method gmp --bits 128 --count 10 --json "$tmp/same" --csv "$tmp/same"
     checks=$((checks + 1))
     t0=$(date +%s)
     "$MPGPU" mul --method gmp --bits 4096 --count 2^20 --json /nonexistent/dir/r.json >/dev/null 2>"$tmp/err"
