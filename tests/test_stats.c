@@ -8,7 +8,9 @@
  *   take chosen times, and a subcommand that fixed its own reps is not repeated further;
  * - the Mann-Whitney U test's p-values against values computed by hand (scipy agrees);
  * - a --json file read back by cJSON itself and by compare's reader, and a CSV with quoted
- *   fields and two schemas read by compare's reader. */
+ *   fields and two schemas read by compare's reader;
+ * - NVML where there is none (this machine: no GPU, no driver): nothing read, nothing failing;
+ *   and the names of the throttling reasons. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "bench.h"
 #include "csv_read.h"
 #include "json_report.h"
+#include "nvml_probe.h"
 #include "stats.h"
 #include "test_seed.h"
 
@@ -281,6 +284,24 @@ static void test_csv_read(void)
     remove(path);
 }
 
+static void test_nvml(void)
+{
+    char names[96];
+    CHECK(!strcmp(nvml_reason_names(0x4 | 0x40 | 0x1 | 0x2, names, sizeof names), "sw_power_cap/hw_thermal"),
+          "reason names of power cap, hw thermal, idle, app clocks: '%s'", names);
+    CHECK(!strcmp(nvml_reason_names(0x1 | 0x10 | 0x100, names, sizeof names), ""),
+          "idle, sync boost and display clocks are not throttling: '%s'", names);
+    if (nvml_open(0)) {
+        NOT_APPLICABLE("NVML absent: this machine has NVML and a GPU");
+        return;
+    }
+    struct nvml_sample s;
+    nvml_read(&s);
+    unsigned long long reasons = 1;
+    CHECK(!nvml_available() && !s.valid && !nvml_reasons(&reasons) && reasons == 0,
+          "without NVML: available %d, reading valid %d, reasons %llu", nvml_available(), s.valid, reasons);
+}
+
 int main(void)
 {
     seed = test_seed();
@@ -290,5 +311,6 @@ int main(void)
     test_run_loop();
     test_json_round_trip();
     test_csv_read();
+    test_nvml();
     return test_finish("test_stats");
 }
