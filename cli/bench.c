@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "interrupt.h"
+#include "nvml_probe.h"
 #include "progress.h"
-#include "timing.h"
 
 /* The whole of a case predicted to last longer than this says so after its first pass. */
 #define ANNOUNCE_CASE_S 10.0
@@ -27,7 +27,7 @@ void bench_open(struct bench *b, const char *subcommand, const struct cli_common
     b->reps = opt->reps;
     b->seed = opt->seed;
     if (opt->csv_path) {
-        b->csv = csv_open(opt->csv_path);
+        b->csv = csv_open(opt->csv_path, &b->csv_schema);
         if (!b->csv)
             exit(EXIT_BAD_INPUT);
         b->csv_is_stdout = b->csv == stdout;
@@ -35,6 +35,10 @@ void bench_open(struct bench *b, const char *subcommand, const struct cli_common
     /* With the CSV on stdout the readable table moves to stderr, so stdout stays one CSV. */
     b->table = opt->quiet ? NULL : b->csv_is_stdout ? stderr : stdout;
     run_env_collect(&b->env, have_gpu, device);
+    if (opt->json_path)
+        b->json = json_report_open(opt->json_path, &b->env, opt);
+    if (have_gpu)
+        nvml_open(device);
     interrupt_install();
 }
 
@@ -53,44 +57,104 @@ static void announce_case(const struct bench *b, const struct bench_case *c, dou
             size, eta, passes_left, first_ms * 1e-3);
 }
 
-/* Warm-up and timed passes of one case. Returns 0, BENCH_STOPPED or an EXIT_* status. */
+/* The timed passes of a case: their times in the order taken, and what NVML saw. */
+struct case_samples {
+    double *ms;       /* room for the stop rule's max_reps */
+    bool *throttled;  /* after each: a throttling reason was active */
+    unsigned n;
+    enum stop_reason why;
+    struct nvml_row gpu;
+};
+
+/* Warm-up and timed passes of one case, the timed ones until the rule stops them; a GPU case's
+ * state is read before the first timed pass and after the last, and its throttle reasons after
+ * each (a call of microseconds, outside the timed region). Returns 0, BENCH_STOPPED or an EXIT_*
+ * status. */
 static int time_case(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *c,
-                     double *samples)
+                     const struct stop_rule *rule, struct case_samples *s)
 {
-    const unsigned total = b->warmup + b->reps;
-    for (unsigned i = 0; i < total; i++) {
+    const bool probe = c->cpu_threads == 0 && nvml_available();
+    memset(&s->gpu, 0, sizeof s->gpu);
+    s->n = 0;
+    double total_ms = 0;
+    for (unsigned i = 0;; i++) {
+        const bool warm = i < b->warmup;
+        if (!warm && (s->why = stop_rule_check(rule, s->ms, s->n, total_ms)) != STOP_MORE)
+            break;
         if (interrupt_requested())
             return BENCH_STOPPED;
+        if (probe && i == b->warmup)
+            nvml_read(&s->gpu.start);
         double ms = 0;
-        const bool warm = i < b->warmup;
         int rc = ops->pass(ctx, c, i, warm, &ms);
         if (rc != 0)
             return rc;
-        if (!warm)
-            samples[i - b->warmup] = ms;
+        if (!warm) {
+            unsigned long long reasons;
+            const bool read = probe && nvml_reasons(&reasons);
+            s->throttled[s->n] = read && (reasons & NVML_THROTTLING);
+            s->gpu.reasons_read |= read;
+            s->gpu.throttled_samples += s->throttled[s->n];
+            s->gpu.reasons |= read ? reasons & NVML_THROTTLING : 0;
+            s->ms[s->n++] = ms;
+            total_ms += ms;
+        }
         if (i == 0)
-            announce_case(b, c, ms, total - 1);
+            announce_case(b, c, ms, b->warmup + rule->min_reps - 1);
     }
+    if (probe)
+        nvml_read(&s->gpu.end);
     return 0;
 }
 
+/* A warning under a row whose noise makes its median doubtful, and a note where an adaptive
+ * run gave up before --max-noise was met. */
+static void warn_noise(const struct bench *b, const struct bench_case *c, const struct case_samples *s,
+                       const struct stop_rule *rule)
+{
+    if (!bench_talk(b))
+        return;
+    char size[32] = "";
+    if (c->bits)
+        snprintf(size, sizeof size, " at %u bits", c->bits);
+    const double noise = c->stats.noise_pct;
+    if (s->why == STOP_CAP && rule->max_noise_pct > 0)
+        fprintf(stderr, "mpgpu: note: %s %s%s: stopped after %u repetitions (%s) with noise %.2f %%, "
+                        "above --max-noise %g\n", b->subcommand, c->method, size, s->n,
+                s->n >= rule->max_reps ? "the most taken" : "15 s of timed work", noise,
+                rule->max_noise_pct);
+    else if (noise > STATS_NOISY_PCT)
+        fprintf(stderr, "mpgpu: warning: %s %s%s: noise %.2f %% (relative standard deviation of %u "
+                        "repetitions) is above %g %%; --min-time or --max-noise repeat longer\n",
+                b->subcommand, c->method, size, noise, s->n, STATS_NOISY_PCT);
+    char reasons[96];
+    if (s->gpu.throttled_samples)
+        fprintf(stderr, "mpgpu: warning: %s %s%s: %u of %u repetitions ran throttled (%s)\n",
+                b->subcommand, c->method, size, s->gpu.throttled_samples, s->n,
+                nvml_reason_names(s->gpu.reasons, reasons, sizeof reasons));
+}
+
 static void emit_row(struct bench *b, const struct bench_ops *ops, void *ctx, const struct bench_case *c,
-                     const struct bench_check *chk)
+                     const struct bench_check *chk, const struct case_samples *s)
 {
     struct result_row row = {
         .subcommand = b->subcommand, .method = c->method, .bits = c->bits, .count = c->count,
         .reps = b->reps, .warmup = b->warmup, .seed = b->seed, .cpu_threads = c->cpu_threads,
         .timed_region = c->timed_region, .median_ms = c->median_ms, .min_ms = c->min_ms,
         .max_ms = c->max_ms, .throughput_unit = c->throughput_unit, .verify_mode = chk->verify_mode,
-        .checked = chk->checked, .mismatches = chk->mismatches,
+        .checked = chk->checked, .mismatches = chk->mismatches, .samples = s->n,
+        .noise_pct = c->stats.noise_pct, .gpu_state = c->cpu_threads == 0 ? &s->gpu : NULL,
     };
     row.throughput = c->median_ms > 0 ? (double)c->count / (c->median_ms * 1e-3) : 0;
     ops->describe(ctx, c, row.params, sizeof row.params);
     if (b->table) {
-        table_row(b->table, &row);
+        table_row(b->table, &row, b->opt->markdown);
         fflush(b->table);
     }
-    if (b->csv && csv_write_row(b->csv, &b->env, &row) != 0 && b->exit_status == 0)
+    if (b->csv && csv_write_row(b->csv, b->csv_schema, &b->env, &row) != 0 && b->exit_status == 0)
+        b->exit_status = EXIT_BAD_INPUT;
+    if (b->json && json_report_add(b->json, &row, s->ms, s->gpu.reasons_read ? s->throttled : NULL, s->n) != 0 &&
+        b->exit_status == 0)
         b->exit_status = EXIT_BAD_INPUT;
 }
 
@@ -234,9 +298,17 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
 {
     if (b->table && n_cases > 0) {
         run_env_print(b->table, &b->env);
-        table_begin(b->table, cases[0].throughput_unit);
+        table_begin(b->table, cases[0].throughput_unit, b->opt->markdown);
     }
-    double *samples = malloc((b->reps ? b->reps : 1) * sizeof *samples);
+    const bool own_reps = b->reps == b->opt->reps;
+    const struct stop_rule rule = stop_rule_for(b->reps, own_reps ? b->opt->min_time_s : 0,
+                                                own_reps ? b->opt->max_noise_pct : 0);
+    struct case_samples samples = {.ms = malloc((rule.max_reps ? rule.max_reps : 1) * sizeof *samples.ms),
+                                   .throttled = malloc(rule.max_reps ? rule.max_reps : 1)};
+    if (!samples.ms || !samples.throttled) {
+        fprintf(stderr, "mpgpu: out of host memory for the samples of %u repetitions\n", rule.max_reps);
+        exit(EXIT_BAD_INPUT);
+    }
     uint64_t rows = 0, checked = 0, bad_rows = 0;
     for (size_t i = 0; i < n_cases && !b->interrupted; i++) {
         struct bench_case *c = &cases[i];
@@ -248,16 +320,15 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
         }
         int rc = ops->setup ? ops->setup(ctx, c) : 0;
         if (rc == 0)
-            rc = time_case(b, ops, ctx, c, samples);
+            rc = time_case(b, ops, ctx, c, &rule, &samples);
         if (rc == 0 && interrupt_requested())
             rc = BENCH_STOPPED;
         struct bench_check chk = {.verify_mode = "none"};
         if (rc == 0) {
-            struct timing_stats st;
-            timing_stats_from(samples, b->reps, &st);
-            c->median_ms = st.median_ms;
-            c->min_ms = st.min_ms;
-            c->max_ms = st.max_ms;
+            stats_of(samples.ms, samples.n, &c->stats);
+            c->median_ms = c->stats.median_ms;
+            c->min_ms = c->stats.min_ms;
+            c->max_ms = c->stats.max_ms;
             rc = check_case(b, ops, ctx, c, &chk);
         }
         if (rc == BENCH_STOPPED) {
@@ -266,7 +337,8 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
             raise_status(b, rc);
         } else {
             c->done = true;
-            emit_row(b, ops, ctx, c, &chk);
+            emit_row(b, ops, ctx, c, &chk, &samples);
+            warn_noise(b, c, &samples, &rule);
             rows++;
             checked += chk.checked;
             if (chk.mismatches) {
@@ -289,7 +361,10 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
         if (ops->teardown)
             ops->teardown(ctx, c);
     }
-    free(samples);
+    free(samples.ms);
+    free(samples.throttled);
+    json_report_close(b->json);
+    b->json = NULL;
     if (b->table && rows > 0) {
         fprintf(b->table, "# %llu row(s): ", (unsigned long long)rows);
         if (bad_rows)

@@ -12,7 +12,9 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "json_report.h"
 #include "report.h"
+#include "stats.h"
 
 /* What pass() returns besides 0 and an EXIT_* status: Ctrl-C stopped the pass part-way. */
 #define BENCH_STOPPED (-1)
@@ -29,6 +31,7 @@ struct bench_case {
     /* Results, filled by bench_run. */
     bool done;                   /* timed and checked (not interrupted) */
     double median_ms, min_ms, max_ms;
+    struct sample_stats stats;   /* the samples' noise and number too (cli/stats.h) */
 };
 
 /* Result of a check against the reference (GMP or the CPU twin). */
@@ -108,7 +111,9 @@ struct bench {
     struct run_env env;
     FILE *table;                 /* stdout, or stderr when the CSV goes to stdout; NULL with --quiet */
     FILE *csv;                   /* opened by bench_open; NULL without --csv */
+    int csv_schema;              /* the schema of the rows the CSV file takes (cli/report.h) */
     bool csv_is_stdout;
+    struct json_report *json;    /* opened by bench_open; NULL without --json */
     bool interrupted;
     int exit_status;             /* the worst so far: EXIT_MISMATCH, ..., 0 */
 };
@@ -119,7 +124,9 @@ struct bench {
 void bench_open(struct bench *b, const char *subcommand, const struct cli_common *opt, bool have_gpu,
                 int device);
 
-/* Runs the cases in order, stopping at Ctrl-C. Returns the exit status of the whole run
+/* Runs the cases in order, stopping at Ctrl-C. Each case is repeated b->reps times, or with
+ * --min-time or --max-noise as cli/stats.h's stop_rule says, reps being the least; a subcommand
+ * that set reps itself after bench_open (collatz's checkpointed pass) gets exactly reps. Returns the exit status of the whole run
  * (EXIT_INTERRUPTED when stopped) after the closing summary, and closes the CSV. */
 int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *cases,
               size_t n_cases);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_report.h"
+
 static bool bad_input_quiet;
 
 void cli_bad_input_quiet(bool quiet)
@@ -383,8 +385,19 @@ static const struct common_def common_defs[] = {
     {OPT_INCLUDE_TRANSFERS, "include-transfers", NULL, "include host<->device copies in the timed region (default: kernels only, as the papers)"},
     {OPT_INCLUDE_LAUNCH, "include-launch", NULL, "also time the host's launch latency, as plain CUDA events around a launch do (default: the stream is held until the region is queued, as nvbench, so the GPU's time alone is timed)"},
     {OPT_QUIET, "quiet", NULL, "print no table and no progress; errors still go to stderr"},
+    {OPT_MIN_TIME, "min-time", "S", "repeat each case until S seconds of timed work (at least --reps, at most 1000 repetitions; default 0: --reps exactly)"},
+    {OPT_MAX_NOISE, "max-noise", "P", "repeat each case until the noise (relative standard deviation of the repetitions) is below P % (at least --reps, at most 1000 repetitions or 15 s of timed work; with --min-time, whichever is met first; default 0: --reps exactly)"},
+    {OPT_JSON, "json", "FILE", "write every sample of every row, the machine and the build to FILE as JSON (rewritten after each row)"},
+    {OPT_MARKDOWN, "markdown", NULL, "print the table as Markdown"},
 };
 #define N_COMMON (sizeof common_defs / sizeof common_defs[0])
+
+/* The common options a subcommand takes: its mask, and where it repeats cases (--reps) how
+ * long to repeat them and how to report them. */
+static unsigned common_mask(const struct cli_spec *spec)
+{
+    return spec->common & OPT_REPS ? spec->common | OPT_WITH_REPS : spec->common;
+}
 
 #define DEFAULT_BITS 1024u
 
@@ -441,7 +454,7 @@ static void print_help(const struct cli_spec *spec)
     for (const struct cli_option *o = spec->options; o && o->name; o++)
         print_option(o->name, o->arg_name, o->help);
     for (size_t i = 0; i < N_COMMON; i++) {
-        if (!(spec->common & common_defs[i].bit))
+        if (!(common_mask(spec) & common_defs[i].bit))
             continue;
         const char *help = common_defs[i].help;
         char bits_help[256];
@@ -462,6 +475,8 @@ static void print_help(const struct cli_spec *spec)
                      mode_names[spec->verify_default]);
             help = verify_help;
         }
+        if (common_defs[i].bit == OPT_JSON && !json_supported())
+            help = "unavailable: this mpgpu was built without cJSON (libcjson-dev)";
         if (common_defs[i].bit == OPT_BITS) {
             char rule[96];
             bits_rule(spec, rule, sizeof rule);
@@ -616,9 +631,26 @@ static _Noreturn void bad_option(const struct cli_spec *spec, const struct optio
     unknown_option(spec, opts, token);
 }
 
+/* A decimal number of `unit` in [0, max] (a setting that 0 turns off), else bad input naming the
+ * option, the value and the range. */
+static double parse_amount(const char *option, const char *arg, double max, const char *unit)
+{
+    char *end = NULL;
+    const double v = strtod(arg, &end);
+    const bool plain = arg[0] != '\0' && *end == '\0' && strspn(arg, "0123456789.eE+-") == strlen(arg);
+    if (!plain)
+        cli_bad_input("%s '%s' is not a number; accepted: %s in 0..%g (decimal, e.g. 0.5; 0: off)",
+                      option, arg, unit, max);
+    if (!(v >= 0 && v <= max))
+        cli_bad_input("%s %s is out of range; accepted: %s in 0..%g (0: off)", option, arg, unit, max);
+    return v;
+}
+
 void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out)
 {
     memset(out, 0, sizeof *out);
+    out->argc = argc;
+    out->argv = argv;
     out->count = 10240;
     out->reps = 10;
     out->warmup = 2;
@@ -628,8 +660,9 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
 
     struct option longopts[N_COMMON + 64];
     size_t n = 0;
+    const unsigned common = common_mask(spec);
     for (size_t i = 0; i < N_COMMON; i++)
-        if (spec->common & common_defs[i].bit)
+        if (common & common_defs[i].bit)
             longopts[n++] = (struct option){common_defs[i].name,
                                             common_defs[i].arg_name ? required_argument : no_argument,
                                             NULL, (int)common_defs[i].bit};
@@ -713,6 +746,18 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             break;
         case OPT_QUIET:
             out->quiet = true;
+            break;
+        case OPT_MIN_TIME:
+            out->min_time_s = parse_amount("--min-time", arg, CLI_MIN_TIME_MAX_S, "seconds");
+            break;
+        case OPT_MAX_NOISE:
+            out->max_noise_pct = parse_amount("--max-noise", arg, CLI_MAX_NOISE_MAX_PCT, "percent");
+            break;
+        case OPT_JSON:
+            out->json_path = arg;
+            break;
+        case OPT_MARKDOWN:
+            out->markdown = true;
             break;
         default:
             if (spec->handle)

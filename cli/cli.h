@@ -34,7 +34,17 @@ enum {
     OPT_ALL_COMMON = (1 << 12) - 1,
     /* Only where a subcommand times its kernels through time_gpu_region (cli/timing.h). */
     OPT_INCLUDE_LAUNCH = 1 << 12,
+    /* How long to repeat and what to report: taken by every subcommand that takes --reps. */
+    OPT_MIN_TIME = 1 << 13,
+    OPT_MAX_NOISE = 1 << 14,
+    OPT_JSON = 1 << 15,
+    OPT_MARKDOWN = 1 << 16,
+    OPT_WITH_REPS = OPT_MIN_TIME | OPT_MAX_NOISE | OPT_JSON | OPT_MARKDOWN,
 };
+
+/* What --min-time and --max-noise accept: seconds and percent, 0 meaning not asked for. */
+#define CLI_MIN_TIME_MAX_S 3600.0
+#define CLI_MAX_NOISE_MAX_PCT 100.0
 
 #define CLI_MAX_METHODS 64
 #define CLI_MAX_SIZES 64
@@ -66,6 +76,13 @@ struct cli_common {
     bool include_transfers;
     bool include_launch;
     bool quiet;
+    double min_time_s;    /* --min-time, 0: none (cli/stats.h has the rule) */
+    double max_noise_pct; /* --max-noise, 0: none */
+    const char *json_path;
+    bool markdown;
+    /* The command line from the subcommand's name on, as the --json file records it. */
+    int argc;
+    char **argv;
 };
 
 /* A subcommand's own option. id must be >= 1000 so it cannot clash with the common ones. */

@@ -10,5 +10,6 @@ int cmd_delay(int argc, char **argv);
 int cmd_fixed(int argc, char **argv);
 int cmd_ctt_vs_ctw(int argc, char **argv);
 int cmd_gcd(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

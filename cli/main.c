@@ -25,6 +25,7 @@ static const struct subcommand subcommands[] = {
     {"fixed", cmd_fixed, "fixed-precision add, sub, mod add/sub, mul, Karatsuba, Montgomery reduction/mul, powm in straight-line code, against GMP (004)", false},
     {"ctt-vs-ctw", cmd_ctt_vs_ctw, "variable-length integer batches: one computation per thread vs per warp vs by length, against GMP (003)", false},
     {"gcd", cmd_gcd, "GCDs of big pairs by the modular integer GCD on one GPU, and GMP's mpz_gcd (002)", false},
+    {"compare", cmd_compare, "two result files (CSV or --json), case by case: FAST, SLOW or SAME beyond the noise; exit 1 when a case is SLOW beyond --threshold", false},
 };
 #define N_SUBCOMMANDS (sizeof subcommands / sizeof subcommands[0])
 

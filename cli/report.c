@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -95,12 +96,24 @@ void run_env_print(FILE *f, const struct run_env *env)
         fprintf(f, "# GPU none\n");
 }
 
+#define CSV_COLUMNS_V1                                                                             \
+    "timestamp,commit,host,cpu,gpu,compute_capability,sm_count,sm_clock_mhz,"                      \
+    "mem_clock_mhz,driver_version,runtime_version,subcommand,method,bits,params,count,"            \
+    "reps,warmup,seed,cpu_threads,timed_region,median_ms,min_ms,max_ms,throughput_per_s,"          \
+    "throughput_unit,verify_mode,checked,mismatches"
+
+const char *csv_header_v1(void)
+{
+    return CSV_COLUMNS_V1;
+}
+
+/* Appended only, never moved: the figures take columns by their numbers (plots/). */
 const char *csv_header(void)
 {
-    return "timestamp,commit,host,cpu,gpu,compute_capability,sm_count,sm_clock_mhz,"
-           "mem_clock_mhz,driver_version,runtime_version,subcommand,method,bits,params,count,"
-           "reps,warmup,seed,cpu_threads,timed_region,median_ms,min_ms,max_ms,throughput_per_s,"
-           "throughput_unit,verify_mode,checked,mismatches";
+    return CSV_COLUMNS_V1 ",noise_rsd_pct,samples,sm_clock_start_mhz,sm_clock_end_mhz,"
+                          "mem_clock_start_mhz,mem_clock_end_mhz,temp_start_c,temp_end_c,"
+                          "power_start_w,power_end_w,throttled_samples,throttle_reasons,"
+                          "schema_version";
 }
 
 /* Writes s as one CSV field, quoted when it holds a comma, quote or newline. */
@@ -132,8 +145,20 @@ static int end_last_line(FILE *f)
     return last == EOF || last == '\n' || fputc('\n', f) != EOF ? 0 : errno;
 }
 
-FILE *csv_open(const char *path)
+/* The schema of the file f's rows, from its first line: 1 for schema 1's header, else the
+ * current one (a file mpgpu did not start is appended to as it always was). */
+static int file_schema(FILE *f)
 {
+    char first[sizeof CSV_COLUMNS_V1 + 2];
+    if (fseek(f, 0, SEEK_SET) != 0 || !fgets(first, sizeof first, f))
+        return CSV_SCHEMA_VERSION;
+    first[strcspn(first, "\r\n")] = '\0';
+    return strcmp(first, CSV_COLUMNS_V1) == 0 ? 1 : CSV_SCHEMA_VERSION;
+}
+
+FILE *csv_open(const char *path, int *schema)
+{
+    *schema = CSV_SCHEMA_VERSION;
     if (!strcmp(path, "-")) {
         fprintf(stdout, "%s\n", csv_header());
         const int err = output_flush_error(stdout);
@@ -155,6 +180,10 @@ FILE *csv_open(const char *path)
         cli_error("--csv '%s' cannot be opened for appending: %s", path, strerror(errno));
         return NULL;
     }
+    if (!need_header && (*schema = file_schema(f)) != CSV_SCHEMA_VERSION)
+        fprintf(stderr, "mpgpu: note: --csv '%s' has the header of CSV schema %d: its new rows keep "
+                        "that schema, without the noise and GPU state columns (docs/csv.md)\n",
+                path, *schema);
     int err = need_header ? 0 : end_last_line(f);
     if (need_header && fprintf(f, "%s\n", csv_header()) < 0)
         err = errno;
@@ -168,7 +197,45 @@ FILE *csv_open(const char *path)
     return f;
 }
 
-int csv_write_row(FILE *f, const struct run_env *env, const struct result_row *row)
+/* An unsigned number, or an empty field when it was not measured. */
+static void csv_maybe(FILE *f, bool valid, unsigned v)
+{
+    if (valid)
+        fprintf(f, "%u", v);
+    fputc(',', f);
+}
+
+/* Schema 2's columns after mismatches, each with its leading comma. */
+static void csv_write_v2(FILE *f, const struct result_row *row)
+{
+    fputc(',', f);
+    if (!isnan(row->noise_pct))
+        fprintf(f, "%.3f", row->noise_pct);
+    fprintf(f, ",%u,", row->samples);
+    const struct nvml_row *g = row->gpu_state;
+    const struct nvml_sample none = {0};
+    const struct nvml_sample *a = g ? &g->start : &none, *z = g ? &g->end : &none;
+    csv_maybe(f, a->valid, a->sm_mhz);
+    csv_maybe(f, z->valid, z->sm_mhz);
+    csv_maybe(f, a->valid, a->mem_mhz);
+    csv_maybe(f, z->valid, z->mem_mhz);
+    csv_maybe(f, a->valid, a->temp_c);
+    csv_maybe(f, z->valid, z->temp_c);
+    if (a->valid)
+        fprintf(f, "%.1f", a->power_w);
+    fputc(',', f);
+    if (z->valid)
+        fprintf(f, "%.1f", z->power_w);
+    fputc(',', f);
+    const bool reasons = g && g->reasons_read;
+    csv_maybe(f, reasons, reasons ? g->throttled_samples : 0);
+    char names[96] = "";
+    if (reasons)
+        nvml_reason_names(g->reasons, names, sizeof names);
+    fprintf(f, "%s,%d", names, CSV_SCHEMA_VERSION);
+}
+
+int csv_write_row(FILE *f, int schema, const struct run_env *env, const struct result_row *row)
 {
     char drv[16], rt[16], cc[16], stamp[32];
     version_string(drv, sizeof drv, env->driver_version);
@@ -190,8 +257,11 @@ int csv_write_row(FILE *f, const struct run_env *env, const struct result_row *r
             row->reps, row->warmup, (unsigned long long)row->seed, row->cpu_threads,
             row->timed_region, row->median_ms, row->min_ms, row->max_ms, row->throughput);
     csv_field(f, row->throughput_unit);
-    fprintf(f, ",%s,%llu,%llu\n", row->verify_mode, (unsigned long long)row->checked,
+    fprintf(f, ",%s,%llu,%llu", row->verify_mode, (unsigned long long)row->checked,
             (unsigned long long)row->mismatches);
+    if (schema >= 2)
+        csv_write_v2(f, row);
+    fputc('\n', f);
     const int err = output_flush_error(f);
     if (err) {
         cli_error("writing a --csv row failed: %s", strerror(err));
@@ -216,17 +286,31 @@ void format_ms(char *out, size_t len, double ms)
     snprintf(out, len, "%.*f %s", decimals, v, unit);
 }
 
-void table_begin(FILE *f, const char *unit)
+/* The noise as the table shows it: "1.23%", or "-" for one sample. */
+static void format_noise(char *out, size_t len, double noise_pct)
+{
+    if (isnan(noise_pct))
+        snprintf(out, len, "-");
+    else
+        snprintf(out, len, "%.2f%%", noise_pct);
+}
+
+void table_begin(FILE *f, const char *unit, bool markdown)
 {
     char rate[48];
     snprintf(rate, sizeof rate, "%s/s", unit);
-    fprintf(f, "%-30s %6s %12s %11s %11s %11s %14s %-14s %s\n", "method", "bits", "count", "median",
-            "min", "max", rate, "verified", "params");
+    if (markdown) {
+        fprintf(f, "| method | bits | count | median | min | max | noise | %s | verified | params |\n"
+                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n", rate);
+        return;
+    }
+    fprintf(f, "%-30s %6s %12s %11s %11s %11s %7s %14s %-14s %s\n", "method", "bits", "count",
+            "median", "min", "max", "noise", rate, "verified", "params");
 }
 
-void table_row(FILE *f, const struct result_row *row)
+void table_row(FILE *f, const struct result_row *row, bool markdown)
 {
-    char verified[48], med[24], lo[24], hi[24];
+    char verified[48], med[24], lo[24], hi[24], noise[16];
     if (!strcmp(row->verify_mode, "none"))
         snprintf(verified, sizeof verified, "not checked");
     else if (!strcmp(row->verify_mode, "reference"))
@@ -239,9 +323,16 @@ void table_row(FILE *f, const struct result_row *row)
     format_ms(med, sizeof med, row->median_ms);
     format_ms(lo, sizeof lo, row->min_ms);
     format_ms(hi, sizeof hi, row->max_ms);
+    format_noise(noise, sizeof noise, row->noise_pct);
     char bits[16] = "-";
     if (row->bits)
         snprintf(bits, sizeof bits, "%u", row->bits);
-    fprintf(f, "%-30s %6s %12llu %11s %11s %11s %14.4g %-14s %s\n", row->method, bits,
-            (unsigned long long)row->count, med, lo, hi, row->throughput, verified, row->params);
+    if (markdown)
+        fprintf(f, "| %s | %s | %llu | %s | %s | %s | %s | %.4g | %s | %s |\n", row->method, bits,
+                (unsigned long long)row->count, med, lo, hi, noise, row->throughput, verified,
+                row->params);
+    else
+        fprintf(f, "%-30s %6s %12llu %11s %11s %11s %7s %14.4g %-14s %s\n", row->method, bits,
+                (unsigned long long)row->count, med, lo, hi, noise, row->throughput, verified,
+                row->params);
 }

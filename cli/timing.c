@@ -8,18 +8,15 @@
 #include <stdlib.h>
 #include <time.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "stats.h"
 
 void timing_stats_from(double *samples_ms, unsigned n, struct timing_stats *stats)
 {
-    qsort(samples_ms, n, sizeof *samples_ms, cmp_double);
-    stats->min_ms = samples_ms[0];
-    stats->max_ms = samples_ms[n - 1];
-    stats->median_ms = n % 2 ? samples_ms[n / 2] : 0.5 * (samples_ms[n / 2 - 1] + samples_ms[n / 2]);
+    struct sample_stats st;
+    stats_of(samples_ms, n, &st);
+    stats->min_ms = st.min_ms;
+    stats->max_ms = st.max_ms;
+    stats->median_ms = st.median_ms;
 }
 
 bool gpu_region_held(const struct cli_common *opt, bool warmup)

@@ -13,7 +13,7 @@ struct timing_stats {
     double median_ms, min_ms, max_ms;
 };
 
-/* Sorts samples in place and fills stats. n >= 1. */
+/* Fills stats from samples_ms[0, n), n >= 1 (cli/stats.h has the noise too). */
 void timing_stats_from(double *samples_ms, unsigned n, struct timing_stats *stats);
 
 /* The measured region: returns cudaSuccess or the error of the call that failed, naming that

@@ -20,6 +20,12 @@ for t in $(sed -n '/^GPU_TESTS=(/,/^)/p' "$src/experiments/run_all.sh" | grep -o
     cp "$build/$t" "$dest/tests/"
 done
 strip "$dest/cli/mpgpu" "$dest"/tests/*
+# Shared libraries with no static archive that the GPU host may lack (libcjson: --json), in
+# DEST/lib, where the programs look first (build_rpath $ORIGIN/../lib, cli/meson.build).
+for lib in $(ldd "$build/cli/mpgpu" | awk '$1 ~ /^libcjson/ { print $3 }'); do
+    mkdir -p "$dest/lib"
+    cp -L "$lib" "$dest/lib/"
+done
 bash "$src/tests/test_mpgpu_install.sh" --stage "$build" "$src" "$dest/mpgpu_install" >/dev/null
 strip "$dest/mpgpu_install/example_static" "$dest"/mpgpu_install/lib/libmpgpu.so.*.*
 du -sh "$dest"

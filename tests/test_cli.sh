@@ -36,7 +36,7 @@ expect_ok "--include-launch" -- mul --help
 # collatz, delay and gcd time whole passes or their own kernels: no held region to leave out
 expect_fail 2 "unknown option '--include-launch'" -- gcd --include-launch
 for opt in --count --bits --method --reps --warmup --seed --device --threads --csv --verify \
-           --quiet --input --output --devices; do
+           --quiet --input --output --devices --min-time --max-noise --json --markdown; do
     expect_ok "$opt" -- mul --help
 done
 
@@ -58,6 +58,16 @@ expect_fail 2 "--count '0x' is not a number; accepted: an integer in 1..2^40 (de
 expect_fail 2 "--count '2^' is not a number" -- mul --count 2^
 expect_fail 2 "--seed 2^64 is out of range; accepted: 0..2^64-1" -- mul --seed 2^64
 expect_fail 2 "--bits 0 is not accepted; accepted: a multiple of 32 in 64..65536" -- mul --bits 0
+# --min-time and --max-noise (issue 40): seconds and percent, 0 turning them off
+expect_fail 2 "--min-time 'abc' is not a number; accepted: seconds in 0..3600" -- mul --method gmp --min-time abc
+expect_fail 2 "--min-time '' is not a number" -- mul --method gmp --min-time=
+expect_fail 2 "--min-time -1 is out of range; accepted: seconds in 0..3600 (0: off)" -- mul --method gmp --min-time -1
+expect_fail 2 "--min-time 3601 is out of range" -- mul --method gmp --min-time 3601
+expect_fail 2 "--min-time 'nan' is not a number" -- mul --method gmp --min-time nan
+expect_fail 2 "--max-noise '5%' is not a number; accepted: percent in 0..100" -- mul --method gmp --max-noise 5%
+expect_fail 2 "--max-noise 101 is out of range; accepted: percent in 0..100 (0: off)" -- collatz --max-noise 101
+expect_fail 2 "--max-noise 'inf' is not a number" -- gcd --max-noise inf
+expect_fail 2 "option '--min-time' needs a value" -- mul --method gmp --min-time
 expect_fail 2 "--bits 2^70 is not accepted; accepted: a multiple of 32 in 64..65536" -- mul --bits 2^70
 expect_fail 2 "--bits 100 is not accepted" -- mul --bits 64,100
 expect_fail 2 "--bits '64,,128' is not accepted: it has an empty item" -- mul --bits 64,,128
@@ -138,7 +148,8 @@ csv="$tmp/r.csv"
 "$MPGPU" mul --method gmp --bits 128 --count 100 --reps 3 --csv "$csv" --quiet &&
 "$MPGPU" mul --method gmp --bits 256 --count 50 --reps 3 --threads 2 --csv "$csv" --quiet
 header=$(head -1 "$csv")
-want="timestamp,commit,host,cpu,gpu,compute_capability,sm_count,sm_clock_mhz,mem_clock_mhz,driver_version,runtime_version,subcommand,method,bits,params,count,reps,warmup,seed,cpu_threads,timed_region,median_ms,min_ms,max_ms,throughput_per_s,throughput_unit,verify_mode,checked,mismatches"
+# Schema 2: schema 1's columns, then those appended by issue 40 (docs/csv.md); never reordered.
+want="timestamp,commit,host,cpu,gpu,compute_capability,sm_count,sm_clock_mhz,mem_clock_mhz,driver_version,runtime_version,subcommand,method,bits,params,count,reps,warmup,seed,cpu_threads,timed_region,median_ms,min_ms,max_ms,throughput_per_s,throughput_unit,verify_mode,checked,mismatches,noise_rsd_pct,samples,sm_clock_start_mhz,sm_clock_end_mhz,mem_clock_start_mhz,mem_clock_end_mhz,temp_start_c,temp_end_c,power_start_w,power_end_w,throttled_samples,throttle_reasons,schema_version"
 ncols=$(echo "$want" | awk -F, '{print NF}')
 if [ "$header" != "$want" ] || [ "$(grep -c '^timestamp,' "$csv")" -ne 1 ] || [ "$(wc -l <"$csv")" -ne 3 ] ||
    awk -F, -v n="$ncols" 'NR > 1 && NF != n { bad = 1 } END { exit !bad }' "$csv" ||

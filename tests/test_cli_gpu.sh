@@ -54,6 +54,22 @@ run "include launch" mul --bits 2048 --count 500 --include-launch --reps 2 --csv
     [ "$(field "$csv" 1 21)" = "kernels+launch" ] || { echo "FAIL: timed_region $(field "$csv" 1 21)"; fails=$((fails + 1)); }
 }
 
+# --min-time, --max-noise and --json (issue 40): repetitions past --reps (a noise of 0.001 % is
+# never met, so --min-time or the cap of 1000 stops them), every sample in the JSON, schema 2;
+# where the driver has NVML, the SM clock at the row's start (column 32) is read.
+csv="$tmp/n.csv"
+run "min-time, max-noise, json" mul --bits 1024 --count 10240 --reps 5 --min-time 0.05 --max-noise 0.001 \
+    --json "$tmp/n.json" --csv "$csv" --method sumrotate-shuffle && {
+    checks=$((checks + 1))
+    samples=$(field "$csv" 1 31)
+    json_samples=$(command -v jq >/dev/null && jq '.rows[0].samples_ms | length' "$tmp/n.json" || echo "$samples")
+    if ! [ "$samples" -gt 5 ] 2>/dev/null || [ "$(field "$csv" 1 42)" != 2 ] || [ "$json_samples" != "$samples" ] ||
+       { [ -e /dev/nvidiactl ] && ldconfig -p | grep -q libnvidia-ml.so.1 && ! [ "$(field "$csv" 1 32)" -gt 0 ] 2>/dev/null; }; then
+        echo "FAIL: --min-time/--max-noise/--json: $samples samples (JSON $json_samples):"; sed 's/^/    /' "$csv"
+        fails=$((fails + 1))
+    fi
+}
+
 csv="$tmp/s.csv"
 run "verify sample" mul --bits 512 --count 20000 --verify sample --reps 2 --csv "$csv" \
     --method sumrotate-shuffle && {
