@@ -17,20 +17,12 @@
 #include "ctt_gmp.h"
 #include "mpgpu.h"
 #include "test_seed.h"
+#define TEST_PROGRAM "test_mpgpu_ctt_gpu"
+#include "test_mpgpu_cuda.h"
 
 static const char *const mapping_names[] = {"thread", "warp", "auto"};
 static const char *const op_names[MPGPU_CTT_N_OPS] = {"add",  "sub",  "mul", "qadd",
                                                        "qsub", "qmul", "qdiv"};
-
-/* Fails the program (exit 1) on a CUDA error of the test's own calls: not what is tested. */
-static void cuda_ok(cudaError_t err, const char *call)
-{
-    if (err != cudaSuccess) {
-        printf("test_mpgpu_ctt_gpu: %s: %s\n", call, cudaGetErrorString(err));
-        exit(1);
-    }
-}
-#define CUDA_OK(call) cuda_ok((call), #call)
 
 static size_t comp_bytes(const mpgpu_ctt_batch *b)
 {
@@ -193,12 +185,8 @@ static void worst_cases(mpgpu_ctt_op op, cudaStream_t stream)
 int main(void)
 {
     seed = test_seed();
-    int devices = 0;
-    cudaError_t err = cudaGetDeviceCount(&devices);
-    if (err != cudaSuccess || devices == 0) {
-        printf("skipped: %s\n", err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device");
+    if (test_cuda_skip())
         return 77;
-    }
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     for (int op = 0; op < MPGPU_CTT_N_OPS; op++) {

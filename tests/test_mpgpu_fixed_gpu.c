@@ -17,22 +17,14 @@
 #include "fixed_ref.h"
 #include "mpgpu.h"
 #include "test_seed.h"
+#define TEST_PROGRAM "test_mpgpu_fixed_gpu"
+#include "test_mpgpu_cuda.h"
 
 #define COUNT 97u
 #define MAX_WORDS MPGPU_FIXED_MAX_WORDS
 
 static uint32_t a[COUNT * 2 * MAX_WORDS], b[COUNT * MAX_WORDS], r[COUNT * 2 * MAX_WORDS];
 static uint32_t packed_ab[COUNT * 3 * MAX_WORDS], packed_r[COUNT * 2 * MAX_WORDS];
-
-/* Fails the program (exit 1) on a CUDA error of the test's own calls: not what is tested. */
-static void cuda_ok(cudaError_t err, const char *call)
-{
-    if (err != cudaSuccess) {
-        printf("test_mpgpu_fixed_gpu: %s: %s\n", call, cudaGetErrorString(err));
-        exit(1);
-    }
-}
-#define CUDA_OK(call) cuda_ok((call), #call)
 
 /* A device call on `stream`: pack, copy, poison, the call, copy back, unpack, all queued on
  * the stream and waited for once at the end. */
@@ -123,12 +115,8 @@ static void test_op(mpgpu_fixed_op op, unsigned bits, const uint32_t *m, cudaStr
 int main(void)
 {
     seed = test_seed();
-    int devices = 0;
-    cudaError_t err = cudaGetDeviceCount(&devices);
-    if (err != cudaSuccess || devices == 0) {
-        printf("skipped: %s\n", err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device");
+    if (test_cuda_skip())
         return 77;
-    }
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     for (size_t s = 0; s < mpgpu_fixed_bits_count(); s++) {

@@ -13,15 +13,8 @@
 #include "mpgpu.h"
 #include "random_words.h"
 #include "test_seed.h"
-
-static void cuda_ok(cudaError_t err, const char *call)
-{
-    if (err != cudaSuccess) {
-        printf("test_mpgpu_gcd_gpu: %s: %s\n", call, cudaGetErrorString(err));
-        exit(1);
-    }
-}
-#define CUDA_OK(call) cuda_ok((call), #call)
+#define TEST_PROGRAM "test_mpgpu_gcd_gpu"
+#include "test_mpgpu_cuda.h"
 
 /* A batch: count pairs, A of a_words and B of b_words words. */
 struct batch {
@@ -172,12 +165,8 @@ static void test_plan(const char *what, const mpgpu_gcd_options *o, const mpgpu_
 int main(void)
 {
     seed = test_seed();
-    int devices = 0;
-    cudaError_t err = cudaGetDeviceCount(&devices);
-    if (err != cudaSuccess || devices == 0) {
-        printf("skipped: %s\n", err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device");
+    if (test_cuda_skip())
         return 77;
-    }
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     mpgpu_gcd_moduli *m = NULL, *small = NULL;

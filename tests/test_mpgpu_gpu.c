@@ -16,6 +16,8 @@
 #include "mul_gmp.h"
 #include "random_words.h"
 #include "test_seed.h"
+#define TEST_PROGRAM "test_mpgpu_gpu"
+#include "test_mpgpu_cuda.h"
 
 #define COUNT 257
 
@@ -34,16 +36,6 @@ static size_t mismatches(const char *what, const uint32_t *a, const uint32_t *b,
     free(want);
     return bad;
 }
-
-/* Fails the program (exit 1) on a CUDA error of the test's own calls: not what is tested. */
-static void cuda_ok(cudaError_t err, const char *call)
-{
-    if (err != cudaSuccess) {
-        printf("test_mpgpu_gpu: %s: %s\n", call, cudaGetErrorString(err));
-        exit(1);
-    }
-}
-#define CUDA_OK(call) cuda_ok((call), #call)
 
 struct device_buffers {
     uint32_t *a, *b, *c;
@@ -267,12 +259,8 @@ static unsigned size_at_least(const mpgpu_mul_method_info *m, unsigned bits)
 int main(void)
 {
     seed = test_seed();
-    int devices = 0;
-    cudaError_t err = cudaGetDeviceCount(&devices);
-    if (err != cudaSuccess || devices == 0) {
-        printf("skipped: %s\n", err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device");
+    if (test_cuda_skip())
         return 77;
-    }
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     uint64_t stream_id = 0;
