@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Beyond 002: the k-ary modular GCD (mpgpu gcd --method kary; cpu_ref/gcd_kary.h) at the sizes of
+# Beyond 002: the k-ary modular GCD (mpgpu gcd --method kary; kernels/gcd_kary.h) at the sizes of
 # 002 Table 2, 16..352 Kibit in steps of 16 Kibit, ten random pairs a size as the paper, then
 # 512 Kibit and 1 Mibit with two pairs. Every result is checked against mpz_gcd. A row's
 # median_ms is one pass over the pairs: the paper's per-pair average is median_ms / count.

@@ -180,7 +180,7 @@ __global__ void __launch_bounds__(kThreads) convergence_kernel(const conv_args a
     }
 }
 
-// The jump state of each residue: the recurrence of cpu_ref/collatz_tables.c (collatz_prefix_state)
+// The jump state of each residue: the recurrence of kernels/collatz_tables.c (collatz_prefix_state)
 // over its k bits, once per S entry.
 __global__ void s_jump_kernel(ulonglong2 *jump, const uint64_t *s, uint64_t count, unsigned k)
 {
