@@ -193,7 +193,7 @@ static cudaError_t api_failure(struct mul_buffers *d, mpgpu_status st, const cha
 static size_t workspace_bytes(const mpgpu_mul_method_info *m, unsigned words, size_t batch)
 {
     size_t bytes = 0;
-    mpgpu_mul_workspace_size(m->name, words * 32, batch, m->layout, &bytes);
+    mpgpu_mul_workspace_bytes(m->name, words * 32, batch, m->layout, &bytes);
     return bytes;
 }
 

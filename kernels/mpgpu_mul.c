@@ -161,8 +161,8 @@ static mpgpu_status workspace_bytes(const struct mul_method *m, unsigned words, 
     return MPGPU_OK;
 }
 
-mpgpu_status mpgpu_mul_workspace_size(const char *method, unsigned bits, size_t count,
-                                      mpgpu_mul_layout layout, size_t *bytes)
+mpgpu_status mpgpu_mul_workspace_bytes(const char *method, unsigned bits, size_t count,
+                                       mpgpu_mul_layout layout, size_t *bytes)
 {
     const struct mul_method *m;
     size_t operand_bytes, staging;

@@ -187,11 +187,11 @@ static void test_workspace_sizes(void)
             const size_t scratch = reg[i].scratch_bytes && count ? reg[i].scratch_bytes(words, count) : 0;
             const size_t staging = 2 * ((op + 255) / 256 * 256) + (2 * op + 255) / 256 * 256;
             size_t at_native = 1, at_other = 1;
-            CHECK(mpgpu_mul_workspace_size(reg[i].name, bits, count, native, &at_native) == MPGPU_OK &&
+            CHECK(mpgpu_mul_workspace_bytes(reg[i].name, bits, count, native, &at_native) == MPGPU_OK &&
                       at_native == scratch,
                   "%s, %u bits, %zu products, native layout: %zu bytes, the kernels need %zu",
                   reg[i].name, bits, count, at_native, scratch);
-            CHECK(mpgpu_mul_workspace_size(reg[i].name, bits, count, other, &at_other) == MPGPU_OK &&
+            CHECK(mpgpu_mul_workspace_bytes(reg[i].name, bits, count, other, &at_other) == MPGPU_OK &&
                       at_other == staging + scratch,
                   "%s, %u bits, %zu products, other layout: %zu bytes, want %zu", reg[i].name,
                   bits, count, at_other, staging + scratch);
@@ -222,9 +222,9 @@ static void test_workspace_sizes(void)
          MPGPU_ERR_UNSUPPORTED_SIZE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        mpgpu_status got = mpgpu_mul_workspace_size(cases[i].method, cases[i].bits, cases[i].count,
+        mpgpu_status got = mpgpu_mul_workspace_bytes(cases[i].method, cases[i].bits, cases[i].count,
                                                     (mpgpu_mul_layout)cases[i].layout, cases[i].bytes);
-        CHECK(got == cases[i].want, "mpgpu_mul_workspace_size, %s: status %d, want %d",
+        CHECK(got == cases[i].want, "mpgpu_mul_workspace_bytes, %s: status %d, want %d",
               cases[i].what, (int)got, (int)cases[i].want);
     }
 }
@@ -240,7 +240,7 @@ static void test_workspace_arguments(void)
     unsigned char *ws = mem + 1024;
     const size_t ws_room = sizeof mem - 1024 - 256;
     size_t need = 0; /* thread-karatsuba's scratch for one 1024-bit product */
-    CHECK(mpgpu_mul_workspace_size("thread-karatsuba", 1024, 1, MPGPU_MUL_WORD_MAJOR, &need) ==
+    CHECK(mpgpu_mul_workspace_bytes("thread-karatsuba", 1024, 1, MPGPU_MUL_WORD_MAJOR, &need) ==
               MPGPU_OK && need >= 256 && need <= ws_room,
           "thread-karatsuba needs %zu bytes of workspace", need);
     const struct {
@@ -404,7 +404,7 @@ static const char *fastest_at(const mpgpu_mul_tune_entry *rows, size_t n, unsign
 
 /* The built-in table holds results/tune_table.csv's rows (the file is read from the source
  * tree), and auto resolves from it: at every measured entry the fastest method there; in
- * mpgpu_mul_check, _workspace_size and _device for "auto". */
+ * mpgpu_mul_check, _workspace_bytes and _device for "auto". */
 static void test_auto_builtin(void)
 {
     const mpgpu_mul_tune_entry *rows;
@@ -458,9 +458,9 @@ static void test_auto_builtin(void)
     mpgpu_mul_auto_choice ch;
     size_t via_auto = 1, via_name = 2;
     CHECK(mpgpu_mul_auto_pick(NULL, 0, 4096, 1 << 20, &ch) == MPGPU_OK &&
-              mpgpu_mul_workspace_size("auto", 4096, 1 << 20, MPGPU_MUL_PRODUCT_MAJOR, &via_auto) ==
+              mpgpu_mul_workspace_bytes("auto", 4096, 1 << 20, MPGPU_MUL_PRODUCT_MAJOR, &via_auto) ==
                   MPGPU_OK &&
-              mpgpu_mul_workspace_size(ch.method, 4096, 1 << 20, MPGPU_MUL_PRODUCT_MAJOR,
+              mpgpu_mul_workspace_bytes(ch.method, 4096, 1 << 20, MPGPU_MUL_PRODUCT_MAJOR,
                                        &via_name) == MPGPU_OK &&
               via_auto == via_name,
           "auto's workspace at 4096 bits x 2^20: %zu bytes, %s's %zu", via_auto,

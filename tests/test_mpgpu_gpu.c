@@ -70,7 +70,7 @@ static void from_layout(mpgpu_mul_layout layout, const uint32_t *in, uint32_t *o
 }
 
 /* mpgpu_mul_device_workspace with the buffers in `layout` and a workspace of exactly the size
- * mpgpu_mul_workspace_size gives, poisoned as the products are; and, for word-major,
+ * mpgpu_mul_workspace_bytes gives, poisoned as the products are; and, for word-major,
  * mpgpu_mul_transpose of the operands against to_layout. */
 static void test_layout(const mpgpu_mul_method_info *m, unsigned bits, mpgpu_mul_layout layout,
                         const uint32_t *a, const uint32_t *b, cudaStream_t stream)
@@ -85,7 +85,7 @@ static void test_layout(const mpgpu_mul_method_info *m, unsigned bits, mpgpu_mul
     snprintf(what, sizeof what, "%s %u bits, mpgpu_mul_device_workspace, %s%s", m->name, bits,
              layout == MPGPU_MUL_WORD_MAJOR ? "word-major" : "product-major",
              layout == m->layout ? " (native)" : "");
-    mpgpu_status st = mpgpu_mul_workspace_size(m->name, bits, COUNT, layout, &ws_bytes);
+    mpgpu_status st = mpgpu_mul_workspace_bytes(m->name, bits, COUNT, layout, &ws_bytes);
     CHECK(st == MPGPU_OK, "%s: workspace size: %s", what, mpgpu_status_string(st));
     struct device_buffers d;
     void *ws = NULL;

@@ -68,9 +68,9 @@ static cudaError_t device_run(struct device_run *d, const struct mul_method *m, 
 {
     const size_t op = (size_t)words * count * sizeof(uint32_t);
     size_t ws = 0;
-    if (mpgpu_mul_workspace_size(m->name, words * 32, count, MPGPU_MUL_PRODUCT_MAJOR, &ws) !=
+    if (mpgpu_mul_workspace_bytes(m->name, words * 32, count, MPGPU_MUL_PRODUCT_MAJOR, &ws) !=
         MPGPU_OK) {
-        d->failed_call = "mpgpu_mul_workspace_size";
+        d->failed_call = "mpgpu_mul_workspace_bytes";
         return cudaErrorInvalidValue;
     }
     RUN_TRY(cudaMalloc((void **)&d->a, op));
