@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "loop_run.h"
 #include "random_words.h"
 
 const char *const rsa_plant_names[RSA_PLANT_KINDS] = {"shared", "duplicate", "both", "small"};
@@ -38,9 +39,12 @@ static void random_prime(mpz_t p, unsigned bits, uint64_t seed, uint64_t stream)
     }
 }
 
-void rsa_moduli_make(mpz_t *N, size_t n, unsigned bits, uint64_t seed, unsigned plants,
-                     int threads, struct rsa_planted *planted, size_t *n_planted)
+int rsa_moduli_make(mpz_t *N, size_t n, unsigned bits, uint64_t seed, unsigned plants,
+                    int threads, const struct loop_watch *watch, struct rsa_planted *planted,
+                    size_t *n_planted)
 {
+    struct loop_run run;
+    loop_run_start(&run, watch);
     /* The planted moduli's places: distinct, drawn from the seed. */
     const unsigned need = rsa_plant_moduli(plants);
     size_t *place = malloc((need ? need : 1) * sizeof *place);
@@ -64,12 +68,19 @@ void rsa_moduli_make(mpz_t *N, size_t n, unsigned bits, uint64_t seed, unsigned 
         mpz_init(q);
 #pragma omp for schedule(dynamic, 16)
         for (size_t i = 0; i < n; i++) {
+            if (loop_run_stopped(&run))
+                continue;
             random_prime(p, bits / 2, seed, PRIME_STREAM(i, 0));
             random_prime(q, bits / 2, seed, PRIME_STREAM(i, 1));
             mpz_mul(N[i], p, q);
+            loop_run_item_done(&run, i);
         }
         mpz_clear(p);
         mpz_clear(q);
+    }
+    if (loop_run_stopped(&run)) {
+        free(place);
+        return LOOP_STOPPED;
     }
     /* Each plant rebuilds its moduli from primes of its own streams (past the moduli's). */
     mpz_t p, q, r, s;
@@ -119,4 +130,5 @@ void rsa_moduli_make(mpz_t *N, size_t n, unsigned bits, uint64_t seed, unsigned 
     }
     mpz_clears(p, q, r, s, NULL);
     free(place);
+    return 0;
 }

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loop_watch.h"
+
 /* What can be planted, each at most once a set (bits of rsa_moduli_make's plants). */
 enum rsa_plant {
     RSA_PLANT_SHARED = 1,    /* three moduli share one prime: p q1, p q2, p q3 */
@@ -35,8 +37,10 @@ struct rsa_planted {
 
 /* n moduli of `bits` bits (even, 64..65536) into N (n initialised mpz_t) with the plants (n at
  * least rsa_plant_moduli(plants)), their places from the seed; `planted` (room for
- * RSA_PLANT_KINDS) says where each went, *n_planted how many. threads >= 1. */
-void rsa_moduli_make(mpz_t *N, size_t n, unsigned bits, uint64_t seed, unsigned plants,
-                     int threads, struct rsa_planted *planted, size_t *n_planted);
+ * RSA_PLANT_KINDS) says where each went, *n_planted how many. threads >= 1; watch (NULL: none)
+ * sees the moduli made and may stop the loop. Returns 0, or LOOP_STOPPED (N then partial). */
+int rsa_moduli_make(mpz_t *N, size_t n, unsigned bits, uint64_t seed, unsigned plants,
+                    int threads, const struct loop_watch *watch, struct rsa_planted *planted,
+                    size_t *n_planted);
 
 #endif

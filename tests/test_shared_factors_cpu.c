@@ -224,7 +224,7 @@ static void test_planted(size_t n, unsigned bits, uint64_t set_seed, unsigned pl
     mpz_t *N = mpz_array(n);
     struct rsa_planted pl[RSA_PLANT_KINDS];
     size_t n_planted;
-    rsa_moduli_make(N, n, bits, set_seed, plants, 2, pl, &n_planted);
+    rsa_moduli_make(N, n, bits, set_seed, plants, 2, NULL, pl, &n_planted);
     char name[96];
     snprintf(name, sizeof name, "rsa n=%zu bits=%u plants=%u seed=%llu", n, bits, plants,
              (unsigned long long)set_seed);
@@ -238,7 +238,7 @@ static void test_planted(size_t n, unsigned bits, uint64_t set_seed, unsigned pl
     mpgpu_shared_factors_report_destroy(r);
     /* The same seed gives the same set. */
     mpz_t *again = mpz_array(n);
-    rsa_moduli_make(again, n, bits, set_seed, plants, 1, pl, &n_planted);
+    rsa_moduli_make(again, n, bits, set_seed, plants, 1, NULL, pl, &n_planted);
     size_t differ = 0;
     for (size_t i = 0; i < n; i++)
         differ += mpz_cmp(N[i], again[i]) != 0;
@@ -369,7 +369,7 @@ static void test_progress(void)
     mpz_t *N = mpz_array(n);
     struct rsa_planted pl[RSA_PLANT_KINDS];
     size_t n_planted;
-    rsa_moduli_make(N, n, 128, seed, 0, 2, pl, &n_planted);
+    rsa_moduli_make(N, n, 128, seed, 0, 2, NULL, pl, &n_planted);
     struct set s = to_words(n, N);
     uint32_t *g = calloc(n * s.words, sizeof *g);
     struct progress_log whole = {.ordered = true};
