@@ -6,8 +6,7 @@
 # tree_ms and classify_ms in params), its g_i checked against the all-pairs twin on a sample
 # of 200 moduli and the partners of up to 100 findings against pairwise GCDs; the findings go
 # to RESULTS/gcd_shared_factors/. The moduli are made once and kept in MODULI (default
-# RESULTS/gcd_shared_factors/moduli), since their primes take longer to find than the search:
-# about 1.5 ms a 512-bit prime and 12 ms a 1024-bit one on one core.
+# RESULTS/gcd_shared_factors/moduli), since their primes take longer to find than the search.
 source "$(dirname "$0")/common.sh"
 start_experiment gcd_shared_factors
 OUT_DIR="$RESULTS/gcd_shared_factors"
