@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "gcd_cache.h"
 #include "gcd_pairs.h"
+#include "gcd_shared.h"
 #include "gpu.h"
 #include "hostmem.h"
 #include "interrupt.h"
@@ -37,7 +38,10 @@ enum {
     OPT_L,
     OPT_ALL_PRIMES,
     OPT_INPUT,
-    OPT_OUTPUT
+    OPT_OUTPUT,
+    OPT_SHARED_FACTORS,
+    OPT_MAKE_MODULI,
+    OPT_PLANT
 };
 
 struct gcd_args {
@@ -49,6 +53,7 @@ struct gcd_args {
     unsigned L;
     bool all_primes;
     const char *input, *output;
+    struct gcd_shared_args shared; /* --shared-factors, --make-moduli, --plant */
 };
 
 /* The barriers and inverses of the modular method, as libmpgpu names them. */
@@ -129,6 +134,12 @@ static int gcd_handle(int id, const char *arg, void *ctx)
         a->input = arg;
     } else if (id == OPT_OUTPUT) {
         a->output = arg;
+    } else if (id == OPT_SHARED_FACTORS) {
+        a->shared.moduli_path = arg;
+    } else if (id == OPT_MAKE_MODULI) {
+        a->shared.make_count = cli_parse_u64("--make-moduli", arg, 2, UINT64_C(1) << 26);
+    } else if (id == OPT_PLANT) {
+        a->shared.plants = arg;
     }
     return 0;
 }
@@ -142,7 +153,10 @@ static const struct cli_option gcd_options[] = {
     {"L", "L", OPT_L, "moduli of L bits, 16..32 (default 32, as the paper)"},
     {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
-    {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); FILE is replaced only when they are all written"},
+    {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); with --shared-factors the moduli found, with --make-moduli the moduli made; FILE is replaced only when they are all written"},
+    {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE (one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
+    {"make-moduli", "N", OPT_MAKE_MODULI, "write N RSA-like moduli of --bits bits (default 2048; even, 64..16384: two random primes of half the size each, from --seed) to --output, one a line, with the relations --plant names"},
+    {"plant", "P[,P...]", OPT_PLANT, "with --make-moduli, plant each: shared (three moduli share a prime), duplicate (two equal moduli), both (a modulus sharing one prime with one modulus and the other with another), small (a modulus with a prime factor below 2^16), all, none (default)"},
     {0},
 };
 
@@ -703,7 +717,11 @@ int cmd_gcd(int argc, char **argv)
         .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] "
                  "[--method gpu,kary,lehmer,gmp|all] "
                  "[--barrier auto|coop|cluster|custom|all] [--inverse fermat|euclid|all] "
-                 "[--L 16..32] [--all-primes] [options]",
+                 "[--L 16..32] [--all-primes] [options]\n"
+                 "       mpgpu gcd --shared-factors FILE [--output FILE] [--method tree-cpu] "
+                 "[--threads T] [options]\n"
+                 "       mpgpu gcd --make-moduli N [--bits B] [--plant P[,P...]] [--seed S] "
+                 "--output FILE",
         .description =
             "Computes the GCD of --count pairs of --bits-bit numbers (default: 10 pairs of 16384\n"
             "bits, as 002 Table 2) with the modular integer GCD of Weber and Brew (002, Fig. 2)\n"
@@ -717,7 +735,7 @@ int cmd_gcd(int argc, char **argv)
             "$MPGPU_CACHE (refused when it cannot hold them), else $XDG_CACHE_HOME/mpgpu, else\n"
             "$HOME/.cache/mpgpu, else nowhere; that initialisation is reported apart.\n"
             "Zeros and signs follow GMP: gcd(0, V) = |V|, gcd(0, 0) = 0.",
-        .common = OPT_ALL_COMMON & ~OPT_THREADS,
+        .common = OPT_ALL_COMMON,
         .verify_help = "check each GPU result against GMP's mpz_gcd: all pairs, a sample of about 1000 spread over them (every k-th and the last), or none; a pair that GMP answered because the moduli ran out is no GPU result: it is counted apart (gmp_fallbacks in params and a line under the row), never as checked",
         .bits_default = "16384",
         .count_default = "10, as 002 Table 2",
@@ -740,9 +758,36 @@ int cmd_gcd(int argc, char **argv)
                         "  all    gpu with every barrier and inverse, kary, lehmer, then gmp\n",
         .examples = "  mpgpu gcd --bits 16384,131072 --count 10\n"
                     "  mpgpu gcd --bits 65536 --gcd-bits 1000 --barrier all --csv gcd.csv\n"
-                    "  mpgpu gcd --input pairs.txt --output gcds.txt\n",
+                    "  mpgpu gcd --input pairs.txt --output gcds.txt\n"
+                    "  mpgpu gcd --make-moduli 10000 --bits 2048 --plant all --output moduli.txt\n"
+                    "  mpgpu gcd --shared-factors moduli.txt --output found.txt\n",
     };
     cli_parse(argc, argv, &spec, &r.opt);
+
+    struct gcd_shared_args *shared = &r.args.shared;
+    shared->output = r.args.output;
+    shared->threads_given = cli_option_given(argc, argv, "threads");
+    shared->verify_given = cli_option_given(argc, argv, "verify");
+    shared->reps_given = cli_option_given(argc, argv, "reps");
+    shared->warmup_given = cli_option_given(argc, argv, "warmup");
+    if (shared->moduli_path || shared->make_count) {
+        static const char *const pairs_only[] = {"input", "gcd-bits", "barrier", "inverse",
+                                                 "per-thread", "remainder", "L", "all-primes",
+                                                 "include-transfers", "device"};
+        for (size_t i = 0; i < sizeof pairs_only / sizeof pairs_only[0]; i++)
+            if (cli_option_given(argc, argv, pairs_only[i]))
+                cli_bad_input("--%s applies to GCDs of pairs, not to %s", pairs_only[i],
+                              shared->moduli_path ? "--shared-factors" : "--make-moduli");
+        if (shared->moduli_path && shared->make_count)
+            cli_bad_input("--shared-factors and --make-moduli are two commands; give one");
+        return shared->make_count ? gcd_make_moduli(&r.opt, shared)
+                                  : gcd_shared_factors(&r.opt, shared);
+    }
+    if (shared->plants)
+        cli_bad_input("--plant applies to --make-moduli");
+    if (shared->threads_given)
+        cli_bad_input("--threads applies to --shared-factors and --make-moduli; the GMP baseline "
+                      "of pairs runs on one thread, as 002");
 
     bool want_gpu = false, want_kary = false, want_lehmer = false, want_gmp = false,
          barriers[GCD_N_BARRIERS] = {false}, inverses[GCD_N_INVERSES] = {false},

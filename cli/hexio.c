@@ -18,22 +18,31 @@ static unsigned hex_digit(char ch)
     return ch <= '9' ? (unsigned)(ch - '0') : (unsigned)((ch | 0x20) - 'a' + 10);
 }
 
-void hex_lines_open(struct hex_lines *in, const char *path, const char *format, uint64_t max_bits)
+void hex_lines_open_one(struct hex_lines *in, const char *option, const char *path,
+                        const char *format, uint64_t max_bits)
 {
     memset(in, 0, sizeof *in);
+    in->option = option;
+    in->numbers = 1;
     in->path = path;
     in->format = format;
     in->max_bits = max_bits;
     in->max_len = 2 * (2 + (size_t)((max_bits + 3) / 4)) + HEX_LINE_SLACK;
     in->f = fopen(path, "r");
     if (!in->f)
-        cli_bad_input("--input '%s' cannot be opened for reading: %s; accepted: a readable file of "
-                      "%s lines", path, strerror(errno), format);
+        cli_bad_input("%s '%s' cannot be opened for reading: %s; accepted: a readable file of "
+                      "%s lines", option, path, strerror(errno), format);
     /* fopen opens a directory for reading; its first read would fail with EISDIR. */
     struct stat st;
     if (fstat(fileno(in->f), &st) == 0 && S_ISDIR(st.st_mode))
-        cli_bad_input("--input '%s' is a directory; accepted: a readable file of %s lines", path,
-                      format);
+        cli_bad_input("%s '%s' is a directory; accepted: a readable file of %s lines", option,
+                      path, format);
+}
+
+void hex_lines_open(struct hex_lines *in, const char *path, const char *format, uint64_t max_bits)
+{
+    hex_lines_open_one(in, "--input", path, format, max_bits);
+    in->numbers = 2;
 }
 
 void hex_lines_close(struct hex_lines *in)
@@ -48,8 +57,9 @@ void hex_lines_close(struct hex_lines *in)
 static _Noreturn void line_too_long(const struct hex_lines *in)
 {
     char bits[24];
-    cli_bad_input("--input %s line %zu has more than %zu characters; accepted: %s lines of two "
-                  "numbers of at most %s bits", in->path, in->line + 1, in->max_len, in->format,
+    cli_bad_input("%s %s line %zu has more than %zu characters; accepted: %s lines of %s "
+                  "of at most %s bits", in->option, in->path, in->line + 1, in->max_len,
+                  in->format, in->numbers == 1 ? "a number" : "two numbers",
                   cli_format_bound(bits, in->max_bits));
 }
 
@@ -65,8 +75,8 @@ static char *next_line(struct hex_lines *in)
         const size_t len = nl ? (size_t)(nl - line) : have;
         /* fgets and the string functions would end the line there, and its rest be lost. */
         if (len > in->scanned && memchr(line + in->scanned, '\0', len - in->scanned))
-            cli_bad_input("--input %s line %zu holds a NUL byte; accepted: %s lines of text",
-                          in->path, in->line + 1, in->format);
+            cli_bad_input("%s %s line %zu holds a NUL byte; accepted: %s lines of text",
+                          in->option, in->path, in->line + 1, in->format);
         if (len > in->max_len)
             line_too_long(in);
         if (nl || (in->eof && have > 0)) {
@@ -90,15 +100,15 @@ static char *next_line(struct hex_lines *in)
                 cap = in->max_len + 2;
             char *grown = realloc(in->buf, cap);
             if (!grown)
-                cli_bad_input("--input %s line %zu: out of host memory for a line of %zu characters",
-                              in->path, in->line + 1, in->end);
+                cli_bad_input("%s %s line %zu: out of host memory for a line of %zu characters",
+                              in->option, in->path, in->line + 1, in->end);
             in->buf = grown;
             in->cap = cap;
         }
         /* One byte stays free for the terminator of a last line without a newline. */
         const size_t got = fread(in->buf + in->end, 1, in->cap - in->end - 1, in->f);
         if (got == 0 && ferror(in->f))
-            cli_bad_input("--input '%s' cannot be read: %s", in->path, strerror(errno));
+            cli_bad_input("%s '%s' cannot be read: %s", in->option, in->path, strerror(errno));
         in->eof = got == 0;
         in->end += got;
     }
@@ -123,38 +133,65 @@ static int64_t hex_bits(const char *tok)
 static uint64_t number_bits(const struct hex_lines *in, const char *tok)
 {
     if (tok[0] == '-')
-        cli_bad_input("--input %s line %zu: '%s' is negative; accepted: hexadecimal numbers >= 0",
-                      in->path, in->line, tok);
+        cli_bad_input("%s %s line %zu: '%s' is negative; accepted: hexadecimal numbers >= 0",
+                      in->option, in->path, in->line, tok);
     const int64_t bits = hex_bits(tok);
     if (bits < 0)
-        cli_bad_input("--input %s line %zu: '%s' is not a hexadecimal number", in->path, in->line,
-                      tok);
+        cli_bad_input("%s %s line %zu: '%s' is not a hexadecimal number", in->option, in->path,
+                      in->line, tok);
     if ((uint64_t)bits > in->max_bits) {
         char max[24];
-        cli_bad_input("--input %s line %zu: a number of %lld bits; accepted: at most %s bits",
-                      in->path, in->line, (long long)bits, cli_format_bound(max, in->max_bits));
+        cli_bad_input("%s %s line %zu: a number of %lld bits; accepted: at most %s bits",
+                      in->option, in->path, in->line, (long long)bits,
+                      cli_format_bound(max, in->max_bits));
     }
     return (uint64_t)bits;
 }
 
-bool hex_lines_next(struct hex_lines *in, char **x, uint64_t *x_bits, char **y, uint64_t *y_bits)
+/* The next line that holds numbers (tokens[0 .. in->numbers)), checked and 0x dropped; false
+ * after the last. */
+static bool next_numbers(struct hex_lines *in, char **tokens, uint64_t *bits)
 {
     char *line;
     while ((line = next_line(in)) != NULL) {
-        char *save = NULL, *t1 = strtok_r(line, blanks, &save);
-        if (!t1 || t1[0] == '#')
+        char *save = NULL, *t = strtok_r(line, blanks, &save);
+        if (!t || t[0] == '#')
             continue;
-        char *t2 = strtok_r(NULL, blanks, &save), *t3 = strtok_r(NULL, blanks, &save);
-        if (!t2 || t3)
-            cli_bad_input("--input %s line %zu: expected two hexadecimal numbers %s", in->path,
-                          in->line, in->format);
-        *x_bits = number_bits(in, t1);
-        *y_bits = number_bits(in, t2);
-        *x = t1 + (t1[1] == 'x' || t1[1] == 'X' ? 2 : 0);
-        *y = t2 + (t2[1] == 'x' || t2[1] == 'X' ? 2 : 0);
+        unsigned n = 0;
+        for (; t && n <= in->numbers; t = strtok_r(NULL, blanks, &save))
+            if (n < in->numbers)
+                tokens[n++] = t;
+            else
+                n++;
+        if (n != in->numbers)
+            cli_bad_input("%s %s line %zu: expected %s %s", in->option, in->path, in->line,
+                          in->numbers == 1 ? "one hexadecimal number" : "two hexadecimal numbers",
+                          in->format);
+        for (unsigned k = 0; k < n; k++) {
+            bits[k] = number_bits(in, tokens[k]);
+            tokens[k] += tokens[k][0] == '0' && (tokens[k][1] == 'x' || tokens[k][1] == 'X') ? 2 : 0;
+        }
         return true;
     }
     return false;
+}
+
+bool hex_lines_next(struct hex_lines *in, char **x, uint64_t *x_bits, char **y, uint64_t *y_bits)
+{
+    char *tokens[2];
+    uint64_t bits[2];
+    if (!next_numbers(in, tokens, bits))
+        return false;
+    *x = tokens[0];
+    *y = tokens[1];
+    *x_bits = bits[0];
+    *y_bits = bits[1];
+    return true;
+}
+
+bool hex_lines_next_one(struct hex_lines *in, char **x, uint64_t *x_bits)
+{
+    return next_numbers(in, x, x_bits);
 }
 
 /* Hexadecimal digits into n words, least significant first. */

@@ -15,6 +15,8 @@
  * a line longer than two such numbers can be (so a file without newlines, /dev/zero say, costs
  * bounded memory); so does a path that cannot be read (missing, no permission, a directory). */
 struct hex_lines {
+    const char *option; /* what named the file in messages: "--input" */
+    unsigned numbers;   /* numbers a line: 2 (hex_lines_next) or 1 (hex_lines_next_one) */
     const char *path;
     const char *format; /* the line as help names it, e.g. "'HEX_A HEX_B'" */
     uint64_t max_bits;
@@ -27,9 +29,15 @@ struct hex_lines {
 };
 
 void hex_lines_open(struct hex_lines *in, const char *path, const char *format, uint64_t max_bits);
+/* The same for a file of one number a line (hex_lines_next_one), named `option` in messages
+ * ("--shared-factors"). */
+void hex_lines_open_one(struct hex_lines *in, const char *option, const char *path,
+                        const char *format, uint64_t max_bits);
 /* The next pair's two numbers as NUL-terminated hexadecimal digits (0x dropped) and their sizes
  * in bits (0 for zero); false after the last. The text lives until the next call. */
 bool hex_lines_next(struct hex_lines *in, char **x, uint64_t *x_bits, char **y, uint64_t *y_bits);
+/* The next line's one number, as hex_lines_next gives two. */
+bool hex_lines_next_one(struct hex_lines *in, char **x, uint64_t *x_bits);
 void hex_lines_close(struct hex_lines *in);
 
 /* Operand pairs read from a file: product-major arrays of `words`-word operands. */

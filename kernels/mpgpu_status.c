@@ -32,6 +32,8 @@ const char *mpgpu_status_string(mpgpu_status status)
         return "CUDA error (mpgpu_last_error says which call and which error)";
     case MPGPU_ERR_OUT_OF_HOST_MEMORY:
         return "out of host memory";
+    case MPGPU_ERR_CANCELLED:
+        return "cancelled: the caller's progress function asked the call to stop";
     }
     return "not an mpgpu_status value";
 }

@@ -30,9 +30,9 @@ static void test_status_strings(void)
     const mpgpu_status all[] = {MPGPU_OK, MPGPU_ERR_BAD_ARGUMENT, MPGPU_ERR_UNKNOWN_METHOD,
                                 MPGPU_ERR_UNSUPPORTED_SIZE, MPGPU_ERR_NO_DEVICE,
                                 MPGPU_ERR_OUT_OF_DEVICE_MEMORY, MPGPU_ERR_CUDA,
-                                MPGPU_ERR_OUT_OF_HOST_MEMORY};
+                                MPGPU_ERR_OUT_OF_HOST_MEMORY, MPGPU_ERR_CANCELLED};
     const size_t n = sizeof all / sizeof all[0];
-    const char *unknown = mpgpu_status_string((mpgpu_status)(MPGPU_ERR_OUT_OF_HOST_MEMORY + 1));
+    const char *unknown = mpgpu_status_string((mpgpu_status)(MPGPU_ERR_CANCELLED + 1));
     CHECK(unknown && strstr(unknown, "not an mpgpu_status"), "past the last code: '%s'",
           unknown ? unknown : "(null)");
     CHECK(!strcmp(mpgpu_status_string((mpgpu_status)-1), unknown), "code -1 has its own message");

@@ -1,0 +1,544 @@
+#include "gcd_shared.h"
+
+#include <gmp.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "hexio.h"
+#include "hostmem.h"
+#include "interrupt.h"
+#include "mpgpu.h"
+#include "output_file.h"
+#include "progress.h"
+#include "rsa_moduli.h"
+#include "shared_factors_pairs.h"
+#include "timing.h"
+
+/* --verify's default: every modulus against the all-pairs twin up to this many moduli (each
+ * check is a product of all the others modulo one), a spread sample beyond. */
+#define VERIFY_ALL_UP_TO 4096u
+/* Elements of a spread sample: each costs N modular products. */
+#define SAMPLE_MODULI 200u
+/* Findings whose partners are checked against pairwise GCDs, with --verify sample. */
+#define SAMPLE_FINDINGS 100u
+/* Partners the readable report names before "and N more" (--output has them all). */
+#define REPORT_PARTNERS 8u
+/* --make-moduli's sizes: primes of 32..8192 bits. */
+#define MAKE_BITS_MIN 64u
+#define MAKE_BITS_MAX 16384u
+
+struct shared_run {
+    const struct cli_common *opt;
+    const char *path, *method;
+    size_t n, words;
+    uint32_t *moduli, *g;     /* n * words each */
+    size_t *lines;            /* the file's line of each modulus */
+    int threads;
+    mpgpu_shared_factors_report *report;
+    double tree_ms, classify_ms;
+    mpz_t *N, *expect;        /* for the check: the moduli, the twin's g_i */
+    struct output_file output;
+    struct progress pg;
+};
+
+/* The moduli of the file: one hexadecimal number a line, each odd and above 1, at most the
+ * method's bits; at least two. Exits 2 naming the line and what is accepted. */
+static void read_moduli(struct shared_run *r, uint64_t max_bits)
+{
+    struct hex_lines in;
+    char format[96];
+    snprintf(format, sizeof format, "'HEX_MODULUS' (%s: at most %llu bits)", r->method,
+             (unsigned long long)max_bits);
+    hex_lines_open_one(&in, "--shared-factors", r->path, format, max_bits);
+    mpz_t *N = NULL;
+    size_t cap = 0, n = 0;
+    uint64_t widest = 0, bits;
+    char *hex;
+    while (hex_lines_next_one(&in, &hex, &bits)) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            N = realloc(N, cap * sizeof *N);
+            r->lines = realloc(r->lines, cap * sizeof *r->lines);
+            if (!N || !r->lines)
+                cli_bad_input("--shared-factors %s: the moduli up to line %zu do not fit in host "
+                              "memory", r->path, in.line);
+        }
+        mpz_init_set_str(N[n], hex, 16);
+        if (mpz_cmp_ui(N[n], 1) <= 0 || mpz_even_p(N[n]))
+            cli_bad_input("--shared-factors %s line %zu: modulus %s is %s; accepted: odd moduli "
+                          "greater than 1", r->path, in.line, hex,
+                          mpz_sgn(N[n]) == 0 ? "zero" : mpz_cmp_ui(N[n], 1) == 0 ? "one" : "even");
+        r->lines[n++] = in.line;
+        widest = bits > widest ? bits : widest;
+    }
+    hex_lines_close(&in);
+    if (n < 2)
+        cli_bad_input("--shared-factors %s holds %zu moduli; accepted: at least 2, one "
+                      "hexadecimal number a line", r->path, n);
+    const mpgpu_status st = mpgpu_shared_factors_check(r->method, n, widest);
+    if (st != MPGPU_OK) {
+        mpgpu_shared_factors_method_info info;
+        mpgpu_shared_factors_method_find(r->method, &info);
+        cli_bad_input("--shared-factors %s: %zu moduli of up to %llu bits are %llu bits in all; "
+                      "accepted by %s: at most %llu", r->path, n, (unsigned long long)widest,
+                      (unsigned long long)(n * widest), r->method,
+                      (unsigned long long)info.max_total_bits);
+    }
+    r->n = n;
+    r->words = (size_t)(widest + 31) / 32;
+    r->moduli = calloc(n * r->words, sizeof *r->moduli);
+    r->g = calloc(n * r->words, sizeof *r->g);
+    if (!r->moduli || !r->g)
+        cli_bad_input("--shared-factors %s: %zu moduli of %llu bits do not fit in host memory",
+                      r->path, n, (unsigned long long)widest);
+    for (size_t i = 0; i < n; i++)
+        mpz_export(r->moduli + i * r->words, NULL, -1, sizeof *r->moduli, 0, 0, N[i]);
+    r->N = N;
+}
+
+static int tree_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    struct shared_run *r = ctx;
+    r->pg.total = total;
+    progress_update(&r->pg, done);
+    return interrupt_requested();
+}
+
+static int shared_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup,
+                       double *ms)
+{
+    (void)pass_index;
+    (void)warmup;
+    struct shared_run *r = ctx;
+    mpgpu_shared_factors_report_destroy(r->report);
+    r->report = NULL;
+    char label[96];
+    snprintf(label, sizeof label, "gcd %s: %zu moduli", c->method, r->n);
+    progress_begin(&r->pg, progress_mode_for(r->opt->quiet), label, "steps", 1);
+    const mpgpu_shared_factors_options o = {r->method, r->threads, tree_progress, r};
+    const double t0 = time_now_ms();
+    mpgpu_status st = mpgpu_shared_factors_gcds(&o, r->n, r->moduli, r->words, r->g);
+    const double t1 = time_now_ms();
+    progress_end(&r->pg);
+    if (st == MPGPU_ERR_CANCELLED)
+        return BENCH_STOPPED;
+    if (st == MPGPU_OK)
+        st = mpgpu_shared_factors_classify(r->n, r->moduli, r->words, r->g, r->threads,
+                                           &r->report);
+    if (st != MPGPU_OK) {
+        fprintf(stderr, "mpgpu: gcd %s: %s\n", c->method, mpgpu_status_string(st));
+        return st == MPGPU_ERR_OUT_OF_HOST_MEMORY ? EXIT_BAD_INPUT : EXIT_GPU_ERROR;
+    }
+    r->tree_ms = t1 - t0;
+    r->classify_ms = time_now_ms() - t1;
+    *ms = r->tree_ms + r->classify_ms;
+    return 0;
+}
+
+static int shared_check_begin(void *ctx, struct bench_case *c, struct bench_check_spec *spec)
+{
+    (void)c;
+    struct shared_run *r = ctx;
+    if (!r->expect) {
+        r->expect = malloc(r->n * sizeof *r->expect);
+        if (!r->expect)
+            cli_bad_input("--shared-factors %s: out of host memory for the check", r->path);
+        for (size_t i = 0; i < r->n; i++)
+            mpz_init(r->expect[i]);
+    }
+    spec->elements = r->n;
+    spec->element = "modulus";
+    spec->reference = "the all-pairs twin";
+    spec->threads = omp_get_num_procs();
+    spec->sample = SAMPLE_MODULI;
+    return 0;
+}
+
+static enum bench_ref shared_reference(const void *ctx, const struct bench_case *c, uint64_t i,
+                                       void *scratch)
+{
+    (void)c;
+    (void)scratch;
+    const struct shared_run *r = ctx;
+    shared_factors_pairs_g(r->n, (const mpz_t *)r->N, i, r->expect[i]);
+    return BENCH_REF_READY;
+}
+
+static bool shared_compare(const void *ctx, const struct bench_case *c, uint64_t i,
+                           const void *scratch)
+{
+    (void)c;
+    (void)scratch;
+    const struct shared_run *r = ctx;
+    mpz_t got;
+    mpz_init(got);
+    mpz_import(got, r->words, -1, sizeof *r->g, 0, 0, r->g + i * r->words);
+    const bool same = mpz_cmp(got, r->expect[i]) == 0;
+    mpz_clear(got);
+    return same;
+}
+
+static void name_modulus(const void *ctx, const struct bench_case *c, uint64_t i, char *out,
+                         size_t len)
+{
+    (void)c;
+    const struct shared_run *r = ctx;
+    snprintf(out, len, "modulus %llu (line %zu)", (unsigned long long)i, r->lines[i]);
+}
+
+/* Whether finding k's partners and common factors are the twin's: every j with gcd(N_i, N_j)
+ * > 1, with that GCD. */
+static bool finding_matches(const struct shared_run *r, size_t k, size_t *partners,
+                            size_t *twin, mpz_t *common, uint32_t *factor)
+{
+    mpgpu_shared_factors_finding f;
+    mpgpu_shared_factors_report_get(r->report, k, &f);
+    const size_t n_twin = shared_factors_pairs_partners(r->n, (const mpz_t *)r->N, f.index,
+                                                        twin, common);
+    if (n_twin != f.partners)
+        return false;
+    mpz_t x;
+    mpz_init(x);
+    bool ok = true;
+    for (size_t s = 0; s < f.shares && ok; s++) {
+        size_t words, n;
+        mpgpu_shared_factors_report_share(r->report, k, s, factor, r->words, &words, partners, &n);
+        mpz_import(x, words, -1, sizeof *factor, 0, 0, factor);
+        for (size_t p = 0; p < n && ok; p++) {
+            size_t at = 0;
+            while (at < n_twin && twin[at] != partners[p])
+                at++;
+            ok = at < n_twin && mpz_cmp(common[at], x) == 0;
+        }
+    }
+    mpz_clear(x);
+    return ok;
+}
+
+static void write_output(struct shared_run *r);
+
+/* After the g_i: the findings' partners against pairwise GCDs (all of them with --verify all,
+ * a spread sample of SAMPLE_FINDINGS otherwise), then --output. */
+static void shared_check_end(void *ctx, struct bench_case *c, struct bench_check *out)
+{
+    (void)c;
+    struct shared_run *r = ctx;
+    const size_t findings = mpgpu_shared_factors_report_count(r->report);
+    if (r->opt->verify != VERIFY_NONE && findings) {
+        uint64_t bad = 0, first = UINT64_MAX, looked = 0;
+#pragma omp parallel num_threads(omp_get_num_procs()) reduction(+ : bad, looked)
+        {
+            size_t *partners = malloc(r->n * sizeof *partners), *twin = malloc(r->n * sizeof *twin);
+            uint32_t *factor = malloc(r->words * sizeof *factor);
+            mpz_t *common = malloc(r->n * sizeof *common);
+            for (size_t i = 0; i < r->n; i++)
+                mpz_init(common[i]);
+#pragma omp for schedule(dynamic, 1)
+            for (size_t k = 0; k < findings; k++) {
+                if (interrupt_requested() ||
+                    (r->opt->verify == VERIFY_SAMPLE && !bench_sample_takes(k, findings, SAMPLE_FINDINGS)))
+                    continue;
+                looked++;
+                if (!finding_matches(r, k, partners, twin, common, factor)) {
+                    bad++;
+#pragma omp critical(shared_first_bad)
+                    first = k < first ? k : first;
+                }
+            }
+            for (size_t i = 0; i < r->n; i++)
+                mpz_clear(common[i]);
+            free(common);
+            free(factor);
+            free(twin);
+            free(partners);
+        }
+        out->checked += looked;
+        out->mismatches += bad;
+        if (bad) {
+            mpgpu_shared_factors_finding f;
+            mpgpu_shared_factors_report_get(r->report, first, &f);
+            snprintf(out->first_bad, sizeof out->first_bad,
+                     "first bad: the partners of modulus %zu (line %zu)", f.index, r->lines[f.index]);
+        }
+    }
+    if (out->mismatches == 0)
+        write_output(r);
+}
+
+static unsigned kind_count(const struct shared_run *r, unsigned kind)
+{
+    unsigned n = 0;
+    mpgpu_shared_factors_finding f;
+    for (size_t k = 0; k < mpgpu_shared_factors_report_count(r->report); k++)
+        n += mpgpu_shared_factors_report_get(r->report, k, &f) == MPGPU_OK && (f.kinds & kind);
+    return n;
+}
+
+static void shared_describe(void *ctx, const struct bench_case *c, char *params, size_t len)
+{
+    (void)c;
+    const struct shared_run *r = ctx;
+    snprintf(params, len,
+             "threads=%d;found=%zu;shared=%u;both=%u;duplicate=%u;small=%u;tree_ms=%.3f;"
+             "classify_ms=%.3f;input=%s", r->threads, mpgpu_shared_factors_report_count(r->report),
+             kind_count(r, MPGPU_SHARED_PRIME), kind_count(r, MPGPU_SHARED_ALL),
+             kind_count(r, MPGPU_SHARED_DUPLICATE), kind_count(r, MPGPU_SHARED_SMALL), r->tree_ms,
+             r->classify_ms, r->path);
+}
+
+/* The kinds as --output and the report name them. */
+static void kind_names(unsigned kinds, char *out, size_t len)
+{
+    static const struct {
+        unsigned kind;
+        const char *name;
+    } names[] = {{MPGPU_SHARED_PRIME, "shared"}, {MPGPU_SHARED_ALL, "both"},
+                 {MPGPU_SHARED_DUPLICATE, "duplicate"}, {MPGPU_SHARED_SMALL, "small"}};
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (kinds & names[i].kind)
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? "," : "",
+                     names[i].name);
+}
+
+/* One finding: its line, kinds, g_i, N_i / g_i, small prime, and per share the factor and the
+ * partners' lines. `brief`: numbers shortened and partners cut at REPORT_PARTNERS, for the
+ * readable report. */
+static void print_finding(const struct shared_run *r, size_t k, FILE *f, bool brief,
+                          size_t *partners, uint32_t *factor, mpz_t g, mpz_t x)
+{
+    mpgpu_shared_factors_finding fi;
+    mpgpu_shared_factors_report_get(r->report, k, &fi);
+    char kinds[64];
+    kind_names(fi.kinds, kinds, sizeof kinds);
+    mpz_import(g, r->words, -1, sizeof *r->g, 0, 0, r->g + fi.index * r->words);
+    mpz_divexact(x, r->N[fi.index], g);
+    if (brief) {
+        fprintf(f, "# line %zu: %s", r->lines[fi.index], kinds);
+        if (fi.small_prime)
+            fprintf(f, ", divisible by %u", fi.small_prime);
+        if (mpz_cmp_ui(g, 1) > 0 && mpz_cmp_ui(x, 1) > 0)
+            fprintf(f, ", factored: %zu-bit gcd times a %zu-bit cofactor",
+                    mpz_sizeinbase(g, 2), mpz_sizeinbase(x, 2));
+    } else {
+        gmp_fprintf(f, "%zu %s %Zx %Zx %u", r->lines[fi.index], kinds, g, x, fi.small_prime);
+    }
+    for (size_t s = 0; s < fi.shares; s++) {
+        size_t words, n;
+        mpgpu_shared_factors_report_share(r->report, k, s, factor, r->words, &words, partners, &n);
+        mpz_import(x, words, -1, sizeof *factor, 0, 0, factor);
+        if (brief)
+            fprintf(f, "; a %zu-bit factor with line(s)", mpz_sizeinbase(x, 2));
+        else
+            gmp_fprintf(f, " %Zx:", x);
+        for (size_t p = 0; p < n && (!brief || p < REPORT_PARTNERS); p++)
+            fprintf(f, "%s%zu", p ? (brief ? ", " : ",") : brief ? " " : "", r->lines[partners[p]]);
+        if (brief && n > REPORT_PARTNERS)
+            fprintf(f, " and %zu more", n - REPORT_PARTNERS);
+    }
+    fputc('\n', f);
+}
+
+static void print_findings(const struct shared_run *r, FILE *f, bool brief)
+{
+    size_t *partners = malloc(r->n * sizeof *partners);
+    uint32_t *factor = malloc(r->words * sizeof *factor);
+    if (!partners || !factor)
+        cli_bad_input("--shared-factors %s: out of host memory for the report", r->path);
+    mpz_t g, x;
+    mpz_inits(g, x, NULL);
+    for (size_t k = 0; k < mpgpu_shared_factors_report_count(r->report); k++)
+        print_finding(r, k, f, brief, partners, factor, g, x);
+    mpz_clears(g, x, NULL);
+    free(partners);
+    free(factor);
+}
+
+static void write_output(struct shared_run *r)
+{
+    FILE *f = r->output.f;
+    if (!f)
+        return;
+    fprintf(f, "# mpgpu gcd --shared-factors %s --method %s: %zu moduli, %zu reported\n"
+               "# LINE KINDS GCD COFACTOR SMALL_PRIME FACTOR:LINE,LINE,... (one field a factor "
+               "shared; hex; docs/shared-factors.md)\n",
+            r->path, r->method, r->n, mpgpu_shared_factors_report_count(r->report));
+    print_findings(r, f, false);
+    output_file_commit(&r->output);
+    r->output.f = NULL;
+}
+
+static void shared_summary(void *ctx, const struct bench_case *c, FILE *out)
+{
+    (void)c;
+    const struct shared_run *r = ctx;
+    fprintf(out, "# %zu of %zu moduli share a factor with another or have a prime factor below "
+                 "%u%s\n", mpgpu_shared_factors_report_count(r->report), r->n,
+            MPGPU_SHARED_FACTORS_SMALL_PRIME_LIMIT,
+            mpgpu_shared_factors_report_count(r->report) ? ":" : "");
+    print_findings(r, out, true);
+}
+
+static const struct bench_ops shared_ops = {
+    .pass = shared_pass,
+    .check_begin = shared_check_begin,
+    .reference = shared_reference,
+    .compare = shared_compare,
+    .name_element = name_modulus,
+    .check_end = shared_check_end,
+    .describe = shared_describe,
+    .summary = shared_summary,
+};
+
+int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
+{
+    struct shared_run r = {.opt = opt, .path = a->moduli_path};
+    if (opt->n_methods > 1)
+        cli_bad_input("--shared-factors runs one method; give one --method, not %zu",
+                      opt->n_methods);
+    r.method = opt->n_methods ? opt->methods[0] : "tree-cpu";
+    mpgpu_shared_factors_method_info info;
+    if (mpgpu_shared_factors_method_find(r.method, &info) != MPGPU_OK)
+        cli_bad_input("gcd --shared-factors: unknown method '%s'; accepted: tree-cpu", r.method);
+    if (opt->bits_set || opt->count_set)
+        cli_bad_input("--shared-factors takes the moduli and their sizes from its file; drop "
+                      "--bits and --count");
+    r.threads = a->threads_given ? opt->threads : 0;
+    if (r.threads == 0)
+        r.threads = omp_get_num_procs();
+    read_moduli(&r, info.max_bits);
+    if (!a->verify_given)
+        opt->verify = r.n <= VERIFY_ALL_UP_TO ? VERIFY_ALL : VERIFY_SAMPLE;
+    uint64_t bytes = 0, widest = (uint64_t)r.words * 32;
+    mpgpu_shared_factors_host_bytes(r.method, r.n, widest, &bytes);
+    char what[256];
+    snprintf(what, sizeof what, "gcd --shared-factors (%zu moduli of up to %llu bits, %s)", r.n,
+             (unsigned long long)widest, r.method);
+    hostmem_require_lower(bytes + 3 * (uint64_t)r.n * (widest / 8 + 32), what,
+                          "fewer moduli in the file");
+    output_file_open(&r.output, "--output", a->output, r.path, opt->csv_path);
+    struct bench b;
+    bench_open(&b, "gcd", opt, false, 0);
+    output_file_move_table(&r.output, &b.table);
+    /* One search is the measurement: a run of 10^6 moduli takes minutes. */
+    b.reps = a->reps_given ? opt->reps : 1;
+    b.warmup = a->warmup_given ? opt->warmup : 0;
+    b.seed = 0;
+    struct bench_case c = {
+        .method = r.method,
+        .bits = (unsigned)(mpz_sizeinbase(r.N[0], 2)),
+        .count = r.n,
+        .throughput_unit = "moduli",
+        .timed_region = "cpu",
+        .cpu_threads = r.threads,
+    };
+    for (size_t i = 1; i < r.n; i++)
+        if (mpz_sizeinbase(r.N[i], 2) > c.bits)
+            c.bits = (unsigned)mpz_sizeinbase(r.N[i], 2);
+    int status = bench_run(&b, &shared_ops, &r, &c, 1);
+    if (r.output.f)
+        status = output_file_abandon(&r.output, status, "findings");
+    mpgpu_shared_factors_report_destroy(r.report);
+    for (size_t i = 0; i < r.n; i++) {
+        mpz_clear(r.N[i]);
+        if (r.expect)
+            mpz_clear(r.expect[i]);
+    }
+    free(r.N);
+    free(r.expect);
+    free(r.moduli);
+    free(r.g);
+    free(r.lines);
+    return status;
+}
+
+/* --plant's list: names of rsa_plant_names, "all" or "none". */
+static unsigned parse_plants(const char *list)
+{
+    const char *accepted = "shared, duplicate, both, small, all, none";
+    if (!list)
+        return 0;
+    cli_check_list("--plant", list, accepted);
+    unsigned plants = 0;
+    char *copy = strdup(list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        unsigned k = 0;
+        while (k < RSA_PLANT_KINDS && strcmp(t, rsa_plant_names[k]) != 0)
+            k++;
+        if (k < RSA_PLANT_KINDS)
+            plants |= 1u << k;
+        else if (!strcmp(t, "all"))
+            plants |= RSA_PLANT_ALL;
+        else if (strcmp(t, "none") != 0)
+            cli_bad_input("--plant '%s' is not accepted; accepted: %s", t, accepted);
+    }
+    free(copy);
+    return plants;
+}
+
+int gcd_make_moduli(const struct cli_common *opt, const struct gcd_shared_args *a)
+{
+    const unsigned plants = parse_plants(a->plants);
+    const unsigned bits = opt->bits_set ? opt->bits : 2048;
+    if (bits < MAKE_BITS_MIN || bits > MAKE_BITS_MAX || bits % 2)
+        cli_bad_input("--make-moduli --bits %u is not accepted; accepted: an even number in "
+                      "%u..%u (two primes of half the size each)", bits, MAKE_BITS_MIN,
+                      MAKE_BITS_MAX);
+    if (a->make_count < 2 || a->make_count < rsa_plant_moduli(plants))
+        cli_bad_input("--make-moduli %llu is not accepted; accepted: at least %u (2, and the "
+                      "%u moduli --plant takes)", (unsigned long long)a->make_count,
+                      rsa_plant_moduli(plants) > 2 ? rsa_plant_moduli(plants) : 2,
+                      rsa_plant_moduli(plants));
+    if (!a->output || !strcmp(a->output, "-"))
+        cli_bad_input("--make-moduli writes its moduli to --output FILE; give one (not '-': "
+                      "stdout says what was planted)");
+    const size_t n = (size_t)a->make_count;
+    char what[160];
+    snprintf(what, sizeof what, "gcd --make-moduli %zu --bits %u", n, bits);
+    hostmem_require_lower((uint64_t)n * ((bits + 63) / 64 * 8 + 32), what, "--make-moduli");
+    struct output_file out;
+    output_file_open(&out, "--output", a->output, NULL, NULL);
+    interrupt_install();
+    mpz_t *N = malloc(n * sizeof *N);
+    if (!N)
+        cli_bad_input("%s: out of host memory", what);
+    for (size_t i = 0; i < n; i++)
+        mpz_init(N[i]);
+    struct rsa_planted planted[RSA_PLANT_KINDS];
+    size_t n_planted = 0;
+    const int threads = opt->threads > 0 ? opt->threads : omp_get_num_procs();
+    struct progress_phase ph;
+    const struct loop_watch *watch = progress_phase_begin(
+        &ph, opt->quiet, "moduli", n, "gcd --make-moduli: %zu moduli of %u bits", n, bits);
+    const int rc = rsa_moduli_make(N, n, bits, opt->seed, plants, threads, watch, planted,
+                                   &n_planted);
+    progress_phase_end(&ph);
+    int status = 0;
+    if (rc == LOOP_STOPPED) {
+        status = output_file_abandon(&out, EXIT_INTERRUPTED, "moduli");
+    } else {
+        for (size_t i = 0; i < n; i++)
+            gmp_fprintf(out.f, "%Zx\n", N[i]);
+        fprintf(out.f, "# mpgpu gcd --make-moduli %zu --bits %u --seed %llu --plant %s\n", n, bits,
+                (unsigned long long)opt->seed, a->plants ? a->plants : "none");
+        for (size_t p = 0; p < n_planted; p++) {
+            fprintf(out.f, "# planted %s: lines", rsa_plant_names[__builtin_ctz(planted[p].kind)]);
+            printf("planted %s: lines", rsa_plant_names[__builtin_ctz(planted[p].kind)]);
+            for (unsigned m = 0; m < planted[p].count; m++) {
+                fprintf(out.f, " %zu", planted[p].index[m] + 1);
+                printf(" %zu", planted[p].index[m] + 1);
+            }
+            fputc('\n', out.f);
+            putchar('\n');
+        }
+        output_file_commit(&out);
+        printf("%zu moduli of %u bits (seed %llu) in %s, one a line from line 1\n", n, bits,
+               (unsigned long long)opt->seed, a->output);
+    }
+    for (size_t i = 0; i < n; i++)
+        mpz_clear(N[i]);
+    free(N);
+    return status;
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# cpu suite: `mpgpu gcd --make-moduli` and `mpgpu gcd --shared-factors` (issue 38): every
+# planted relation of a made set found and nothing else, in the --output format of
+# docs/shared-factors.md (each GCD times its cofactor is the modulus of its line), the readable
+# report and the --csv row; every bad input refused with one line and exit 2 before any work;
+# Ctrl-C stops the search with exit 130 and leaves no --output file.
+source "$(dirname "$0")/cli_expect.sh" "$@"
+SEED=${MPGPU_TEST_SEED:-5}
+
+# --- a set with every plant, searched
+expect_ok "planted both: lines" -- gcd --make-moduli 300 --bits 256 --plant all --seed "$SEED" \
+    --output "$tmp/m.txt"
+cp "$tmp/out" "$tmp/planted"
+check "300 moduli and 6 comment lines written" [ "$(grep -vc '^#' "$tmp/m.txt")" -eq 300 ]
+expect_ok "9 of 300 moduli share a factor" -- gcd --shared-factors "$tmp/m.txt" \
+    --output "$tmp/found.txt" --csv "$tmp/sf.csv"
+report=$(cp "$tmp/out" "$tmp/report"; echo "$tmp/report")
+found=$(grep -v '^#' "$tmp/found.txt")
+check "9 findings in --output" [ "$(echo "$found" | wc -l)" -eq 9 ]
+# kind_of LINE: the KINDS field of the finding of that line.
+kind_of() { echo "$found" | awk -v l="$1" '$1 == l { print $2 }'; }
+planted() { grep "^planted $1:" "$tmp/planted" | sed 's/.*lines //'; }
+for l in $(planted shared); do check "planted shared line $l reported shared" [ "$(kind_of "$l")" = shared ]; done
+for l in $(planted duplicate); do check "planted duplicate line $l reported" [ "$(kind_of "$l")" = duplicate ]; done
+set -- $(planted both)
+check "planted both: line $1 reported both" [ "$(kind_of "$1")" = both ]
+check "planted both: line $2 reported shared" [ "$(kind_of "$2")" = shared ]
+check "planted both: line $3 reported shared" [ "$(kind_of "$3")" = shared ]
+check "planted both: line $1 has two shares" [ "$(echo "$found" | awk -v l="$1" '$1 == l { print NF }')" -eq 7 ]
+small=$(planted small)
+check "planted small line $small reported small" [ "$(kind_of "$small")" = small ]
+check "planted small line $small: its prime named" \
+    [ "$(echo "$found" | awk -v l="$small" '$1 == l { print ($5 > 49151 && $5 < 65536) }')" = 1 ]
+# Each finding's GCD times its cofactor is the modulus of its line (bc takes upper-case hex).
+if command -v bc >/dev/null; then
+    while read -r line kinds g cof rest; do
+        n=$(sed -n "${line}p" "$tmp/m.txt" | tr a-f A-F)
+        prod=$(echo "obase=16; ibase=16; $(echo "$g" | tr a-f A-F) * $(echo "$cof" | tr a-f A-F)" | BC_LINE_LENGTH=0 bc)
+        check "line $line: GCD times cofactor is the modulus" [ "$prod" = "$n" ]
+    done <<<"$found"
+fi
+check "the report names the duplicate" grep -q "^# line $(planted duplicate | cut -d' ' -f1): duplicate" "$report"
+check "the report says all were checked" grep -q "result(s) checked, all equal to the reference" "$report"
+check "the csv row: gcd tree-cpu, 300 moduli of 256 bits, one search, 309 checked" \
+    grep -qE ",gcd,tree-cpu,256,[^,]*found=9;[^,]*,300,1,0,0,[0-9]+,cpu,.*,moduli,all,309,0," "$tmp/sf.csv"
+
+# --- worst cases: no relation; all moduli sharing one prime (made from the plants' output)
+expect_ok "40 moduli of 128 bits" -- gcd --make-moduli 40 --bits 128 --output "$tmp/none.txt"
+expect_ok "0 of 40 moduli" -- gcd --shared-factors "$tmp/none.txt" --output "$tmp/nf.txt" --threads 1
+check "no finding in --output" [ "$(grep -vc '^#' "$tmp/nf.txt")" -eq 0 ]
+printf '%s\n' 0xF 15 0x15 >"$tmp/tiny.txt"
+# 15, 0x15 twice: 15 shares 3 with both, the two are duplicates sharing 3 with 15 too.
+expect_ok "# line 2: duplicate,small, divisible by 3; a 2-bit factor with line(s) 1; a 5-bit factor with line(s) 3" -- \
+    gcd --shared-factors "$tmp/tiny.txt" --output "$tmp/tiny-found.txt"
+check "--output of 15, 0x15, 0x15" diff - <(grep -v '^#' "$tmp/tiny-found.txt") <<'END'
+1 shared,small 3 5 3 3:2,3
+2 duplicate,small 15 1 3 3:1 15:3
+3 duplicate,small 15 1 3 3:1 15:2
+END
+# --output -: the findings on stdout alone, the table and the report on stderr.
+expect_ok "2 duplicate,small 15 1 3 3:1 15:3" -- gcd --shared-factors "$tmp/tiny.txt" --output -
+check "--output -: the report on stderr" grep -q "^# 3 of 3 moduli share a factor" "$tmp/err"
+
+# --- bad input: one line, exit 2, nothing written
+printf '15\n21\nxyz\n' >"$tmp/bad1"
+expect_fail 2 "--shared-factors $tmp/bad1 line 3: 'xyz' is not a hexadecimal number" -- gcd --shared-factors "$tmp/bad1"
+printf '# comment\n15\n\n22\n' >"$tmp/bad2"
+expect_fail 2 "line 4: modulus 22 is even; accepted: odd moduli greater than 1" -- gcd --shared-factors "$tmp/bad2"
+printf '15\n0\n' >"$tmp/bad3"
+expect_fail 2 "line 2: modulus 0 is zero" -- gcd --shared-factors "$tmp/bad3"
+printf '15\n1\n' >"$tmp/bad4"
+expect_fail 2 "line 2: modulus 1 is one" -- gcd --shared-factors "$tmp/bad4"
+printf '15\n' >"$tmp/one"
+expect_fail 2 "holds 1 moduli; accepted: at least 2" -- gcd --shared-factors "$tmp/one"
+: >"$tmp/empty"
+expect_fail 2 "holds 0 moduli; accepted: at least 2" -- gcd --shared-factors "$tmp/empty"
+printf '15 21\n' >"$tmp/two"
+expect_fail 2 "line 1: expected one hexadecimal number" -- gcd --shared-factors "$tmp/two"
+{ printf '1'; head -c 16383 /dev/zero | tr '\0' 0; printf '1\n15\n'; } >"$tmp/wide"
+expect_fail 2 "line 1: a number of 65537 bits; accepted: at most 65536 bits" -- gcd --shared-factors "$tmp/wide"
+expect_fail 2 "--shared-factors '$tmp/missing' cannot be opened for reading" -- gcd --shared-factors "$tmp/missing"
+expect_fail 2 "unknown method 'pairs'; accepted: tree-cpu" -- gcd --shared-factors "$tmp/m.txt" --method pairs
+expect_fail 2 "give one --method, not 2" -- gcd --shared-factors "$tmp/m.txt" --method tree-cpu,tree-cpu
+expect_fail 2 "drop --bits and --count" -- gcd --shared-factors "$tmp/m.txt" --bits 1024
+expect_fail 2 "--input applies to GCDs of pairs, not to --shared-factors" -- gcd --shared-factors "$tmp/m.txt" --input "$tmp/m.txt"
+expect_fail 2 "give one" -- gcd --shared-factors "$tmp/m.txt" --make-moduli 10 --output "$tmp/x"
+expect_fail 2 "--output" -- gcd --shared-factors "$tmp/m.txt" --output "$tmp"
+expect_fail 2 "--output" -- gcd --shared-factors "$tmp/m.txt" --output "$tmp/m.txt"
+expect_fail 2 "--threads applies to --shared-factors" -- gcd --method gmp --threads 2
+expect_fail 2 "--plant applies to --make-moduli" -- gcd --method gmp --plant all
+expect_fail 2 "--make-moduli --bits 63 is not accepted; accepted: an even number in 64..16384" -- gcd --make-moduli 10 --bits 63 --output "$tmp/x"
+expect_fail 2 "--make-moduli --bits 16386 is not accepted" -- gcd --make-moduli 10 --bits 16386 --output "$tmp/x"
+expect_fail 2 "--make-moduli 8 is not accepted; accepted: at least 9" -- gcd --make-moduli 8 --plant all --output "$tmp/x"
+expect_fail 2 "--make-moduli 1 is out of range" -- gcd --make-moduli 1 --output "$tmp/x"
+expect_fail 2 "--plant 'twins' is not accepted; accepted: shared, duplicate, both, small, all, none" -- gcd --make-moduli 10 --plant twins --output "$tmp/x"
+expect_fail 2 "writes its moduli to --output FILE" -- gcd --make-moduli 10
+check "no --output made by a refused command" [ ! -e "$tmp/x" ]
+
+# --- Ctrl-C: the search of 40000 random odd 2048-bit numbers stops, exit 130, no --output
+head -c $((40000 * 256)) /dev/urandom | od -An -tx1 -v | tr -d ' \n' | fold -w 512 |
+    sed 's/.$/1/' >"$tmp/big.txt"
+"$MPGPU" gcd --shared-factors "$tmp/big.txt" --output "$tmp/big-found.txt" >"$tmp/out" 2>"$tmp/log" </dev/null &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+for ((i = 0; i < 100; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+if kill -0 "$pid" 2>/dev/null; then
+    check "Ctrl-C: the search ended within 10 s" false
+    kill -KILL "$pid"
+fi
+wait "$pid"
+st=$?
+check "Ctrl-C: exit $st (want 130)" [ "$st" -eq 130 ]
+check "Ctrl-C: says it was interrupted" grep -q "^mpgpu: interrupted" "$tmp/log"
+check "Ctrl-C: no --output file, no partial file" [ -z "$(ls "$tmp" | grep big-found)" ]
+
+finish cli_gcd_shared
