@@ -185,10 +185,36 @@ fi
 # mpgpu's fastest multiplication methods, each where it applies (the best per size).
 MUL_METHODS=${MUL_METHODS:-"split-rowchain thread-rowchain-karatsuba warp-tensor-toeplitz"}
 
-# both CMD...: the command timed held, then with the launch, into the CSV.
+# One GPU run holds the whole table: a command that fails (a result that differs from GMP exits
+# 1, a CUDA error 3) is reported and counted, the run goes on, and the script exits 1 at the end.
+failures=0
+attempt() {
+    local status=0
+    "$@" || status=$?
+    [ "$status" -ne 130 ] || exit 130 # Ctrl-C: mpgpu's loop stopped cleanly; so does the run
+    [ "$status" -eq 0 ] || { echo "cgbn: FAILED (exit $status): $*" >&2; failures=$((failures + 1)); }
+    return "$status"
+}
+
+# both CMD...: the command timed held, then with the launch, into the CSV. The harness runs every
+# TPI of a size in one process; should that stop on an error other than a mismatch (after which
+# every row is written), each TPI runs alone, so that a TPI whose kernel faults (which ends the
+# process) loses only its own rows (a TPI that ran before it then has two rows of the case; the
+# ratio table takes the best).
 both() {
-    "$@" --csv "$CSV" --quiet
-    "$@" --csv "$CSV" --quiet --include-launch
+    local launch status
+    for launch in "" --include-launch; do
+        status=0
+        # shellcheck disable=SC2086 # $launch: no word or one
+        attempt "$@" --csv "$CSV" --quiet $launch || status=$?
+        if [ "$status" -le 1 ] || [ "$1" != "$CGBN_BENCH" ]; then
+            continue
+        fi
+        for tpi in 4 8 16 32; do
+            # shellcheck disable=SC2086
+            attempt "$@" --csv "$CSV" --quiet $launch --method "cgbn-tpi$tpi" || true
+        done
+    done
 }
 
 # mul BITS COUNT REPS: CGBN's every TPI and mpgpu's methods at one size and count; every product
@@ -220,4 +246,5 @@ done
 both "$CGBN_BENCH" gcd --bits 1024,2048,4096 --count "$gcd_count" --reps "$reps" --verify sample
 
 ratios "$CSV" >"$RESULTS/cgbn_ratios.md"
-echo "cgbn: wrote $CSV and $RESULTS/cgbn_ratios.md" >&2
+echo "cgbn: wrote $CSV and $RESULTS/cgbn_ratios.md; $failures command(s) failed" >&2
+[ "$failures" -eq 0 ]
