@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# experiments/peers/cgbn.sh (issue 39) without CGBN and without a GPU: with no CGBN_DIR, or one
+# without cgbn/cgbn.h, it says "skipped" and exits 0 before writing anything; a CGBN_BENCH that
+# is no program is refused (exit 2); and its ratio table (--ratios), read from a CSV in mpgpu's
+# schema written here by hand, sets each case's best CGBN TPI against mpgpu's best method, and
+# the marginal Montgomery rates 100 n / (t(chain 200) - t(chain 100)), with the right numbers.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+script="$repo/experiments/peers/cgbn.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect_skip DESCRIPTION ENV...: the script skips, exit 0, and leaves no results folder.
+expect_skip() {
+    local what=$1 out status=0
+    shift
+    out=$(env -u CGBN_DIR -u CGBN_BENCH RESULTS="$work/results" "$@" bash "$script" 2>&1) || status=$?
+    [ "$status" -eq 0 ] || fail "$what: exit $status, expected 0: $out"
+    grep -q "skipped" <<<"$out" || fail "$what: no 'skipped' in: $out"
+    [ ! -e "$work/results" ] || fail "$what: wrote $work/results"
+}
+expect_skip "no CGBN_DIR"
+expect_skip "CGBN_DIR without cgbn/cgbn.h" CGBN_DIR="$work"
+status=0
+out=$(env -u CGBN_DIR -u CGBN_BENCH bash "$script" --build-only "$work/out" 2>&1) || status=$?
+[ "$status" -eq 0 ] && grep -q skipped <<<"$out" || fail "--build-only without CGBN_DIR: exit $status: $out"
+[ ! -e "$work/out" ] || fail "--build-only without CGBN_DIR made $work/out"
+
+status=0
+out=$(env -u CGBN_DIR CGBN_BENCH="$work/no_such_program" RESULTS="$work/results" bash "$script" 2>&1) ||
+    status=$?
+[ "$status" -eq 2 ] || fail "CGBN_BENCH that is no program: exit $status, expected 2: $out"
+grep -q "no_such_program" <<<"$out" || fail "CGBN_BENCH refusal does not name it: $out"
+
+# Rows in the schema of docs/csv.md (the columns the table reads, by name, in another order
+# than mpgpu writes them, to show that it finds them by the header).
+csv="$work/rows.csv"
+cat >"$csv" <<'CSV'
+subcommand,method,bits,count,timed_region,params,median_ms
+mul,cgbn-tpi4,256,1048576,kernels,words=8;tpi=4;block=128,0.1
+mul,cgbn-tpi8,256,1048576,kernels,words=8;tpi=8;block=128,0.08
+mul,split-rowchain,256,1048576,kernels,words=8;batches=1,0.05
+mul,thread-rowchain-karatsuba,256,1048576,kernels,words=8;batches=1,0.04
+mul,cgbn-tpi8,256,1048576,kernels+launch,words=8;tpi=8;block=128,0.09
+mul,split-rowchain,256,1048576,kernels+launch,words=8;batches=1,0.18
+mul,cgbn-tpi32,32768,16384,kernels,words=1024;tpi=32;block=128,2.5
+fixed,cgbn-tpi4,256,104857600,kernels,op=montmul;elements=1048576;chain=100;modulus=per-element;tpi=4;block=128,6
+fixed,cgbn-tpi4,256,209715200,kernels,op=montmul;elements=1048576;chain=200;modulus=per-element;tpi=4;block=128,11
+fixed,cgbn-tpi8,256,104857600,kernels,op=montmul;elements=1048576;chain=100;modulus=per-element;tpi=8;block=128,7
+fixed,cgbn-tpi8,256,209715200,kernels,op=montmul;elements=1048576;chain=200;modulus=per-element;tpi=8;block=128,15
+fixed,montmul-ptx,256,104857600,kernels,op=montmul;impl=ptx;elements=1048576;chain=100;operands=separate;word_order=coalesced;mem=local;grid=0;block=256;modulus=random,2
+fixed,montmul-ptx,256,209715200,kernels,op=montmul;impl=ptx;elements=1048576;chain=200;operands=separate;word_order=coalesced;mem=local;grid=0;block=256;modulus=random,4
+CSV
+table=$(bash "$script" --ratios "$csv")
+# row CASE_PATTERN EXPECTED: the table's line for the case holds the expected cells.
+row() {
+    grep -F -- "$1" <<<"$table" | grep -qF -- "$2" || fail "ratio table lacks '$2' for '$1': $table"
+}
+row "| mul | 256 | 1048576 | kernels |" "| 0.08 ms (cgbn-tpi8) | 0.04 ms (thread-rowchain-karatsuba) | 2.00x |"
+row "| mul | 256 | 1048576 | kernels+launch |" "| 0.09 ms (cgbn-tpi8) | 0.18 ms (split-rowchain) | 0.50x |"
+row "| mul | 32768 | 16384 | kernels |" "| 2.5 ms (cgbn-tpi32) | - (no row) | - |"
+# CGBN: 100 x 2^20 / 5 ms = 2.10e10/s at TPI 4 (TPI 8: 1.31e10); mpgpu: 100 x 2^20 / 2 ms.
+row "| fixed | 256 | 1048576 | kernels |" "| 2.1e+10/s (cgbn-tpi4) | 5.24e+10/s (montmul-ptx) | 2.50x |"
+[ "$(grep -c '^| ' <<<"$table")" -eq 6 ] || fail "ratio table: expected a header, a rule and 4 cases: $table"
+echo "cgbn.sh: skips without CGBN, refuses a missing harness, ratio table right"
