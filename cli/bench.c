@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "interrupt.h"
+#include "markdown_stream.h"
 #include "nvml_probe.h"
 #include "progress.h"
 
@@ -34,6 +35,11 @@ void bench_open(struct bench *b, const char *subcommand, const struct cli_common
     }
     /* With the CSV on stdout the readable table moves to stderr, so stdout stays one CSV. */
     b->table = opt->quiet ? NULL : b->csv_is_stdout ? stderr : stdout;
+    if (b->table && opt->markdown) {
+        FILE *md = markdown_stream_open(b->table);
+        if (md)
+            b->table = md;
+    }
     run_env_collect(&b->env, have_gpu, device);
     if (opt->json_path)
         b->json = json_report_open(opt->json_path, &b->env, opt);

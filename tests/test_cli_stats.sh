@@ -41,6 +41,13 @@ check "--min-time 0.2: more samples than --reps 3, fewer than the cap, reps colu
 # --- --markdown
 expect_ok "| method | bits | count | median | min | max | noise |" -- mul --method gmp --bits 128 --count 10 --reps 2 --markdown
 expect_ok "| gmp | 128 | 10 |" -- mul --method gmp --bits 128 --count 10 --reps 2 --markdown
+# The report's comment lines become a quoted block set apart by blank lines: no "# " line
+# (a Markdown heading), and a blank line right before the table's header.
+"$MPGPU" mul --method gmp --bits 128 --count 10 --reps 2 --markdown >"$tmp/md" 2>/dev/null
+check "--markdown: no comment line left as a heading" awk '/^#/ { bad = 1 } END { exit bad }' "$tmp/md"
+check "--markdown: the machine lines quoted" grep -q '^> mpgpu ' "$tmp/md"
+check "--markdown: a blank line before the table" \
+    awk '/^\| method \|/ { exit !(prev == "") } { prev = $0 } END { if (!NR) exit 1 }' "$tmp/md"
 
 # --- --json: refused up front when it cannot be written; every sample when it can. A build
 # without cJSON says so in --help and refuses it.
