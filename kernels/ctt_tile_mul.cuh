@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "ctt_tile_shape.h"
+#include "mp_helpers.cuh"
 #include "ptx_carry.cuh"
 
 namespace ctt_tile {
@@ -29,15 +30,7 @@ constexpr uint32_t C = CTT_TILE_COLS;
 template <int N>
 __device__ __forceinline__ void load_words(uint32_t (&w)[N], const uint32_t *at)
 {
-    const uint4 *v = reinterpret_cast<const uint4 *>(at);
-#pragma unroll
-    for (int k = 0; k < N / 4; k++) {
-        const uint4 q = v[k];
-        w[4 * k] = q.x;
-        w[4 * k + 1] = q.y;
-        w[4 * k + 2] = q.z;
-        w[4 * k + 3] = q.w;
-    }
+    mp::words_from_vectors<N>(w, reinterpret_cast<const uint4 *>(at));
 }
 
 // acc[0..C + 2) += x * y[0..C): one row of a tile. The row's top word hi(t) goes to acc[C],

@@ -38,6 +38,34 @@ __device__ __forceinline__ uint32_t abs_diff_words(uint32_t (&d)[N], const uint3
     return borrow;
 }
 
+// ---- Words in 16-byte vectors ------------------------------------------------------------
+
+// x[0 .. N) from the N / 4 vectors at v (N a multiple of 4), one 128-bit load each, from shared
+// or device memory: a quarter of the load instructions of word loads.
+template <int N>
+__device__ __forceinline__ void words_from_vectors(uint32_t (&x)[N], const uint4 *v)
+{
+    static_assert(N % 4 == 0, "whole vectors");
+#pragma unroll
+    for (int k = 0; k < N / 4; k++) {
+        const uint4 q = v[k];
+        x[4 * k] = q.x;
+        x[4 * k + 1] = q.y;
+        x[4 * k + 2] = q.z;
+        x[4 * k + 3] = q.w;
+    }
+}
+
+// The N / 4 vectors at v from x[0 .. N), one 128-bit store each.
+template <int N>
+__device__ __forceinline__ void words_to_vectors(uint4 *v, const uint32_t (&x)[N])
+{
+    static_assert(N % 4 == 0, "whole vectors");
+#pragma unroll
+    for (int k = 0; k < N / 4; k++)
+        v[k] = make_uint4(x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]);
+}
+
 // ---- Three-word values --------------------------------------------------------------------
 
 // A value of three words, least significant first: Toom-k's signed interpolation sums

@@ -11,6 +11,10 @@
 
 LAUNCH(mul_thread_school_launch);
 LAUNCH(mul_thread_comba_launch);
+LAUNCH(mul_thread_comba_reg_launch);
+LAUNCH(mul_thread_comba_reg_shared_launch);
+LAUNCH(mul_pair_comba_reg_launch);
+LAUNCH(mul_pair_comba_reg_shared_launch);
 LAUNCH(mul_thread_karatsuba_launch);
 LAUNCH(mul_thread_karatsuba2_launch);
 LAUNCH(mul_sumrotate_shuffle_launch);
@@ -57,6 +61,23 @@ static const struct mul_method methods[] = {
      MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_WORD_MAJOR, mul_thread_school_launch, NULL},
     {"thread-comba", "one thread per product, Comba column order (000 Table 3.3, 001 Table II)",
      MUL_MIN_WORDS, MUL_MAX_WORDS, 1, MUL_LAYOUT_WORD_MAJOR, mul_thread_comba_launch, NULL},
+    /* Unrolled for 8..32 words in steps of 4, so that each product is whole 16-byte vectors. */
+    {"thread-comba-reg",
+     "one thread per product, Comba in registers, its own 16-byte loads and stores (issue 39)",
+     8, 32, 4, MUL_LAYOUT_PRODUCT_MAJOR, mul_thread_comba_reg_launch, NULL},
+    {"thread-comba-reg-shared",
+     "one thread per product, Comba in registers, a warp's 32 products staged through shared "
+     "memory by coalesced 16-byte loads and stores (issue 39)",
+     8, 32, 4, MUL_LAYOUT_PRODUCT_MAJOR, mul_thread_comba_reg_shared_launch, NULL},
+    /* Each thread takes half of a: 8..32 words in steps of 8. */
+    {"pair-comba-reg",
+     "two threads per product, each Comba of half of a by b in registers, joined by shuffles; "
+     "their own 16-byte loads and stores (issue 39)",
+     8, 32, 8, MUL_LAYOUT_PRODUCT_MAJOR, mul_pair_comba_reg_launch, NULL},
+    {"pair-comba-reg-shared",
+     "two threads per product, each Comba of half of a by b in registers, joined by shuffles; "
+     "a warp's 16 products staged through shared memory (issue 39)",
+     8, 32, 8, MUL_LAYOUT_PRODUCT_MAJOR, mul_pair_comba_reg_shared_launch, NULL},
     /* Karatsuba halves the operands once (twice), so words is a multiple of 2 (4); the
      * smallest size is the one with one-word Comba leaves. */
     {"thread-karatsuba", "one thread per product, Karatsuba once, then Comba (001 Table II)",
@@ -170,6 +191,11 @@ unsigned mul_method_block_products(const struct mul_method *m, unsigned words)
     if (f == mul_split_rowchain_launch)
         return SPLIT_ROWCHAIN_WARPS_PER_BLOCK * 32 /
                SPLIT_ROWCHAIN_THREADS(SPLIT_ROWCHAIN_PADDED_WORDS(words));
+    /* mul_thread_comba_reg.cu: a product a thread, or a pair of threads. */
+    if (f == mul_thread_comba_reg_launch || f == mul_thread_comba_reg_shared_launch)
+        return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 32;
+    if (f == mul_pair_comba_reg_launch || f == mul_pair_comba_reg_shared_launch)
+        return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 16;
     /* thread-school, thread-comba, thread-karatsuba[2]: 128 threads per block, a product each;
      * Toom-k: its interpolation kernel, the same. */
     return 128;

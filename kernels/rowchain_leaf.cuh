@@ -54,29 +54,36 @@ __device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB l
 // row's carry chain. Why it pays (experiments/mul1024_comba.sh, docs/000-mul.md):
 // the leaf's instructions fall by a third and its IMAD-pipe cycles by a fifth. The column runs
 // from the highest i down: the sums are the same either way, and in trials on an H200 (not
-// recorded) ptxas's schedule for this order was as fast or up to 1 % faster.
-template <int N, class LoadB, class StoreC>
-__device__ __forceinline__ void comba_product(const uint32_t (&a)[N], LoadB load_b,
-                                              StoreC store_c)
+// recorded) ptxas's schedule for this order was as fast or up to 1 % faster. comba_rect is the
+// same for an NA-word a and an NB-word b (c has NA + NB words); comba_product is the square one.
+template <int NA, int NB, class LoadB, class StoreC>
+__device__ __forceinline__ void comba_rect(const uint32_t (&a)[NA], LoadB load_b, StoreC store_c)
 {
-    uint32_t b[N];
+    uint32_t b[NB];
 #pragma unroll
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < NB; i++)
         b[i] = load_b(i);
     uint64_t lo = 0; // the carry of the columns before, then the column's low 64 bits
 #pragma unroll
-    for (int q = 0; q < 2 * N - 1; q++) {
-        uint32_t c2 = 0; // the column's bits 64 and up: at most N
+    for (int q = 0; q < NA + NB - 1; q++) {
+        uint32_t c2 = 0; // the column's bits 64 and up: at most min(NA, NB)
 #pragma unroll
-        for (int i = N - 1; i >= 0; i--) {
-            if (q - i < 0 || q - i >= N)
+        for (int i = NA - 1; i >= 0; i--) {
+            if (q - i < 0 || q - i >= NB)
                 continue;
             ptx::mac96(lo, c2, a[i], b[q - i]);
         }
         store_c(q, (uint32_t)lo);
         lo = (lo >> 32) | ((uint64_t)c2 << 32);
     }
-    store_c(2 * N - 1, (uint32_t)lo);
+    store_c(NA + NB - 1, (uint32_t)lo);
+}
+
+template <int N, class LoadB, class StoreC>
+__device__ __forceinline__ void comba_product(const uint32_t (&a)[N], LoadB load_b,
+                                              StoreC store_c)
+{
+    comba_rect<N, N>(a, load_b, store_c);
 }
 
 // A leaf's 32x32-word product, in place, by one more Karatsuba level inside the thread: three
