@@ -41,7 +41,8 @@ enum {
     OPT_OUTPUT,
     OPT_SHARED_FACTORS,
     OPT_MAKE_MODULI,
-    OPT_PLANT
+    OPT_PLANT,
+    OPT_CHECKPOINT
 };
 
 struct gcd_args {
@@ -162,6 +163,8 @@ static int gcd_handle(int id, const char *arg, void *ctx)
         a->shared.make_count = cli_parse_u64("--make-moduli", arg, 2, UINT64_C(1) << 26);
     } else if (id == OPT_PLANT) {
         a->shared.plants = arg;
+    } else if (id == OPT_CHECKPOINT) {
+        a->shared.checkpoint = arg;
     }
     return 0;
 }
@@ -176,9 +179,10 @@ static const struct cli_option gcd_options[] = {
     {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
     {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); with --shared-factors the moduli found, with --make-moduli the moduli made; FILE is replaced only when they are all written"},
-    {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE (one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
+    {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE (one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all) or pairs-gpu (every pair on the GPU with the bulk GCD, tiled, moduli of up to 8192 bits; see --checkpoint), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
     {"make-moduli", "N", OPT_MAKE_MODULI, "write N RSA-like moduli of --bits bits (default 2048; even, 64..16384: two random primes of half the size each, from --seed) to --output, one a line, with the relations --plant names"},
     {"plant", "P[,P...]", OPT_PLANT, "with --make-moduli, plant each: shared (three moduli share a prime), duplicate (two equal moduli), both (a modulus sharing one prime with one modulus and the other with another), small (a modulus with a prime factor below 2^16), all, none (default)"},
+    {"checkpoint", "FILE", OPT_CHECKPOINT, "with --shared-factors --method pairs-gpu: resume from FILE if it exists (the tiles done and the pairs found, for the same input only), and keep it up to date every few seconds and at Ctrl-C"},
     {0},
 };
 
@@ -802,8 +806,8 @@ int cmd_gcd(int argc, char **argv)
                  "[--method gpu,kary,lehmer,bulk-lehmer,bulk-binary,auto,gmp|all] "
                  "[--barrier auto|coop|cluster|custom|all] [--inverse fermat|euclid|all] "
                  "[--L 16..32] [--all-primes] [options]\n"
-                 "       mpgpu gcd --shared-factors FILE [--output FILE] [--method tree-cpu] "
-                 "[--threads T] [options]\n"
+                 "       mpgpu gcd --shared-factors FILE [--output FILE] "
+                 "[--method tree-cpu|pairs-gpu] [--threads T] [--checkpoint FILE] [options]\n"
                  "       mpgpu gcd --make-moduli N [--bits B] [--plant P[,P...]] [--seed S] "
                  "--output FILE",
         .description =
@@ -877,6 +881,8 @@ int cmd_gcd(int argc, char **argv)
     }
     if (shared->plants)
         cli_bad_input("--plant applies to --make-moduli");
+    if (shared->checkpoint)
+        cli_bad_input("--checkpoint applies to --shared-factors --method pairs-gpu");
     if (shared->threads_given)
         cli_bad_input("--threads applies to --shared-factors and --make-moduli; the GMP baseline "
                       "of pairs runs on one thread, as 002");
