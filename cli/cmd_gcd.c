@@ -41,7 +41,8 @@ enum {
     OPT_OUTPUT,
     OPT_SHARED_FACTORS,
     OPT_MAKE_MODULI,
-    OPT_PLANT
+    OPT_PLANT,
+    OPT_CHECKPOINT
 };
 
 struct gcd_args {
@@ -87,24 +88,46 @@ struct gcd_cli {
     mpgpu_gcd_stats stats;  /* of the last pass of the case in hand */
 };
 
-/* A GPU case: Fig. 2 with a barrier and an inverse, the k-ary method or Lehmer's (libmpgpu's
- * method, barrier and inverse); its row's name. */
+/* A GPU case: Fig. 2 with a barrier and an inverse, the k-ary method, Lehmer's, or a bulk
+ * method (libmpgpu's method, barrier and inverse); its row's name. */
 struct gcd_variant {
     const char *library_method, *barrier, *inverse;
     const char *method;
-    bool kary, lehmer;
+    bool kary, lehmer, bulk;
 };
 static const struct gcd_variant variants[GCD_N_BARRIERS][GCD_N_INVERSES] = {
-    {{"modular", "coop", "euclid", "gpu-coop-euclid", false, false},
-     {"modular", "coop", "fermat", "gpu-coop-fermat", false, false}},
-    {{"modular", "cluster", "euclid", "gpu-cluster-euclid", false, false},
-     {"modular", "cluster", "fermat", "gpu-cluster-fermat", false, false}},
-    {{"modular", "custom", "euclid", "gpu-custom-euclid", false, false},
-     {"modular", "custom", "fermat", "gpu-custom-fermat", false, false}},
+    {{"modular", "coop", "euclid", "gpu-coop-euclid", false, false, false},
+     {"modular", "coop", "fermat", "gpu-coop-fermat", false, false, false}},
+    {{"modular", "cluster", "euclid", "gpu-cluster-euclid", false, false, false},
+     {"modular", "cluster", "fermat", "gpu-cluster-fermat", false, false, false}},
+    {{"modular", "custom", "euclid", "gpu-custom-euclid", false, false, false},
+     {"modular", "custom", "fermat", "gpu-custom-fermat", false, false, false}},
 };
 
-static const struct gcd_variant kary_variant = {"kary", NULL, NULL, "gpu-kary", true, false};
-static const struct gcd_variant lehmer_variant = {"lehmer", NULL, NULL, "gpu-lehmer", false, true};
+static const struct gcd_variant kary_variant = {"kary", NULL, NULL, "gpu-kary", true, false, false};
+static const struct gcd_variant lehmer_variant = {"lehmer", NULL, NULL, "gpu-lehmer", false, true,
+                                                  false};
+static const struct gcd_variant bulk_lehmer_variant = {"bulk-lehmer", NULL, NULL, "gpu-bulk-lehmer",
+                                                       false, false, true};
+static const struct gcd_variant bulk_binary_variant = {"bulk-binary", NULL, NULL, "gpu-bulk-binary",
+                                                       false, false, true};
+
+/* --method auto's crossover between the bulk GCD (one pair a thread) and Lehmer's whole-GPU
+ * method (issue 38): bulk-lehmer for at least min_count pairs of at most max_bits bits, else
+ * lehmer. PROVISIONAL: chosen, not measured; it is to be set from a sweep of both methods over
+ * counts and sizes on the GPU machine. */
+static const struct {
+    size_t min_count;
+    unsigned max_bits;
+} auto_crossover = {64, MPGPU_GCD_BULK_MAX_BITS};
+
+/* The variant --method auto runs for `count` pairs of `bits` bits. */
+static const struct gcd_variant *auto_variant(size_t count, unsigned bits)
+{
+    return count >= auto_crossover.min_count && bits <= auto_crossover.max_bits
+               ? &bulk_lehmer_variant
+               : &lehmer_variant;
+}
 
 static int gcd_handle(int id, const char *arg, void *ctx)
 {
@@ -140,6 +163,8 @@ static int gcd_handle(int id, const char *arg, void *ctx)
         a->shared.make_count = cli_parse_u64("--make-moduli", arg, 2, UINT64_C(1) << 26);
     } else if (id == OPT_PLANT) {
         a->shared.plants = arg;
+    } else if (id == OPT_CHECKPOINT) {
+        a->shared.checkpoint = arg;
     }
     return 0;
 }
@@ -154,9 +179,10 @@ static const struct cli_option gcd_options[] = {
     {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
     {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); with --shared-factors the moduli found, with --make-moduli the moduli made; FILE is replaced only when they are all written"},
-    {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE (one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
+    {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE (one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all) or pairs-gpu (every pair on the GPU with the bulk GCD, tiled, moduli of up to 8192 bits; see --checkpoint), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
     {"make-moduli", "N", OPT_MAKE_MODULI, "write N RSA-like moduli of --bits bits (default 2048; even, 64..16384: two random primes of half the size each, from --seed) to --output, one a line, with the relations --plant names"},
     {"plant", "P[,P...]", OPT_PLANT, "with --make-moduli, plant each: shared (three moduli share a prime), duplicate (two equal moduli), both (a modulus sharing one prime with one modulus and the other with another), small (a modulus with a prime factor below 2^16), all, none (default)"},
+    {"checkpoint", "FILE", OPT_CHECKPOINT, "with --shared-factors --method pairs-gpu: resume from FILE if it exists (the tiles done and the pairs found, for the same input only), and keep it up to date every few seconds and at Ctrl-C"},
     {0},
 };
 
@@ -357,6 +383,57 @@ static mpgpu_gcd_options plan_options(const struct gcd_cli *r, const struct gcd_
     };
 }
 
+/* Words a number of the bulk methods' pairs of `bits` bits. */
+static size_t bulk_words(unsigned bits)
+{
+    return ((size_t)bits + 31) / 32;
+}
+
+/* x into w[0 .. words), zero-padded (x has at most words words). */
+static void bulk_put(uint32_t *w, size_t words, const mpz_t x)
+{
+    memset(w, 0, words * sizeof *w);
+    mpz_export(w, NULL, -1, sizeof *w, 0, 0, x);
+}
+
+/* A bulk case: the pairs as pair-major words, A, B and G (the GCDs) one after the other, made
+ * once (not timed); the library takes them through the GPU in batches of its free memory. */
+static int bulk_setup(struct gcd_cli *r, const struct bench_case *c)
+{
+    const size_t words = bulk_words(c->bits), n = r->count * words;
+    r->words = malloc(3 * n * sizeof *r->words);
+    if (!r->words)
+        cli_bad_input("--count %zu --bits %u: out of host memory for the bulk pairs' words",
+                      r->count, c->bits);
+    for (size_t i = 0; i < r->count; i++) {
+        bulk_put(r->words + i * words, words, r->pairs.a[i]);
+        bulk_put(r->words + n + i * words, words, r->pairs.b[i]);
+    }
+    return 0;
+}
+
+/* A pass of a bulk case: every pair in one synchronous library call (its batches inside). */
+static int bulk_pass(struct gcd_cli *r, const struct bench_case *c, double *ms)
+{
+    const struct gcd_variant *var = c->data;
+    const size_t words = bulk_words(c->bits), n = r->count * words;
+    const uint32_t *a = r->words, *b = a + n;
+    uint32_t *g = r->words + 2 * n;
+    if (interrupt_requested())
+        return BENCH_STOPPED;
+    double kernel_ms = 0;
+    const double t0 = time_now_ms();
+    const mpgpu_status st =
+        mpgpu_gcd_bulk_host(var->library_method, r->count, words, a, b, g, &kernel_ms);
+    const double wall = time_now_ms() - t0;
+    if (st != MPGPU_OK)
+        library_fail(st, "mpgpu_gcd_bulk_host");
+    for (size_t i = 0; i < r->count; i++)
+        mpz_import(r->g[i], words, -1, sizeof *g, 0, 0, g + i * words);
+    *ms = r->opt.include_transfers ? wall : kernel_ms;
+    return 0;
+}
+
 static int gcd_setup(void *ctx, struct bench_case *c)
 {
     struct gcd_cli *r = ctx;
@@ -369,6 +446,8 @@ static int gcd_setup(void *ctx, struct bench_case *c)
     if (!c->data)
         return 0;
     const struct gcd_variant *var = c->data;
+    if (var->bulk)
+        return bulk_setup(r, c);
     const mpgpu_gcd_options o = plan_options(r, var);
     const mpgpu_gcd_moduli *moduli = var->lehmer ? NULL : r->moduli;
     size_t free_b = 0, total_b = 0;
@@ -432,6 +511,8 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         *ms = time_now_ms() - t0;
         return 0;
     }
+    if (((const struct gcd_variant *)c->data)->bulk)
+        return bulk_pass(r, c, ms);
     library_ok(mpgpu_gcd_plan_reset_stats(r->plan), "mpgpu_gcd_plan_reset_stats");
     memset(r->by_gmp, 0, r->count * sizeof *r->by_gmp);
     const size_t words = ((size_t)c->bits + 31) / 32 + 1;
@@ -550,6 +631,11 @@ static void gcd_describe(void *ctx, const struct bench_case *c, char *params, si
     const mpgpu_gcd_stats *s = &r->stats;
     const struct gcd_variant *var = c->data;
     const double pairs = r->count ? (double)r->count : 1.0;
+    if (var->bulk) {
+        snprintf(params + k, len - (size_t)k, ";algorithm=%s;words=%zu;pairs_per_thread=1",
+                 var->library_method, bulk_words(c->bits));
+        return;
+    }
     if (var->lehmer) {
         snprintf(params + k, len - (size_t)k,
                  ";algorithm=lehmer;threads=%u;chunk_words=%u;memory=%s;steps_per_pair=%.1f;"
@@ -639,7 +725,7 @@ static uint64_t mpz_host_bytes(uint64_t bits)
  * GCD (7 numbers measured at 2^24 bits; 8 here), and the moduli when they will be loaded, beside
  * the sieve's bitmap or the cache file (about 1.3 bytes a modulus). */
 static void check_host_memory(const struct gcd_cli *r, const unsigned *sizes, size_t n_sizes,
-                              bool moduli)
+                              bool moduli, bool bulk)
 {
     unsigned bits = 0;
     for (size_t s = 0; s < n_sizes; s++)
@@ -648,6 +734,8 @@ static void check_host_memory(const struct gcd_cli *r, const unsigned *sizes, si
     uint64_t per_pair = 2 * mpz_host_bytes(gcd_bits) + 4 * sizeof(mpz_t);
     if (!r->from_input)
         per_pair += 2 * mpz_host_bytes(bits);
+    if (bulk) /* the pairs and their GCDs as words (bulk_setup) */
+        per_pair += 3 * ((uint64_t)bits + 31) / 32 * sizeof(uint32_t);
     unsigned __int128 need = (unsigned __int128)per_pair * r->count + 8 * mpz_host_bytes(bits);
     char what[1300], lower[64];
     if (r->from_input)
@@ -715,11 +803,11 @@ int cmd_gcd(int argc, char **argv)
     const struct cli_spec spec = {
         .command = "gcd",
         .usage = "mpgpu gcd [--bits N[,N...]] [--count P] [--gcd-bits G] "
-                 "[--method gpu,kary,lehmer,gmp|all] "
+                 "[--method gpu,kary,lehmer,bulk-lehmer,bulk-binary,auto,gmp|all] "
                  "[--barrier auto|coop|cluster|custom|all] [--inverse fermat|euclid|all] "
                  "[--L 16..32] [--all-primes] [options]\n"
-                 "       mpgpu gcd --shared-factors FILE [--output FILE] [--method tree-cpu] "
-                 "[--threads T] [options]\n"
+                 "       mpgpu gcd --shared-factors FILE [--output FILE] "
+                 "[--method tree-cpu|pairs-gpu] [--threads T] [--checkpoint FILE] [options]\n"
                  "       mpgpu gcd --make-moduli N [--bits B] [--plant P[,P...]] [--seed S] "
                  "--output FILE",
         .description =
@@ -753,12 +841,20 @@ int cmd_gcd(int argc, char **argv)
                         "         bits a step, about 31 bits off each number (row gpu-lehmer;\n"
                         "         no moduli, so --barrier, --inverse, --per-thread, --remainder,\n"
                         "         --L and --all-primes do not apply)\n"
+                        "  bulk-lehmer  many pairs at once, one a GPU thread (issue 38): Lehmer's\n"
+                        "         GCD with 64-bit leading digits, numbers of up to 8192 bits, in\n"
+                        "         batches that fit the GPU's memory (row gpu-bulk-lehmer)\n"
+                        "  bulk-binary  the same with Stein's binary GCD (row gpu-bulk-binary)\n"
+                        "  auto   bulk-lehmer for at least 64 pairs of up to 8192 bits, else\n"
+                        "         lehmer (a provisional crossover, not yet measured)\n"
                         "  gmp    GMP mpz_gcd, one pair after another on one host thread (002 "
                         "section 5)\n"
-                        "  all    gpu with every barrier and inverse, kary, lehmer, then gmp\n",
+                        "  all    gpu with every barrier and inverse, kary, lehmer, the bulk\n"
+                        "         methods (at sizes up to 8192 bits), then gmp\n",
         .examples = "  mpgpu gcd --bits 16384,131072 --count 10\n"
                     "  mpgpu gcd --bits 65536 --gcd-bits 1000 --barrier all --csv gcd.csv\n"
                     "  mpgpu gcd --input pairs.txt --output gcds.txt\n"
+                    "  mpgpu gcd --bits 1024,4096 --count 1048576 --method bulk-lehmer,bulk-binary\n"
                     "  mpgpu gcd --make-moduli 10000 --bits 2048 --plant all --output moduli.txt\n"
                     "  mpgpu gcd --shared-factors moduli.txt --output found.txt\n",
     };
@@ -785,11 +881,14 @@ int cmd_gcd(int argc, char **argv)
     }
     if (shared->plants)
         cli_bad_input("--plant applies to --make-moduli");
+    if (shared->checkpoint)
+        cli_bad_input("--checkpoint applies to --shared-factors --method pairs-gpu");
     if (shared->threads_given)
         cli_bad_input("--threads applies to --shared-factors and --make-moduli; the GMP baseline "
                       "of pairs runs on one thread, as 002");
 
     bool want_gpu = false, want_kary = false, want_lehmer = false, want_gmp = false,
+         want_bulk_lehmer = false, want_bulk_binary = false, want_auto = false,
          barriers[GCD_N_BARRIERS] = {false}, inverses[GCD_N_INVERSES] = {false},
          auto_barriers = false;
     const bool explicit_methods = r.opt.n_methods > 0;
@@ -805,13 +904,23 @@ int cmd_gcd(int argc, char **argv)
             want_lehmer = true;
         else if (!strcmp(m, "gmp"))
             want_gmp = true;
+        else if (!strcmp(m, "bulk-lehmer"))
+            want_bulk_lehmer = true;
+        else if (!strcmp(m, "bulk-binary"))
+            want_bulk_binary = true;
+        else if (!strcmp(m, "auto"))
+            want_auto = true;
         else if (!strcmp(m, "all"))
-            want_gpu = want_kary = want_lehmer = want_gmp = true;
+            want_gpu = want_kary = want_lehmer = want_gmp = want_bulk_lehmer = want_bulk_binary =
+                true;
         else
-            cli_bad_input("gcd: unknown method '%s'; accepted: gpu, kary, lehmer, gmp, all", m);
+            cli_bad_input("gcd: unknown method '%s'; accepted: gpu, kary, lehmer, bulk-lehmer, "
+                          "bulk-binary, auto, gmp, all", m);
     }
-    /* The modular methods need the moduli; Lehmer's does not. */
-    const bool want_moduli = want_gpu || want_kary, any_gpu = want_moduli || want_lehmer;
+    /* The modular methods need the moduli; Lehmer's and the bulk ones do not. */
+    const bool want_bulk = want_bulk_lehmer || want_bulk_binary;
+    const bool want_moduli = want_gpu || want_kary,
+               any_gpu = want_moduli || want_lehmer || want_bulk || want_auto;
     bool all_variants = false;
     for (size_t i = 0; i < r.opt.n_methods; i++)
         all_variants |= !strcmp(r.opt.methods[i], "all");
@@ -852,7 +961,19 @@ int cmd_gcd(int argc, char **argv)
     }
 
     /* Bad input first, then the outputs, all before any work and before "no GPU" (exit 3);
-     * the moduli are sieved only for a modular method that will run. */
+     * the moduli are sieved only for a modular method that will run. A bulk method named
+     * takes its sizes or refuses them; under "all" it runs at the sizes it takes. */
+    for (size_t s = 0; s < n_sizes && want_bulk && !all_variants; s++)
+        if (mpgpu_gcd_bulk_check("bulk-lehmer", sizes[s]) == MPGPU_ERR_UNSUPPORTED_SIZE) {
+            if (r.from_input)
+                cli_bad_input("--input %s: a number of %u bits is past the bulk methods' %u "
+                              "bits (one pair a GPU thread); accepted: numbers of 1..%u bits",
+                              r.args.input, sizes[s], MPGPU_GCD_BULK_MAX_BITS,
+                              MPGPU_GCD_BULK_MAX_BITS);
+            cli_bad_input("--bits %u: the bulk methods take numbers of up to %u bits (one pair "
+                          "a GPU thread); accepted: 1..%u", sizes[s], MPGPU_GCD_BULK_MAX_BITS,
+                          MPGPU_GCD_BULK_MAX_BITS);
+        }
     if (want_moduli) {
         for (size_t s = 0; s < n_sizes; s++)
             check_size(&r, sizes[s]);
@@ -861,7 +982,7 @@ int cmd_gcd(int argc, char **argv)
     char why[256];
     const bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why),
                load = have_gpu && want_moduli;
-    check_host_memory(&r, sizes, n_sizes, load);
+    check_host_memory(&r, sizes, n_sizes, load, want_bulk || want_auto);
     output_file_open(&r.output, "--output", r.args.output, r.args.input, r.opt.csv_path);
     struct bench b;
     bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device);
@@ -885,7 +1006,7 @@ int cmd_gcd(int argc, char **argv)
         free(log);
     }
 
-    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS * GCD_N_INVERSES + 3), sizeof *cases);
+    struct bench_case *cases = calloc(n_sizes * (GCD_N_BARRIERS * GCD_N_INVERSES + 6), sizeof *cases);
     size_t n_cases = 0;
     for (size_t s = 0; s < n_sizes; s++) {
         bool run_barrier[GCD_N_BARRIERS];
@@ -900,6 +1021,16 @@ int cmd_gcd(int argc, char **argv)
             cases[n_cases++] = gpu_case(&r, &kary_variant, sizes[s]);
         if (have_gpu && want_lehmer)
             cases[n_cases++] = gpu_case(&r, &lehmer_variant, sizes[s]);
+        const bool bulk_size = sizes[s] <= MPGPU_GCD_BULK_MAX_BITS;
+        if (have_gpu && want_bulk && !bulk_size && !r.opt.quiet)
+            fprintf(stderr, "mpgpu: gcd: the bulk methods skipped at %u bits: past their %u\n",
+                    sizes[s], MPGPU_GCD_BULK_MAX_BITS);
+        if (have_gpu && want_bulk_lehmer && bulk_size)
+            cases[n_cases++] = gpu_case(&r, &bulk_lehmer_variant, sizes[s]);
+        if (have_gpu && want_bulk_binary && bulk_size)
+            cases[n_cases++] = gpu_case(&r, &bulk_binary_variant, sizes[s]);
+        if (have_gpu && want_auto)
+            cases[n_cases++] = gpu_case(&r, auto_variant(r.count, sizes[s]), sizes[s]);
         if (want_gmp)
             cases[n_cases++] = (struct bench_case){
                 .method = "gmp",

@@ -1,11 +1,15 @@
 #include "gcd_shared.h"
 
+#include <cuda_runtime_api.h>
+#include <errno.h>
 #include <gmp.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "gpu.h"
 #include "hexio.h"
 #include "hostmem.h"
 #include "interrupt.h"
@@ -28,6 +32,11 @@
 /* --make-moduli's sizes: primes of 32..8192 bits. */
 #define MAKE_BITS_MIN 64u
 #define MAKE_BITS_MAX 16384u
+/* pairs-gpu's tile: T x T pairs a launch (2^20 threads), as its checkpoint records it. */
+#define PAIRS_TILE 1024u
+/* Seconds between two writes of --checkpoint (and one at Ctrl-C and at the end). */
+#define CHECKPOINT_EVERY_S 5.0
+#define CHECKPOINT_HEADER "# mpgpu gcd --shared-factors --method pairs-gpu checkpoint 1"
 
 struct shared_run {
     const struct cli_common *opt;
@@ -41,6 +50,13 @@ struct shared_run {
     mpz_t *N, *expect;        /* for the check: the moduli, the twin's g_i */
     struct output_file output;
     struct progress pg;
+    /* pairs-gpu: --checkpoint, the input's hash, and what a checkpoint read holds: the tiles
+     * done (a prefix of the tiles in order) and the pairs (i, j) found in them. */
+    bool pairs_gpu;
+    const char *checkpoint;
+    uint64_t input_hash, tiles, resume_tiles, resumed_from;
+    uint32_t *resume_pairs;
+    size_t resume_n;
 };
 
 /* The moduli of the file: one hexadecimal number a line, each odd and above 1, at most the
@@ -106,6 +122,166 @@ static int tree_progress(void *ctx, uint64_t done, uint64_t total)
     return interrupt_requested();
 }
 
+/* FNV-1a (64 bits) of the moduli as the search sees them: their count, width and words. */
+static uint64_t moduli_hash(const struct shared_run *r)
+{
+    uint64_t h = UINT64_C(14695981039346656037);
+    const uint64_t head[2] = {r->n, r->words};
+    const unsigned char *parts[2] = {(const unsigned char *)head, (const unsigned char *)r->moduli};
+    const size_t lens[2] = {sizeof head, r->n * r->words * sizeof *r->moduli};
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < lens[k]; i++)
+            h = (h ^ parts[k][i]) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* A line of the checkpoint that is not what this command writes: exit 2. */
+static _Noreturn void checkpoint_refuse(const struct shared_run *r, size_t line, const char *why)
+{
+    cli_bad_input("--checkpoint %s line %zu: %s; accepted: a checkpoint that `mpgpu gcd "
+                  "--shared-factors --method pairs-gpu` wrote for this input (remove the file to "
+                  "start over)", r->checkpoint, line, why);
+}
+
+/* The checkpoint's next line into buf (without its newline); false at the end of the file. */
+static bool checkpoint_line(FILE *f, char *buf, size_t len, size_t *line)
+{
+    if (!fgets(buf, (int)len, f))
+        return false;
+    (*line)++;
+    buf[strcspn(buf, "\n")] = '\0';
+    return true;
+}
+
+/* --checkpoint read when the file exists, before any work: the input's hash, count, width and
+ * tile must be this run's; the tiles done at most the run's; every pair i < j < n; "end" last. */
+static void checkpoint_read(struct shared_run *r)
+{
+    FILE *f = fopen(r->checkpoint, "r");
+    if (!f) {
+        if (errno != ENOENT)
+            cli_bad_input("--checkpoint %s cannot be read: %s", r->checkpoint, strerror(errno));
+        return;
+    }
+    char buf[256];
+    size_t line = 0, n = 0, words = 0, m = 0;
+    unsigned long long hash = 0, done = 0, total = 0;
+    unsigned tile = 0;
+    int end = 0;
+    if (!checkpoint_line(f, buf, sizeof buf, &line) || strcmp(buf, CHECKPOINT_HEADER) != 0)
+        checkpoint_refuse(r, line ? line : 1, "not a pairs-gpu checkpoint (its first line)");
+    if (!checkpoint_line(f, buf, sizeof buf, &line) ||
+        sscanf(buf, "input %16llx moduli %zu words %zu tile %u%n", &hash, &n, &words, &tile,
+               &end) != 4 || buf[end])
+        checkpoint_refuse(r, line, "expected 'input HASH moduli N words W tile T'");
+    if (hash != r->input_hash || n != r->n || words != r->words)
+        cli_bad_input("--checkpoint %s was written for another input (%zu moduli of %zu words, "
+                      "hash %016llx); --shared-factors %s has %zu of %zu words, hash %016llx: "
+                      "give another file, or remove it to start over", r->checkpoint, n, words,
+                      hash, r->path, r->n, r->words, (unsigned long long)r->input_hash);
+    if (tile != PAIRS_TILE)
+        checkpoint_refuse(r, line, "a tile other than this version's 1024");
+    end = 0;
+    if (!checkpoint_line(f, buf, sizeof buf, &line) ||
+        sscanf(buf, "tiles %llu of %llu%n", &done, &total, &end) != 2 || buf[end] ||
+        total != r->tiles || done > total)
+        checkpoint_refuse(r, line, "expected 'tiles DONE of TOTAL' with this input's total");
+    end = 0;
+    if (!checkpoint_line(f, buf, sizeof buf, &line) || sscanf(buf, "pairs %zu%n", &m, &end) != 1 ||
+        buf[end] || m > (size_t)done * PAIRS_TILE * PAIRS_TILE)
+        checkpoint_refuse(r, line, "expected 'pairs M', at most the pairs of the tiles done");
+    uint32_t *pairs = malloc((2 * m + 1) * sizeof *pairs);
+    if (!pairs)
+        cli_bad_input("--checkpoint %s: %zu pairs do not fit in host memory", r->checkpoint, m);
+    for (size_t k = 0; k < m; k++) {
+        unsigned long long i = 0, j = 0;
+        end = 0;
+        if (!checkpoint_line(f, buf, sizeof buf, &line) ||
+            sscanf(buf, "%llu %llu%n", &i, &j, &end) != 2 || buf[end] || i >= j || j >= r->n)
+            checkpoint_refuse(r, line, "expected a pair 'I J' of moduli, I < J < N");
+        pairs[2 * k] = (uint32_t)i;
+        pairs[2 * k + 1] = (uint32_t)j;
+    }
+    if (!checkpoint_line(f, buf, sizeof buf, &line) || strcmp(buf, "end") != 0)
+        checkpoint_refuse(r, line + 1, "expected 'end' after the pairs (a cut file)");
+    fclose(f);
+    r->resume_tiles = done;
+    r->resume_pairs = pairs;
+    r->resume_n = m;
+}
+
+/* --checkpoint written whole: a temporary file, renamed over the old one. Exits 2 when it
+ * cannot be (checked up front, so only a disk that filled up since). */
+static void checkpoint_write(const struct shared_run *r, uint64_t done, const uint32_t *pairs,
+                             size_t n)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", r->checkpoint);
+    FILE *f = fopen(tmp, "w");
+    bool ok = f != NULL;
+    if (ok) {
+        fprintf(f, "%s\ninput %016llx moduli %zu words %zu tile %u\ntiles %llu of %llu\npairs %zu\n",
+                CHECKPOINT_HEADER, (unsigned long long)r->input_hash, r->n, r->words, PAIRS_TILE,
+                (unsigned long long)done, (unsigned long long)r->tiles, n);
+        for (size_t k = 0; k < n; k++)
+            fprintf(f, "%u %u\n", pairs[2 * k], pairs[2 * k + 1]);
+        fputs("end\n", f);
+        ok = fflush(f) == 0 && !ferror(f);
+        ok = (fclose(f) == 0) && ok;
+    }
+    if (!ok || rename(tmp, r->checkpoint) != 0) {
+        fprintf(stderr, "mpgpu: --checkpoint %s cannot be written: %s\n", r->checkpoint,
+                strerror(errno));
+        remove(tmp);
+        exit(EXIT_BAD_INPUT);
+    }
+}
+
+/* pairs-gpu tile by tile, from the checkpoint's tiles on: progress a tile, Ctrl-C after a tile
+ * (the checkpoint then written), the checkpoint every few seconds; then g from the pairs. */
+static mpgpu_status pairs_gpu_gcds(struct shared_run *r)
+{
+    mpgpu_shared_pairs *p = NULL;
+    mpgpu_status st = mpgpu_shared_pairs_create(r->n, r->moduli, r->words, PAIRS_TILE, &p);
+    if (st != MPGPU_OK)
+        return st;
+    /* Every pass starts from the checkpoint read: its pairs copied, for the loop to grow. */
+    size_t n = r->resume_n, cap = r->resume_n;
+    uint32_t *all = n ? malloc(2 * n * sizeof *all) : NULL;
+    if (n && !all) {
+        mpgpu_shared_pairs_destroy(p);
+        return MPGPU_ERR_OUT_OF_HOST_MEMORY;
+    }
+    if (n)
+        memcpy(all, r->resume_pairs, 2 * n * sizeof *all);
+    r->pg.total = r->tiles;
+    progress_update(&r->pg, r->resume_tiles);
+    r->resumed_from = r->resume_tiles;
+    double saved_ms = time_now_ms();
+    uint64_t k = r->resume_tiles;
+    for (; k < r->tiles && st == MPGPU_OK; k++) {
+        if (interrupt_requested()) {
+            st = MPGPU_ERR_CANCELLED;
+            break;
+        }
+        st = mpgpu_shared_pairs_run_tile(p, k, &all, &n, &cap);
+        if (st != MPGPU_OK)
+            break;
+        progress_update(&r->pg, k + 1);
+        if (r->checkpoint && time_now_ms() - saved_ms >= 1000 * CHECKPOINT_EVERY_S) {
+            checkpoint_write(r, k + 1, all, n);
+            saved_ms = time_now_ms();
+        }
+    }
+    mpgpu_shared_pairs_destroy(p);
+    if (r->checkpoint && (st == MPGPU_OK || st == MPGPU_ERR_CANCELLED))
+        checkpoint_write(r, k, all, n);
+    if (st == MPGPU_OK)
+        st = mpgpu_shared_factors_g_from_pairs(r->n, r->moduli, r->words, n, all, r->g);
+    free(all);
+    return st;
+}
+
 static int shared_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup,
                        double *ms)
 {
@@ -116,10 +292,12 @@ static int shared_pass(void *ctx, struct bench_case *c, unsigned pass_index, boo
     r->report = NULL;
     char label[96];
     snprintf(label, sizeof label, "gcd %s: %zu moduli", c->method, r->n);
-    progress_begin(&r->pg, progress_mode_for(r->opt->quiet), label, "steps", 1);
+    progress_begin(&r->pg, progress_mode_for(r->opt->quiet), label,
+                   r->pairs_gpu ? "tiles" : "steps", 1);
     const mpgpu_shared_factors_options o = {r->method, r->threads, tree_progress, r};
     const double t0 = time_now_ms();
-    mpgpu_status st = mpgpu_shared_factors_gcds(&o, r->n, r->moduli, r->words, r->g);
+    mpgpu_status st = r->pairs_gpu ? pairs_gpu_gcds(r)
+                                   : mpgpu_shared_factors_gcds(&o, r->n, r->moduli, r->words, r->g);
     const double t1 = time_now_ms();
     progress_end(&r->pg);
     if (st == MPGPU_ERR_CANCELLED)
@@ -128,6 +306,11 @@ static int shared_pass(void *ctx, struct bench_case *c, unsigned pass_index, boo
         st = mpgpu_shared_factors_classify(r->n, r->moduli, r->words, r->g, r->threads,
                                            &r->report);
     if (st != MPGPU_OK) {
+        mpgpu_error_info info;
+        mpgpu_last_error(&info);
+        if (st == MPGPU_ERR_CUDA || st == MPGPU_ERR_NO_DEVICE ||
+            st == MPGPU_ERR_OUT_OF_DEVICE_MEMORY)
+            gpu_fail(info.cuda_call, (cudaError_t)info.cuda_error);
         fprintf(stderr, "mpgpu: gcd %s: %s\n", c->method, mpgpu_status_string(st));
         return st == MPGPU_ERR_OUT_OF_HOST_MEMORY ? EXIT_BAD_INPUT : EXIT_GPU_ERROR;
     }
@@ -282,10 +465,10 @@ static void shared_describe(void *ctx, const struct bench_case *c, char *params,
     const struct shared_run *r = ctx;
     snprintf(params, len,
              "threads=%d;found=%zu;shared=%u;both=%u;duplicate=%u;small=%u;tree_ms=%.3f;"
-             "classify_ms=%.3f;input=%s", r->threads, mpgpu_shared_factors_report_count(r->report),
+             "classify_ms=%.3f;resumed_tiles=%llu;input=%s", r->threads, mpgpu_shared_factors_report_count(r->report),
              kind_count(r, MPGPU_SHARED_PRIME), kind_count(r, MPGPU_SHARED_ALL),
              kind_count(r, MPGPU_SHARED_DUPLICATE), kind_count(r, MPGPU_SHARED_SMALL), r->tree_ms,
-             r->classify_ms, r->path);
+             r->classify_ms, (unsigned long long)r->resumed_from, r->path);
 }
 
 /* The kinds as --output and the report name them. */
@@ -394,14 +577,18 @@ static const struct bench_ops shared_ops = {
 
 int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
 {
-    struct shared_run r = {.opt = opt, .path = a->moduli_path};
+    struct shared_run r = {.opt = opt, .path = a->moduli_path, .checkpoint = a->checkpoint};
     if (opt->n_methods > 1)
         cli_bad_input("--shared-factors runs one method; give one --method, not %zu",
                       opt->n_methods);
     r.method = opt->n_methods ? opt->methods[0] : "tree-cpu";
     mpgpu_shared_factors_method_info info;
     if (mpgpu_shared_factors_method_find(r.method, &info) != MPGPU_OK)
-        cli_bad_input("gcd --shared-factors: unknown method '%s'; accepted: tree-cpu", r.method);
+        cli_bad_input("gcd --shared-factors: unknown method '%s'; accepted: tree-cpu, pairs-gpu",
+                      r.method);
+    r.pairs_gpu = info.uses_gpu;
+    if (r.checkpoint && !r.pairs_gpu)
+        cli_bad_input("--checkpoint applies to --method pairs-gpu; %s runs in one go", r.method);
     if (opt->bits_set || opt->count_set)
         cli_bad_input("--shared-factors takes the moduli and their sizes from its file; drop "
                       "--bits and --count");
@@ -418,9 +605,33 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
              (unsigned long long)widest, r.method);
     hostmem_require_lower(bytes + 3 * (uint64_t)r.n * (widest / 8 + 32), what,
                           "fewer moduli in the file");
+    if (r.pairs_gpu) {
+        const uint64_t rows = (r.n + PAIRS_TILE - 1) / PAIRS_TILE;
+        r.tiles = rows * (rows + 1) / 2;
+        r.input_hash = moduli_hash(&r);
+    }
+    if (r.checkpoint) {
+        checkpoint_read(&r);
+        /* Writable before any work: the temporary file it is written through. */
+        char tmp[4200];
+        snprintf(tmp, sizeof tmp, "%s.tmp", r.checkpoint);
+        FILE *probe = fopen(tmp, "w");
+        if (!probe)
+            cli_bad_input("--checkpoint %s cannot be written (%s: %s)", r.checkpoint, tmp,
+                          strerror(errno));
+        fclose(probe);
+        remove(tmp);
+    }
     output_file_open(&r.output, "--output", a->output, r.path, opt->csv_path);
+    char why[256];
+    if (r.pairs_gpu && !gpu_open(opt->device, why, sizeof why)) {
+        fprintf(stderr, "mpgpu: %s; --method pairs-gpu needs one (tree-cpu runs on the host)\n",
+                why);
+        return r.output.f ? output_file_abandon(&r.output, EXIT_GPU_ERROR, "findings")
+                          : EXIT_GPU_ERROR;
+    }
     struct bench b;
-    bench_open(&b, "gcd", opt, false, 0);
+    bench_open(&b, "gcd", opt, r.pairs_gpu, opt->device);
     output_file_move_table(&r.output, &b.table);
     /* One search is the measurement: a run of 10^6 moduli takes minutes. */
     b.reps = a->reps_given ? opt->reps : 1;
@@ -431,8 +642,8 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
         .bits = (unsigned)(mpz_sizeinbase(r.N[0], 2)),
         .count = r.n,
         .throughput_unit = "moduli",
-        .timed_region = "cpu",
-        .cpu_threads = r.threads,
+        .timed_region = r.pairs_gpu ? "kernels+transfers" : "cpu",
+        .cpu_threads = r.pairs_gpu ? 1 : r.threads,
     };
     for (size_t i = 1; i < r.n; i++)
         if (mpz_sizeinbase(r.N[i], 2) > c.bits)
@@ -451,6 +662,7 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
     free(r.moduli);
     free(r.g);
     free(r.lines);
+    free(r.resume_pairs);
     return status;
 }
 

@@ -13,6 +13,7 @@ struct gcd_shared_args {
     uint64_t make_count;     /* --make-moduli; 0: not asked */
     const char *plants;      /* --plant; NULL: none */
     const char *output;      /* --output */
+    const char *checkpoint;  /* --checkpoint (pairs-gpu); NULL: none */
     bool threads_given, verify_given, reps_given, warmup_given;
 };
 

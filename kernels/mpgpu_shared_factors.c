@@ -1,5 +1,5 @@
 /* libmpgpu's shared-factor search (mpgpu.h, "Shared factors"): the methods that give g_i =
- * gcd(N_i, prod over j != i of N_j) (shared_factors_tree.c on the host; the GPU's to come), and
+ * gcd(N_i, prod over j != i of N_j) (shared_factors_tree.c on the host, shared_factors_pairs_gpu.c on the GPU), and
  * the report made from them (shared_factors_classify.c), over moduli carried as words. */
 #include <gmp.h>
 #include <omp.h>
@@ -17,7 +17,11 @@
  * largest number (2^31 limbs of 64 bits, 2^37 bits). */
 #define TREE_CPU_MAX_TOTAL_BITS (UINT64_C(1) << 36)
 
-enum shared_factors_method { METHOD_TREE_CPU };
+/* pairs-gpu: the bulk GCD kernel's sizes, and moduli indexed by 32 bits. */
+#define PAIRS_GPU_MAX_BITS 8192u
+#define PAIRS_GPU_MAX_TOTAL_BITS ((uint64_t)UINT32_MAX * PAIRS_GPU_MAX_BITS)
+
+enum shared_factors_method { METHOD_TREE_CPU, METHOD_PAIRS_GPU };
 
 static const struct {
     mpgpu_shared_factors_method_info info;
@@ -27,6 +31,10 @@ static const struct {
                   "on every host core",
       0, TREE_CPU_MAX_BITS, TREE_CPU_MAX_TOTAL_BITS},
      METHOD_TREE_CPU},
+    {{"pairs-gpu", "gcd(N_i, N_j) of every pair on the GPU, one pair a thread (the bulk GCD's "
+                   "Lehmer steps), tiled; g_i from the pairs that share a factor",
+      1, PAIRS_GPU_MAX_BITS, PAIRS_GPU_MAX_TOTAL_BITS},
+     METHOD_PAIRS_GPU},
 };
 #define N_METHODS (sizeof methods / sizeof methods[0])
 
@@ -90,7 +98,9 @@ mpgpu_status mpgpu_shared_factors_host_bytes(const char *method, uint64_t count,
     const mpgpu_status st = mpgpu_shared_factors_check(method, count, bits);
     if (st != MPGPU_OK)
         return st;
-    *bytes = shared_factors_tree_bytes(count, bits, threads_of(0));
+    /* pairs-gpu: a copy of the moduli, and the g_i's products and GCDs, a few numbers each. */
+    *bytes = strcmp(method, "pairs-gpu") ? shared_factors_tree_bytes(count, bits, threads_of(0))
+                                         : 4 * count * ((bits + 63) / 64 * 8 + 32);
     return MPGPU_OK;
 }
 
@@ -160,6 +170,27 @@ static mpgpu_status check_set(const char *method, size_t count, const uint32_t *
     return mpgpu_shared_factors_check(method, count, widest_bits(count, moduli, words));
 }
 
+/* pairs-gpu whole: every tile in order, progress a tile; the pairs found gathered, then g. */
+static mpgpu_status pairs_gpu(const mpgpu_shared_factors_options *o, size_t count,
+                              const uint32_t *moduli, size_t words, uint32_t *g)
+{
+    mpgpu_shared_pairs *p = NULL;
+    mpgpu_status st = mpgpu_shared_pairs_create(count, moduli, words, 0, &p);
+    uint32_t *all = NULL;
+    size_t n_all = 0, cap = 0;
+    const uint64_t tiles = mpgpu_shared_pairs_tiles(p);
+    for (uint64_t k = 0; k < tiles && st == MPGPU_OK; k++) {
+        st = mpgpu_shared_pairs_run_tile(p, k, &all, &n_all, &cap);
+        if (st == MPGPU_OK && o->progress && o->progress(o->progress_ctx, k + 1, tiles))
+            st = MPGPU_ERR_CANCELLED;
+    }
+    mpgpu_shared_pairs_destroy(p);
+    if (st == MPGPU_OK)
+        st = mpgpu_shared_factors_g_from_pairs(count, moduli, words, n_all, all, g);
+    free(all);
+    return st;
+}
+
 mpgpu_status mpgpu_shared_factors_gcds(const mpgpu_shared_factors_options *o, size_t count,
                                        const uint32_t *moduli, size_t words, uint32_t *g)
 {
@@ -172,6 +203,8 @@ mpgpu_status mpgpu_shared_factors_gcds(const mpgpu_shared_factors_options *o, si
         return st;
     if (libmpgpu_overlap(moduli, count * words * sizeof *moduli, g, count * words * sizeof *g))
         return MPGPU_ERR_BAD_ARGUMENT;
+    if (!strcmp(method, "pairs-gpu"))
+        return pairs_gpu(o, count, moduli, words, g);
     const int threads = threads_of(o->threads);
     mpz_t *N = import_all(count, moduli, words, threads), *G = import_all(count, g, 0, threads);
     if (!N || !G) {

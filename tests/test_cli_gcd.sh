@@ -19,7 +19,10 @@ done
 expect_fail 2 "--L 15 is out of range; accepted: 16..32" -- gcd --L 15
 expect_fail 2 "--L 33 is out of range; accepted: 16..32" -- gcd --L 33
 expect_fail 2 "--L 'x' is not a number" -- gcd --L x
-expect_fail 2 "unknown method 'fpga'; accepted: gpu, kary, lehmer, gmp, all" -- gcd --method fpga
+expect_fail 2 "unknown method 'fpga'; accepted: gpu, kary, lehmer, bulk-lehmer, bulk-binary, auto, gmp, all" -- gcd --method fpga
+# The bulk methods (issue 38): numbers of up to 8192 bits, refused beyond before any work.
+expect_fail 2 "--bits 8193: the bulk methods take numbers of up to 8192 bits (one pair a GPU thread); accepted: 1..8192" -- gcd --method bulk-lehmer --bits 8193
+expect_fail 2 "--bits 16384: the bulk methods take numbers of up to 8192 bits" -- gcd --method gmp,bulk-binary --bits 1024,16384
 expect_fail 2 "--method 'gpu,,gmp' is not accepted: it has an empty item" -- gcd --method gpu,,gmp
 expect_fail 2 "--barrier 'mutex' is not accepted; accepted: auto, coop, cluster, custom, all" -- gcd --barrier mutex
 expect_fail 2 "--inverse 'newton' is not accepted; accepted: euclid, fermat, all" -- gcd --inverse newton
@@ -59,6 +62,8 @@ expect_fail 2 "--gcd-bits plants factors in random pairs" -- gcd $GMP --input "$
 expect_fail 2 "--count 3 differs from the 1 pairs" -- gcd $GMP --input "$tmp/ok.txt" --count 3
 printf '1%01501d 3\n' 0 >"$tmp/wide.txt"
 expect_fail 2 "--input $tmp/wide.txt: a number of 6005 bits needs" -- gcd --L 16 --input "$tmp/wide.txt"
+printf '1%02050d 3\n' 0 >"$tmp/wider.txt"
+expect_fail 2 "--input $tmp/wider.txt: a number of 8201 bits is past the bulk methods' 8192 bits (one pair a GPU thread); accepted: numbers of 1..8192 bits" -- gcd --method bulk-lehmer --input "$tmp/wider.txt"
 
 # --- the I/O mode with GMP: zeros follow mpz_gcd, and every line is answered in order
 printf '# u v\n0x1c 8\n\n0 0\n0 ff\nFF 0\n%s %s\n' \

@@ -41,7 +41,7 @@ rows_ok() {
 
 csv="$tmp/all.csv"
 run "every barrier, kary and lehmer, one block and many" gcd --bits 512,16384 --count 4 \
-    --gcd-bits 64 --method all --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 18
+    --gcd-bits 64 --method all --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 20
 checks=$((checks + 1))
 for b in coop cluster custom; do
     for i in euclid fermat; do
@@ -77,11 +77,26 @@ run "--include-transfers" gcd --bits 4096 --count 3 --method gpu --include-trans
     --warmup 0 --csv "$csv" && rows_ok "$csv" 1
 checks=$((checks + 1))
 grep -q ",kernels+transfers," "$csv" || { echo "FAIL: --include-transfers row"; fails=$((fails + 1)); }
+# The bulk methods (issue 38): many pairs, a count that is no multiple of a block, planted
+# factors, every size class, --include-transfers, and auto's choice by count.
+run "bulk, every size class" gcd --bits 64,100,256,1024,2048,4096,8192 --count 1000 --gcd-bits 40 \
+    --method bulk-lehmer,bulk-binary --verify all --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 14
+run "bulk --include-transfers" gcd --bits 2048 --count 3000 --method bulk-lehmer --include-transfers \
+    --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 1
+run "auto: many small pairs go to bulk-lehmer" gcd --bits 1024 --count 64 --method auto --reps 1 \
+    --warmup 0 --csv "$csv" && rows_ok "$csv" 1
+check "auto with 64 pairs of 1024 bits runs bulk-lehmer" grep -q "gpu-bulk-lehmer" "$csv"
+run "auto: few pairs go to lehmer" gcd --bits 1024 --count 63 --method auto --reps 1 --warmup 0 \
+    --csv "$csv" && rows_ok "$csv" 1
+check "auto with 63 pairs runs lehmer" grep -q ",gpu-lehmer," "$csv"
+
 run "--verify sample" gcd --bits 1024 --count 20 --method gpu --verify sample --reps 1 --warmup 0
 
 printf '# u v\n0x1c 8\n0 0\n0 ff\nFF 0\n%s %s\n1 1\n' \
     "$(printf 'f%.0s' {1..3000})" "$(printf 'f%.0s' {1..1000})" >"$tmp/pairs.txt"
 printf '4\n0\nff\nff\n%s\n1\n' "$(printf 'f%.0s' {1..1000})" >"$tmp/want.txt"
+printf '# u v\n0x1c 8\n0 0\n0 ff\nFF 0\n%s %s\n1 1\n' \
+    "$(printf 'f%.0s' {1..2000})" "$(printf 'f%.0s' {1..1000})" >"$tmp/pairs_bulk.txt"
 for b in coop cluster custom; do
     rm -f "$tmp/got.txt"
     run "--input/--output, $b" gcd --method gpu --barrier "$b" --input "$tmp/pairs.txt" \
@@ -89,9 +104,12 @@ for b in coop cluster custom; do
     checks=$((checks + 1))
     cmp -s "$tmp/want.txt" "$tmp/got.txt" || { echo "FAIL: --output with $b"; fails=$((fails + 1)); }
 done
-for m in kary lehmer; do
+for m in kary lehmer bulk-lehmer bulk-binary; do
     rm -f "$tmp/got.txt"
-    run "--input/--output, $m" gcd --method "$m" --input "$tmp/pairs.txt" --output "$tmp/got.txt" \
+    pairs=$tmp/pairs.txt
+    # The bulk methods take up to 8192 bits: 2^8000 - 1 for 2^12000 - 1 (the same GCD).
+    case $m in bulk-*) pairs=$tmp/pairs_bulk.txt ;; esac
+    run "--input/--output, $m" gcd --method "$m" --input "$pairs" --output "$tmp/got.txt" \
         --reps 1 --warmup 0
     checks=$((checks + 1))
     cmp -s "$tmp/want.txt" "$tmp/got.txt" || { echo "FAIL: --output with $m"; fails=$((fails + 1)); }

@@ -79,7 +79,7 @@ expect_fail 2 "line 1: expected one hexadecimal number" -- gcd --shared-factors 
 { printf '1'; head -c 16383 /dev/zero | tr '\0' 0; printf '1\n15\n'; } >"$tmp/wide"
 expect_fail 2 "line 1: a number of 65537 bits; accepted: at most 65536 bits" -- gcd --shared-factors "$tmp/wide"
 expect_fail 2 "--shared-factors '$tmp/missing' cannot be opened for reading" -- gcd --shared-factors "$tmp/missing"
-expect_fail 2 "unknown method 'pairs'; accepted: tree-cpu" -- gcd --shared-factors "$tmp/m.txt" --method pairs
+expect_fail 2 "unknown method 'pairs'; accepted: tree-cpu, pairs-gpu" -- gcd --shared-factors "$tmp/m.txt" --method pairs
 expect_fail 2 "give one --method, not 2" -- gcd --shared-factors "$tmp/m.txt" --method tree-cpu,tree-cpu
 expect_fail 2 "drop --bits and --count" -- gcd --shared-factors "$tmp/m.txt" --bits 1024
 expect_fail 2 "--input applies to GCDs of pairs, not to --shared-factors" -- gcd --shared-factors "$tmp/m.txt" --input "$tmp/m.txt"
@@ -116,5 +116,46 @@ st=$?
 check "Ctrl-C: exit $st (want 130)" [ "$st" -eq 130 ]
 check "Ctrl-C: says it was interrupted" grep -q "^mpgpu: interrupted" "$tmp/log"
 check "Ctrl-C: no --output file, no partial file" [ -z "$(ls "$tmp" | grep big-found)" ]
+
+# --- pairs-gpu's --checkpoint (issue 38): read and refused before any work and before the GPU
+# is looked for, so every refusal shows here; a checkpoint for this input is accepted (then
+# "no GPU", exit 3, on a machine without one).
+ck=$tmp/ck.txt
+expect_fail 2 "--checkpoint applies to --method pairs-gpu; tree-cpu runs in one go" -- gcd --shared-factors "$tmp/m.txt" --checkpoint "$ck"
+expect_fail 2 "--checkpoint applies to --shared-factors --method pairs-gpu" -- gcd --bits 64 --method gmp --checkpoint "$ck"
+printf '%s\n' "$(printf 'f%.0s' {1..2049})" 3 >"$tmp/wide-moduli.txt"
+expect_fail 2 "line 1: a number of 8196 bits; accepted: at most 8192 bits" -- gcd --shared-factors "$tmp/wide-moduli.txt" --method pairs-gpu
+head="# mpgpu gcd --shared-factors --method pairs-gpu checkpoint 1"
+printf 'hello\n' >"$ck"
+expect_fail 2 "--checkpoint $ck line 1: not a pairs-gpu checkpoint (its first line); accepted: a checkpoint that" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+printf '%s\ninput 0123456789abcdef moduli 300 words 8 tile 1024\ntiles 0 of 1\npairs 0\nend\n' "$head" >"$ck"
+expect_fail 2 "--checkpoint $ck was written for another input (300 moduli of 8 words, hash 0123456789abcdef); --shared-factors $tmp/m.txt has 300 of 8 words, hash" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+# This input's hash, as the refusal names it.
+hash=$(sed -n 's/.* words, hash \([0-9a-f]\{16\}\): give another file.*/\1/p' "$tmp/err")
+check "the refusal names this input's hash" [ ${#hash} -eq 16 ]
+ckpt() { printf '%s\ninput %s moduli 300 words 8 tile %s\n%b' "$head" "$hash" "$1" "$2" >"$ck"; }
+ckpt 1024 'tiles 0 of 1\npairs 0\n'
+expect_fail 2 "line 5: expected 'end' after the pairs (a cut file)" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+ckpt 512 'tiles 0 of 1\npairs 0\nend\n'
+expect_fail 2 "line 2: a tile other than this version's 1024" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+ckpt 1024 'tiles 0 of 3\npairs 0\nend\n'
+expect_fail 2 "line 3: expected 'tiles DONE of TOTAL' with this input's total" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+ckpt 1024 'tiles 2 of 1\npairs 0\nend\n'
+expect_fail 2 "line 3: expected 'tiles DONE of TOTAL'" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+ckpt 1024 'tiles 1 of 1\npairs 2\n4 9\n9 4\nend\n'
+expect_fail 2 "line 6: expected a pair 'I J' of moduli, I < J < N" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+ckpt 1024 'tiles 1 of 1\npairs 1\n4 300\nend\n'
+expect_fail 2 "line 5: expected a pair 'I J' of moduli, I < J < N" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+ckpt 1024 'tiles 1 of 1\npairs x\nend\n'
+expect_fail 2 "line 4: expected 'pairs M'" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
+ckpt 1024 'tiles 1 of 1\npairs 1\n4 9\nend\n'
+"$MPGPU" gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck" >"$tmp/out" 2>"$tmp/err"
+st=$?
+taken=no
+if [ "$st" -eq 0 ] || { [ "$st" -eq 3 ] && grep -q "pairs-gpu needs one" "$tmp/err"; }; then
+    taken=yes
+fi
+check "a checkpoint of this input is taken (exit $st: 0 with a GPU, 3 without)" [ "$taken" = yes ]
+check "the checkpoint is left as it was, or complete" grep -q "^end$" "$ck"
 
 finish cli_gcd_shared

@@ -21,6 +21,7 @@
 
 #include "gcd_bulk_binary_ref.h"
 #include "gcd_bulk_lehmer_ref.h"
+#include "gcd_bulk_cases.h"
 #include "gcd_cases.h"
 #include "test_seed.h"
 
@@ -75,96 +76,16 @@ static void check_case(void *ctx, const mpz_t a, const mpz_t b, const char *what
     check_pair(a, b, what);
 }
 
-/* `pairs` random pairs of `bits` bits each; GMP's rrandomb (long runs of ones and zeros) for
- * every other pair. The counts of the uniform pairs are added to counts[]. */
-static void random_pairs(unsigned bits, unsigned pairs, struct gcd_bulk_counts counts[2])
+/* The shared pairs' checker: ctx, the counts of the counted pairs. */
+static void check_bulk_case(const mpz_t a, const mpz_t b, uint32_t width, const char *what,
+                            bool counted, void *ctx)
 {
-    mpz_t a, b;
-    mpz_inits(a, b, NULL);
-    for (unsigned i = 0; i < pairs; i++) {
-        const bool runs = i % 2;
-        (runs ? mpz_rrandomb : mpz_urandomb)(a, rng, bits);
-        (runs ? mpz_rrandomb : mpz_urandomb)(b, rng, bits);
-        check_pair_in(a, b, (bits + 31) / 32, runs ? "random pair, runs" : "random pair",
-                      runs ? scratch_counts : counts);
-    }
-    /* The shorter number in the longer's width. */
-    for (unsigned i = 0; i < pairs / 8 + 1; i++) {
-        mpz_urandomb(a, rng, bits);
-        mpz_urandomb(b, rng, 1 + (unsigned)gmp_urandomm_ui(rng, bits));
-        check_pair_in(a, b, (bits + 31) / 32, "random pair, unequal lengths", scratch_counts);
-    }
-    mpz_clears(a, b, NULL);
+    check_pair_in(a, b, width, what, counted ? ctx : scratch_counts);
 }
 
-static void edge_cases(void)
+static void random_pairs(unsigned bits, unsigned pairs, struct gcd_bulk_counts counts[2])
 {
-    mpz_t a, b, p;
-    mpz_inits(a, b, p, NULL);
-    const unsigned sizes[] = {1, 31, 32, 33, 64, 65, 96, 1024, 4095, 8192};
-    for (unsigned i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-        gcd_case_bits(a, rng, sizes[i]);
-        mpz_set_ui(b, 0);
-        check_pair_in(b, a, 256, "zero and a number, 256 words", scratch_counts);
-        check_pair(a, b, "a number and zero");
-        mpz_set_ui(b, 1);
-        check_pair(a, b, "a number and one");
-        check_pair(b, a, "one and a number");
-        check_pair(a, a, "equal numbers");
-        mpz_set_ui(b, 0);
-        mpz_setbit(b, sizes[i] - 1);
-        check_pair(a, b, "a number and a power of two");
-        mpz_mul_2exp(p, a, 8192 - sizes[i]);
-        check_pair(p, b, "a number times 2^k and a power of two");
-    }
-    mpz_set_ui(a, 0);
-    check_pair_in(a, a, 7, "gcd(0, 0), 7 words", scratch_counts);
-    for (unsigned i = 0; i <= 8191; i += 455)
-        for (unsigned j = 0; j <= 8191; j += 1023) {
-            mpz_set_ui(a, 0);
-            mpz_setbit(a, i);
-            mpz_set_ui(b, 0);
-            mpz_setbit(b, j);
-            check_pair(a, b, "powers of two");
-        }
-    for (unsigned m = 1; m <= 256; m = m * 3 + 1)
-        for (unsigned k = 1; k <= 256; k += 37) {
-            mpz_set_ui(a, 0);
-            mpz_setbit(a, 32 * m);
-            mpz_sub_ui(a, a, 1);
-            mpz_set_ui(b, 0);
-            mpz_setbit(b, 32 * k);
-            mpz_sub_ui(b, b, 1);
-            check_pair(a, b, "words of all ones");
-        }
-    for (unsigned i = 0; i < 20; i++) {
-        gcd_case_bits(a, rng, 8192);
-        mpz_set_ui(b, (uint32_t)gmp_urandomb_ui(rng, 32) | 1);
-        check_pair(a, b, "one word and 8192 bits");
-        check_pair(b, a, "8192 bits and one word");
-        gcd_case_bits(a, rng, 8160);
-        mpz_mul(a, a, b);
-        check_pair(a, b, "one word dividing 8192 bits");
-    }
-    const unsigned prime_bits[] = {32, 64, 100, 512, 1024, 2048, 4096};
-    for (unsigned i = 0; i < sizeof prime_bits / sizeof *prime_bits; i++)
-        for (unsigned r = 0; r < 4; r++) {
-            gcd_case_bits(p, rng, prime_bits[i]);
-            mpz_nextprime(p, p);
-            const unsigned rest = 8192 - prime_bits[i] - 1;
-            gcd_case_bits(a, rng, 1 + (unsigned)gmp_urandomm_ui(rng, rest));
-            gcd_case_bits(b, rng, 1 + (unsigned)gmp_urandomm_ui(rng, rest));
-            mpz_mul(a, a, p);
-            mpz_mul(b, b, p);
-            check_pair(a, b, "a shared random prime");
-        }
-    /* F(k) has about 0.694 k bits: up to 8192 bits. */
-    for (unsigned k = 2; k <= 11800; k += k < 200 ? 1 : 97) {
-        mpz_fib2_ui(a, b, k);
-        check_pair(a, b, "consecutive Fibonacci numbers");
-        check_pair(b, a, "consecutive Fibonacci numbers, the smaller first");
-    }
-    mpz_clears(a, b, p, NULL);
+    gcd_bulk_random_pairs(rng, bits, pairs, check_bulk_case, counts);
 }
 
 static double per_gcd(uint64_t x, const struct gcd_bulk_counts *c)
@@ -199,13 +120,10 @@ int main(void)
     gmp_randinit_default(rng);
     gmp_randseed_ui(rng, (unsigned long)seed);
     const double t0 = test_seconds();
-    const unsigned bits[] = {64, 96, 1024, 2048, 4096, 8192};
-    const unsigned pairs[] = {4000, 4000, 400, 200, 60, 20};
-    for (unsigned i = 0; i < 6; i++)
-        random_pairs(bits[i], pairs[i], scratch_counts);
+    gcd_bulk_random_sizes(rng, 100, check_bulk_case, scratch_counts);
     const uint32_t q[3] = {4294967291u, 4294967279u, 4294967231u};
     gcd_cases(rng, 8192, 4, 50, q, check_case, NULL);
-    edge_cases();
+    gcd_bulk_edge_cases(rng, check_bulk_case, scratch_counts);
     printf("model counts per GCD, uniform random pairs (not measurements):\n"
            "| bits | model | iterations | word madds | word adds/subs | word shifts | words read "
            "| swaps | digit quotients | trivial steps |\n"

@@ -67,6 +67,50 @@ static unsigned twin_kinds(size_t n, mpz_t *N, size_t i, const mpz_t g, const si
 
 /* Runs the search on N and checks everything against the twin; returns the report (to be
  * destroyed) for the caller's own checks of what was planted. */
+/* pairs-gpu's last step on the CPU: g_i from the pairs (i, j) whose GCD is not 1 (found here
+ * by mpz_gcd, given in reverse order) equal to the twin's g_i, whatever the prime powers. */
+static void check_g_from_pairs(const char *name, size_t n, mpz_t *N, const struct set *s)
+{
+    uint32_t *pairs = NULL, *g = calloc(n * s->words, sizeof *g);
+    size_t found = 0;
+    mpz_t d, want;
+    mpz_inits(d, want, NULL);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            mpz_gcd(d, N[i], N[j]);
+            if (mpz_cmp_ui(d, 1) == 0)
+                continue;
+            pairs = realloc(pairs, 2 * (found + 1) * sizeof *pairs);
+            pairs[2 * found] = (uint32_t)i;
+            pairs[2 * found + 1] = (uint32_t)j;
+            found++;
+        }
+    for (size_t k = 0; k < found / 2; k++)
+        for (int e = 0; e < 2; e++) {
+            const uint32_t t = pairs[2 * k + e];
+            pairs[2 * k + e] = pairs[2 * (found - 1 - k) + e];
+            pairs[2 * (found - 1 - k) + e] = t;
+        }
+    const mpgpu_status st = mpgpu_shared_factors_g_from_pairs(n, s->w, s->words, found, pairs, g);
+    size_t bad = 0;
+    for (size_t i = 0; i < n && st == MPGPU_OK; i++) {
+        mpz_import(d, s->words, -1, sizeof *g, 0, 0, g + i * s->words);
+        shared_factors_pairs_g(n, N, i, want);
+        bad += mpz_cmp(d, want) != 0;
+    }
+    CHECK(st == MPGPU_OK && bad == 0, "%s: g from %zu pairs: %s, %zu of %zu g_i differ from the "
+          "twin's", name, found, mpgpu_status_string(st), bad, n);
+    const uint32_t self[2] = {1, 1}, past[2] = {0, (uint32_t)n};
+    CHECK(mpgpu_shared_factors_g_from_pairs(n, s->w, s->words, 1, self, g) ==
+              MPGPU_ERR_BAD_ARGUMENT &&
+              mpgpu_shared_factors_g_from_pairs(n, s->w, s->words, 1, past, g) ==
+                  MPGPU_ERR_BAD_ARGUMENT,
+          "%s: g from a pair (i, i) or past the moduli refused", name);
+    mpz_clears(d, want, NULL);
+    free(pairs);
+    free(g);
+}
+
 static mpgpu_shared_factors_report *search_and_check(const char *name, size_t n, mpz_t *N)
 {
     struct set s = to_words(n, N);
@@ -83,6 +127,8 @@ static mpgpu_shared_factors_report *search_and_check(const char *name, size_t n,
         bad_g += mpz_cmp(got, want) != 0;
     }
     CHECK(bad_g == 0, "%s: %zu of %zu g_i differ from the twin's", name, bad_g, n);
+    if (n <= 2000)
+        check_g_from_pairs(name, n, N, &s);
 
     mpgpu_shared_factors_report *r = NULL, *r1 = NULL;
     st = mpgpu_shared_factors_classify(n, s.w, s.words, g, 0, &r);
@@ -392,16 +438,21 @@ static void test_progress(void)
 static void test_arguments(void)
 {
     mpgpu_shared_factors_method_info info;
-    CHECK(mpgpu_shared_factors_method_count() == 1, "%zu methods",
+    CHECK(mpgpu_shared_factors_method_count() == 2, "%zu methods",
           mpgpu_shared_factors_method_count());
     CHECK(mpgpu_shared_factors_method_get(0, &info) == MPGPU_OK && !strcmp(info.name, "tree-cpu") &&
               !info.uses_gpu && info.max_bits == 65536 && info.summary && *info.summary,
           "method 0");
-    CHECK(mpgpu_shared_factors_method_get(1, &info) == MPGPU_ERR_BAD_ARGUMENT, "past the end");
+    CHECK(mpgpu_shared_factors_method_get(1, &info) == MPGPU_OK && !strcmp(info.name, "pairs-gpu") &&
+              info.uses_gpu && info.max_bits == 8192,
+          "method 1");
+    CHECK(mpgpu_shared_factors_check("pairs-gpu", 10, 8193) == MPGPU_ERR_UNSUPPORTED_SIZE,
+          "pairs-gpu past 8192 bits");
+    CHECK(mpgpu_shared_factors_method_get(2, &info) == MPGPU_ERR_BAD_ARGUMENT, "past the end");
     CHECK(mpgpu_shared_factors_method_get(0, NULL) == MPGPU_ERR_BAD_ARGUMENT, "NULL info");
     CHECK(mpgpu_shared_factors_method_find("tree-cpu", &info) == MPGPU_OK, "find tree-cpu");
     CHECK(mpgpu_shared_factors_method_find("pairs", &info) == MPGPU_ERR_UNKNOWN_METHOD,
-          "find pairs (not yet built)");
+          "find pairs (not a method)");
     CHECK(mpgpu_shared_factors_method_find(NULL, &info) == MPGPU_ERR_BAD_ARGUMENT, "find NULL");
     static const struct {
         const char *method;

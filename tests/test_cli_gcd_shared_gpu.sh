@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# gpu suite: `mpgpu gcd --shared-factors --method pairs-gpu` (issue 38): on sets with every plant
+# (one tile, and several: more than 1024 moduli), the same --output as tree-cpu, line for line;
+# --checkpoint written complete, a rerun resuming from it (resumed_tiles in the row) with the
+# same --output, and from a checkpoint of no tiles; Ctrl-C stops a long search with exit 130
+# and a checkpoint of fewer tiles than all, from which a rerun ends with tree-cpu's --output.
+# Exits 77 (skipped) without a GPU.
+source "$(dirname "$0")/cli_expect.sh" "$@"
+SEED=${MPGPU_TEST_SEED:-7}
+"$MPGPU" gcd --bits 64 --count 1 --method bulk-lehmer --reps 1 --warmup 0 --quiet 2>"$tmp/err"
+if [ $? -eq 3 ] && grep -q "no CUDA-capable GPU" "$tmp/err"; then
+    echo "skipped: $(cat "$tmp/err")"
+    exit 77
+fi
+
+# same_findings A B: the findings of two --output files (their # lines name the method) equal.
+same_findings() {
+    checks=$((checks + 1))
+    if ! cmp -s <(grep -v '^#' "$1") <(grep -v '^#' "$2"); then
+        echo "FAIL: $1 and $2 differ:"
+        diff <(grep -v '^#' "$1") <(grep -v '^#' "$2") | head -20 | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
+}
+
+for set in "300 256" "2500 512"; do
+    set -- $set
+    m=$tmp/m$1.txt
+    expect_ok "" -- gcd --make-moduli "$1" --bits "$2" --plant all --seed "$SEED" --output "$m"
+    expect_ok "" -- gcd --shared-factors "$m" --method tree-cpu --output "$tmp/tree$1.txt"
+    check "tree-cpu found the plants in $1 moduli" [ "$(grep -vc '^#' "$tmp/tree$1.txt")" -ge 9 ]
+    rm -f "$tmp/ck$1"
+    expect_ok "" -- gcd --shared-factors "$m" --method pairs-gpu --output "$tmp/pairs$1.txt" \
+        --checkpoint "$tmp/ck$1" --csv "$tmp/p$1.csv"
+    same_findings "$tmp/tree$1.txt" "$tmp/pairs$1.txt"
+    check "pairs-gpu row checked all its moduli" awk -F, 'NR == 2 { exit !($27 == "all" && $29 == 0) }' "$tmp/p$1.csv"
+    check "checkpoint of $1 moduli complete" grep -q "^tiles \([0-9]*\) of \1$" "$tmp/ck$1"
+    expect_ok "" -- gcd --shared-factors "$m" --method pairs-gpu --output "$tmp/again$1.txt" \
+        --checkpoint "$tmp/ck$1" --csv "$tmp/a$1.csv"
+    same_findings "$tmp/tree$1.txt" "$tmp/again$1.txt"
+    check "the rerun resumed after every tile" grep -q "resumed_tiles=[1-9]" "$tmp/a$1.csv"
+    sed -i 's/^tiles [0-9]* of/tiles 0 of/; /^[0-9]* [0-9]*$/d; s/^pairs .*/pairs 0/' "$tmp/ck$1"
+    expect_ok "" -- gcd --shared-factors "$m" --method pairs-gpu --output "$tmp/zero$1.txt" \
+        --checkpoint "$tmp/ck$1"
+    same_findings "$tmp/tree$1.txt" "$tmp/zero$1.txt"
+done
+
+# --- Ctrl-C: 100000 moduli of 1024 bits (4950 tiles, tens of seconds), stopped once the first
+# checkpoint is written, then resumed to the end.
+big=$tmp/big.txt
+expect_ok "" -- gcd --make-moduli 100000 --bits 1024 --plant all --seed "$SEED" --output "$big" --quiet
+rm -f "$tmp/bigck"
+"$MPGPU" gcd --shared-factors "$big" --method pairs-gpu --checkpoint "$tmp/bigck" \
+    --output "$tmp/big-pairs.txt" >"$tmp/out" 2>"$tmp/log" </dev/null &
+pid=$!
+for ((i = 0; i < 600 && ! -e "$tmp/bigck"; i++)); do sleep 0.1; done
+kill -INT "$pid"
+wait "$pid"
+st=$?
+check "Ctrl-C: exit $st (want 130)" [ "$st" -eq 130 ]
+check "Ctrl-C: no --output file" [ ! -e "$tmp/big-pairs.txt" ]
+check "Ctrl-C: the checkpoint holds some tiles, not all" \
+    awk '/^tiles / { exit !($2 > 0 && $2 < $4) }' "$tmp/bigck"
+expect_ok "" -- gcd --shared-factors "$big" --method pairs-gpu --checkpoint "$tmp/bigck" \
+    --output "$tmp/big-pairs.txt" --verify sample
+expect_ok "" -- gcd --shared-factors "$big" --method tree-cpu --output "$tmp/big-tree.txt" --verify none
+same_findings "$tmp/big-tree.txt" "$tmp/big-pairs.txt"
+
+finish test_cli_gcd_shared_gpu
