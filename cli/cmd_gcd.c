@@ -85,6 +85,11 @@ struct gcd_cli {
     bool output_written;
     mpgpu_gcd_plan *plan;   /* of the GPU case in hand */
     uint32_t *words;        /* a pair and its GCD as words, for the plan */
+    /* A bulk case whose pairs fit the device at once: A, B and G word-major there, uploaded
+     * once, each pass one launch timed as mul's are (held unless --include-launch). Else the
+     * library's host call takes them through in batches, timed by its events. */
+    uint32_t *d_bulk;
+    cudaStream_t bulk_stream;
     mpgpu_gcd_stats stats;  /* of the last pass of the case in hand */
 };
 
@@ -180,7 +185,7 @@ static const struct cli_option gcd_options[] = {
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
     {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); with --shared-factors the moduli found, with --make-moduli the moduli made; FILE is replaced only when they are all written"},
     {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE (one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all) or pairs-gpu (every pair on the GPU with the bulk GCD, tiled, moduli of up to 8192 bits; see --checkpoint), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
-    {"make-moduli", "N", OPT_MAKE_MODULI, "write N RSA-like moduli of --bits bits (default 2048; even, 64..16384: two random primes of half the size each, from --seed) to --output, one a line, with the relations --plant names"},
+    {"make-moduli", "N", OPT_MAKE_MODULI, "write N RSA-like moduli of --bits bits (default 2048; even, 64..16384: two random primes of half the size each, from --seed) to --output, one a line, with the relations --plant names, on --threads cores (default all)"},
     {"plant", "P[,P...]", OPT_PLANT, "with --make-moduli, plant each: shared (three moduli share a prime), duplicate (two equal moduli), both (a modulus sharing one prime with one modulus and the other with another), small (a modulus with a prime factor below 2^16), all, none (default)"},
     {"checkpoint", "FILE", OPT_CHECKPOINT, "with --shared-factors --method pairs-gpu: resume from FILE if it exists (the tiles done and the pairs found, for the same input only), and keep it up to date every few seconds and at Ctrl-C"},
     {0},
@@ -396,9 +401,19 @@ static void bulk_put(uint32_t *w, size_t words, const mpz_t x)
     mpz_export(w, NULL, -1, sizeof *w, 0, 0, x);
 }
 
+/* dst[j count + i] = src[i words + j]: pair-major words to word-major, as the bulk kernel reads
+ * them; with count and words swapped, back. */
+static void bulk_transpose(uint32_t *dst, const uint32_t *src, size_t count, size_t words)
+{
+    for (size_t i = 0; i < count; i++)
+        for (size_t j = 0; j < words; j++)
+            dst[j * count + i] = src[i * words + j];
+}
+
 /* A bulk case: the pairs as pair-major words, A, B and G (the GCDs) one after the other, made
- * once (not timed); the library takes them through the GPU in batches of its free memory. */
-static int bulk_setup(struct gcd_cli *r, const struct bench_case *c)
+ * once (not timed); on the device at once when they fit (d_bulk), else taken through by the
+ * library in batches of its free memory. */
+static int bulk_setup(struct gcd_cli *r, struct bench_case *c)
 {
     const size_t words = bulk_words(c->bits), n = r->count * words;
     r->words = malloc(3 * n * sizeof *r->words);
@@ -409,14 +424,71 @@ static int bulk_setup(struct gcd_cli *r, const struct bench_case *c)
         bulk_put(r->words + i * words, words, r->pairs.a[i]);
         bulk_put(r->words + n + i * words, words, r->pairs.b[i]);
     }
+    if (r->opt.include_transfers)
+        return 0;
+    const struct gcd_variant *var = c->data;
+    size_t free_b = 0, total_b = 0;
+    GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    uint64_t need = 0;
+    library_ok(mpgpu_gcd_bulk_device_bytes(var->library_method, c->bits, r->count, &need),
+               "mpgpu_gcd_bulk_device_bytes");
+    if (need > free_b / 10 * 9) {
+        /* Batches through the host call: each launch timed by events around it. */
+        c->timed_region = "kernels+launch";
+        return 0;
+    }
+    uint32_t *word_major = malloc(n * sizeof *word_major);
+    if (!word_major)
+        cli_bad_input("--count %zu --bits %u: out of host memory for the bulk pairs' words",
+                      r->count, c->bits);
+    GPU_CHECK(cudaMalloc((void **)&r->d_bulk, 3 * n * sizeof *r->d_bulk));
+    GPU_CHECK(cudaStreamCreateWithFlags(&r->bulk_stream, cudaStreamNonBlocking));
+    for (int operand = 0; operand < 2; operand++) {
+        bulk_transpose(word_major, r->words + operand * n, r->count, words);
+        GPU_CHECK(cudaMemcpy(r->d_bulk + operand * n, word_major, n * sizeof *word_major,
+                             cudaMemcpyHostToDevice));
+    }
+    free(word_major);
     return 0;
 }
 
+struct bulk_region {
+    const struct gcd_cli *r;
+    const char *method;
+    size_t words;
+};
+
+/* One launch of the bulk kernel on the pairs uploaded by bulk_setup. */
+static cudaError_t bulk_region_launch(void *ctx, const char **failed_call)
+{
+    const struct bulk_region *x = ctx;
+    const size_t n = x->r->count * x->words;
+    const mpgpu_status st =
+        mpgpu_gcd_bulk_device(x->method, x->r->count, x->words, x->r->d_bulk, x->r->d_bulk + n,
+                              x->r->d_bulk + 2 * n, x->r->bulk_stream);
+    if (st == MPGPU_OK)
+        return cudaSuccess;
+    mpgpu_error_info info;
+    mpgpu_last_error(&info);
+    *failed_call = "mpgpu_gcd_bulk_device";
+    return st == MPGPU_ERR_CUDA ? (cudaError_t)info.cuda_error : cudaErrorInvalidValue;
+}
+
 /* A pass of a bulk case: every pair in one synchronous library call (its batches inside). */
-static int bulk_pass(struct gcd_cli *r, const struct bench_case *c, double *ms)
+static int bulk_pass(struct gcd_cli *r, const struct bench_case *c, bool warmup, double *ms)
 {
     const struct gcd_variant *var = c->data;
     const size_t words = bulk_words(c->bits), n = r->count * words;
+    if (r->d_bulk) {
+        struct bulk_region x = {r, var->library_method, words};
+        const char *failed = NULL;
+        const cudaError_t err = time_gpu_region(bulk_region_launch, &x, r->bulk_stream,
+                                                gpu_region_held(&r->opt, warmup), 0, 1, ms,
+                                                &failed);
+        if (err != cudaSuccess)
+            gpu_fail(failed ? failed : "bulk GCD kernel", err);
+        return 0;
+    }
     const uint32_t *a = r->words, *b = a + n;
     uint32_t *g = r->words + 2 * n;
     if (interrupt_requested())
@@ -499,7 +571,6 @@ static size_t to_words(uint32_t *w, const mpz_t x)
 static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
 {
     (void)pass_index;
-    (void)warmup;
     struct gcd_cli *r = ctx;
     if (!c->data) {
         const double t0 = time_now_ms();
@@ -512,7 +583,7 @@ static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool w
         return 0;
     }
     if (((const struct gcd_variant *)c->data)->bulk)
-        return bulk_pass(r, c, ms);
+        return bulk_pass(r, c, warmup, ms);
     library_ok(mpgpu_gcd_plan_reset_stats(r->plan), "mpgpu_gcd_plan_reset_stats");
     memset(r->by_gmp, 0, r->count * sizeof *r->by_gmp);
     const size_t words = ((size_t)c->bits + 31) / 32 + 1;
@@ -569,6 +640,19 @@ static int gcd_check_begin(void *ctx, struct bench_case *c, struct bench_check_s
         if (!r->expect_ready)
             cli_bad_input("--count %zu: out of host memory for the check against GMP", r->count);
     }
+    const struct gcd_variant *var = c->data;
+    if (var->bulk && r->d_bulk) {
+        const size_t words = bulk_words(c->bits), n = r->count * words;
+        uint32_t *g = r->words + 2 * n, *word_major = malloc(n * sizeof *word_major);
+        if (!word_major)
+            cli_bad_input("--count %zu: out of host memory for the check against GMP", r->count);
+        GPU_CHECK(cudaMemcpy(word_major, r->d_bulk + 2 * n, n * sizeof *word_major,
+                             cudaMemcpyDeviceToHost));
+        bulk_transpose(g, word_major, words, r->count);
+        free(word_major);
+        for (size_t i = 0; i < r->count; i++)
+            mpz_import(r->g[i], words, -1, sizeof *g, 0, 0, g + i * words);
+    }
     spec->elements = r->count;
     spec->element = "pair";
     spec->reference = "GMP";
@@ -617,7 +701,7 @@ static struct bench_case gpu_case(const struct gcd_cli *r, const struct gcd_vari
         .bits = bits,
         .count = r->count,
         .throughput_unit = "gcds",
-        .timed_region = r->opt.include_transfers ? "kernels+transfers" : "kernels",
+        .timed_region = gpu_region_name(&r->opt),
         .data = (void *)var,
     };
 }
@@ -694,6 +778,11 @@ static void gcd_teardown(void *ctx, struct bench_case *c)
     r->plan = NULL;
     free(r->words);
     r->words = NULL;
+    if (r->d_bulk) {
+        cudaFree(r->d_bulk);
+        cudaStreamDestroy(r->bulk_stream);
+        r->d_bulk = NULL;
+    }
     gcd_mpz_array_free(r->g, r->count);
     r->g = NULL;
     free(r->by_gmp);
@@ -822,8 +911,12 @@ int cmd_gcd(int argc, char **argv)
             "The moduli are sieved once, when a modular GPU method first runs, and cached in\n"
             "$MPGPU_CACHE (refused when it cannot hold them), else $XDG_CACHE_HOME/mpgpu, else\n"
             "$HOME/.cache/mpgpu, else nowhere; that initialisation is reported apart.\n"
-            "Zeros and signs follow GMP: gcd(0, V) = |V|, gcd(0, 0) = 0.",
-        .common = OPT_ALL_COMMON,
+            "Zeros and signs follow GMP: gcd(0, V) = |V|, gcd(0, 0) = 0.\n"
+            "Timing: the bulk methods' pairs are uploaded once and each pass is one launch,\n"
+            "timed as mul's (held unless --include-launch); the whole-GPU methods are timed\n"
+            "by the library's CUDA events around each of their launches, so their launch\n"
+            "latency (microseconds against their milliseconds) is always in.",
+        .common = OPT_ALL_COMMON | OPT_INCLUDE_LAUNCH,
         .verify_help = "check each GPU result against GMP's mpz_gcd: all pairs, a sample of about 1000 spread over them (every k-th and the last), or none; a pair that GMP answered because the moduli ran out is no GPU result: it is counted apart (gmp_fallbacks in params and a line under the row), never as checked",
         .bits_default = "16384",
         .count_default = "10, as 002 Table 2",

@@ -720,7 +720,9 @@ int gcd_make_moduli(const struct cli_common *opt, const struct gcd_shared_args *
         mpz_init(N[i]);
     struct rsa_planted planted[RSA_PLANT_KINDS];
     size_t n_planted = 0;
-    const int threads = opt->threads > 0 ? opt->threads : omp_get_num_procs();
+    /* Finding the primes is the slow part: every core unless --threads says otherwise. */
+    const int threads =
+        a->threads_given && opt->threads > 0 ? opt->threads : omp_get_num_procs();
     struct progress_phase ph;
     const struct loop_watch *watch = progress_phase_begin(
         &ph, opt->quiet, "moduli", n, "gcd --make-moduli: %zu moduli of %u bits", n, bits);

@@ -33,8 +33,10 @@ done
 # --- mul: help documents every option
 expect_ok "--include-transfers" -- mul --help
 expect_ok "--include-launch" -- mul --help
-# collatz, delay and gcd time whole passes or their own kernels: no held region to leave out
-expect_fail 2 "unknown option '--include-launch'" -- gcd --include-launch
+# collatz and delay time whole passes: no held region to leave out; gcd's bulk methods have one
+expect_fail 2 "unknown option '--include-launch'" -- delay --include-launch
+expect_fail 2 "unknown option '--include-launch'" -- collatz --include-launch
+expect_ok "--include-launch" -- gcd --help
 for opt in --count --bits --method --reps --warmup --seed --device --threads --csv --verify \
            --quiet --input --output --devices --min-time --max-noise --json --markdown; do
     expect_ok "$opt" -- mul --help

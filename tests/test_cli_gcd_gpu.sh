@@ -89,6 +89,11 @@ check "auto with 64 pairs of 1024 bits runs bulk-lehmer" grep -q "gpu-bulk-lehme
 run "auto: few pairs go to lehmer" gcd --bits 1024 --count 63 --method auto --reps 1 --warmup 0 \
     --csv "$csv" && rows_ok "$csv" 1
 check "auto with 63 pairs runs lehmer" grep -q ",gpu-lehmer," "$csv"
+check "bulk rows are timed held (kernels) by default" grep -q ",gpu-bulk-binary,.*,kernels," "$csv"
+csv="$tmp/bulk_launch.csv"
+run "bulk --include-launch" gcd --bits 1024 --count 5000 --method bulk-lehmer --include-launch \
+    --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 1
+check "bulk --include-launch: a kernels+launch row" grep -q ",gpu-bulk-lehmer,.*,kernels+launch," "$csv"
 
 run "--verify sample" gcd --bits 1024 --count 20 --method gpu --verify sample --reps 1 --warmup 0
 

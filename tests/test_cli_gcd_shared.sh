@@ -12,6 +12,10 @@ expect_ok "planted both: lines" -- gcd --make-moduli 300 --bits 256 --plant all 
     --output "$tmp/m.txt"
 cp "$tmp/out" "$tmp/planted"
 check "300 moduli and 6 comment lines written" [ "$(grep -vc '^#' "$tmp/m.txt")" -eq 300 ]
+# Every core by default; the set is the seed's whatever the thread count.
+expect_ok "planted both: lines" -- gcd --make-moduli 300 --bits 256 --plant all --seed "$SEED" \
+    --threads 1 --output "$tmp/m1.txt"
+check "--make-moduli: the same set on 1 thread as on every core" cmp -s "$tmp/m.txt" "$tmp/m1.txt"
 expect_ok "9 of 300 moduli share a factor" -- gcd --shared-factors "$tmp/m.txt" \
     --output "$tmp/found.txt" --csv "$tmp/sf.csv"
 report=$(cp "$tmp/out" "$tmp/report"; echo "$tmp/report")

@@ -183,7 +183,7 @@ if [ "${QUICK:-0}" = 1 ]; then
     big=4096 big16k=256 big32k=64 few=1024 reps=2 few_reps=2 gcd_count=1024 mont_count=4096
 fi
 # mpgpu's fastest multiplication methods, each where it applies (the issue's best per size).
-MUL_METHODS=${MUL_METHODS:-"split-rowchain thread-rowchain-karatsuba warp-tensor-toeplitz"}
+MUL_METHODS=${MUL_METHODS:-"thread-comba-reg thread-comba-reg-shared pair-comba-reg pair-comba-reg-shared split-rowchain thread-rowchain-karatsuba warp-tensor-toeplitz"}
 
 # One GPU run holds the whole table: a command that fails (a result that differs from GMP exits
 # 1, a CUDA error 3) is reported and counted, the run goes on, and the script exits 1 at the end.
@@ -242,9 +242,12 @@ for chain in 100 200; do
         --reps "$reps" --verify sample
 done
 
-# GCD, one pair an instance, at issue 38's counts: 2^20 pairs and 10240.
+# GCD, one pair an instance (CGBN) or a thread (mpgpu's bulk methods), at issue 38's counts:
+# 2^20 pairs and 10240.
 for count in "$gcd_count" "$few"; do
     both "$CGBN_BENCH" gcd --bits 1024,2048,4096 --count "$count" --reps "$reps" --verify sample
+    both "$MPGPU" gcd --method bulk-lehmer,bulk-binary --bits 1024,2048,4096 --count "$count" \
+        --reps "$reps" --verify sample
 done
 
 ratios "$CSV" >"$RESULTS/cgbn_ratios.md"
