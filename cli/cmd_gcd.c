@@ -118,20 +118,23 @@ static const struct gcd_variant bulk_binary_variant = {"bulk-binary", NULL, NULL
                                                        false, false, true};
 
 /* --method auto's crossover between the bulk GCD (one pair a thread) and Lehmer's whole-GPU
- * method (issue 38): bulk-lehmer for at least min_count pairs of at most max_bits bits, else
- * lehmer. PROVISIONAL: chosen, not measured; it is to be set from a sweep of both methods over
- * counts and sizes on the GPU machine. */
+ * method (issue 38), measured on an H100 (results/gcd_bulk.csv, experiments/gcd_bulk.sh: both
+ * at 1, 4, 16, 64 and 256 pairs of 1024..8192 bits): bulk-lehmer was the faster from 4 pairs
+ * at 1024 and 2048 bits and from 16 at 4096 and 8192 (at 4 pairs of 4096 bits Lehmer's led by
+ * 7 %); one pair is always Lehmer's. A size between rows takes the row above it; past 8192
+ * bits the bulk kernel does not apply. */
 static const struct {
-    size_t min_count;
     unsigned max_bits;
-} auto_crossover = {64, MPGPU_GCD_BULK_MAX_BITS};
+    size_t min_count;
+} auto_crossover[] = {{2048, 4}, {MPGPU_GCD_BULK_MAX_BITS, 16}};
 
 /* The variant --method auto runs for `count` pairs of `bits` bits. */
 static const struct gcd_variant *auto_variant(size_t count, unsigned bits)
 {
-    return count >= auto_crossover.min_count && bits <= auto_crossover.max_bits
-               ? &bulk_lehmer_variant
-               : &lehmer_variant;
+    for (size_t i = 0; i < sizeof auto_crossover / sizeof *auto_crossover; i++)
+        if (bits <= auto_crossover[i].max_bits)
+            return count >= auto_crossover[i].min_count ? &bulk_lehmer_variant : &lehmer_variant;
+    return &lehmer_variant;
 }
 
 static int gcd_handle(int id, const char *arg, void *ctx)
@@ -938,8 +941,9 @@ int cmd_gcd(int argc, char **argv)
                         "         GCD with 64-bit leading digits, numbers of up to 8192 bits, in\n"
                         "         batches that fit the GPU's memory (row gpu-bulk-lehmer)\n"
                         "  bulk-binary  the same with Stein's binary GCD (row gpu-bulk-binary)\n"
-                        "  auto   bulk-lehmer for at least 64 pairs of up to 8192 bits, else\n"
-                        "         lehmer (a provisional crossover, not yet measured)\n"
+                        "  auto   bulk-lehmer for at least 4 pairs of up to 2048 bits or 16\n"
+                        "         of up to 8192 bits, else lehmer (the crossover measured on\n"
+                        "         an H100)\n"
                         "  gmp    GMP mpz_gcd, one pair after another on one host thread (002 "
                         "section 5)\n"
                         "  all    gpu with every barrier and inverse, kary, lehmer, the bulk\n"

@@ -79,17 +79,21 @@ checks=$((checks + 1))
 grep -q ",kernels+transfers," "$csv" || { echo "FAIL: --include-transfers row"; fails=$((fails + 1)); }
 # The bulk methods (issue 38): many pairs, a count that is no multiple of a block, planted
 # factors, every size class, --include-transfers, and auto's choice by count.
+csv="$tmp/bulk.csv"
 run "bulk, every size class" gcd --bits 64,100,256,1024,2048,4096,8192 --count 1000 --gcd-bits 40 \
     --method bulk-lehmer,bulk-binary --verify all --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 14
+check "bulk rows are timed held (kernels) by default" grep -q ",gpu-bulk-binary,.*,kernels," "$csv"
+csv="$tmp/bulk_transfers.csv"
 run "bulk --include-transfers" gcd --bits 2048 --count 3000 --method bulk-lehmer --include-transfers \
     --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 1
-run "auto: many small pairs go to bulk-lehmer" gcd --bits 1024 --count 64 --method auto --reps 1 \
+csv="$tmp/auto_bulk.csv"
+run "auto: many small pairs go to bulk-lehmer" gcd --bits 1024 --count 4 --method auto --reps 1 \
     --warmup 0 --csv "$csv" && rows_ok "$csv" 1
-check "auto with 64 pairs of 1024 bits runs bulk-lehmer" grep -q "gpu-bulk-lehmer" "$csv"
-run "auto: few pairs go to lehmer" gcd --bits 1024 --count 63 --method auto --reps 1 --warmup 0 \
+check "auto with 4 pairs of 1024 bits runs bulk-lehmer" grep -q "gpu-bulk-lehmer" "$csv"
+csv="$tmp/auto_lehmer.csv"
+run "auto: few pairs go to lehmer" gcd --bits 4096 --count 15 --method auto --reps 1 --warmup 0 \
     --csv "$csv" && rows_ok "$csv" 1
-check "auto with 63 pairs runs lehmer" grep -q ",gpu-lehmer," "$csv"
-check "bulk rows are timed held (kernels) by default" grep -q ",gpu-bulk-binary,.*,kernels," "$csv"
+check "auto with 15 pairs of 4096 bits runs lehmer" grep -q ",gpu-lehmer," "$csv"
 csv="$tmp/bulk_launch.csv"
 run "bulk --include-launch" gcd --bits 1024 --count 5000 --method bulk-lehmer --include-launch \
     --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 1

@@ -53,7 +53,7 @@ rm -f "$tmp/bigck"
 "$MPGPU" gcd --shared-factors "$big" --method pairs-gpu --checkpoint "$tmp/bigck" \
     --output "$tmp/big-pairs.txt" >"$tmp/out" 2>"$tmp/log" </dev/null &
 pid=$!
-for ((i = 0; i < 600 && ! -e "$tmp/bigck"; i++)); do sleep 0.1; done
+for ((i = 0; i < 600; i++)); do [ -e "$tmp/bigck" ] && break; sleep 0.1; done
 kill -INT "$pid"
 wait "$pid"
 st=$?
