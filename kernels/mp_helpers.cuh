@@ -103,6 +103,65 @@ __device__ __forceinline__ uint64_t lookahead_carries(uint64_t generate,
     return (generate + generate_or_propagate + carry_in) ^ generate ^ generate_or_propagate;
 }
 
+// x = x + spill over R words (R >= 2); returns the carry out of x.
+template <int R>
+__device__ __forceinline__ uint32_t add_spill(uint32_t (&x)[R], uint64_t spill)
+{
+    x[0] = ptx::add_cc(x[0], (uint32_t)spill);
+    x[1] = ptx::addc_cc(x[1], (uint32_t)(spill >> 32));
+#pragma unroll
+    for (int q = 2; q < R; q++)
+        x[q] = ptx::addc_cc(x[q], 0u);
+    return ptx::addc(0u, 0u);
+}
+
+template <int R> __device__ __forceinline__ bool all_ones(const uint32_t (&x)[R])
+{
+    uint32_t v = x[0];
+#pragma unroll
+    for (int q = 1; q < R; q++)
+        v &= x[q];
+    return v == 0xffffffffu;
+}
+
+// x = x + bit over R words, dropping the carry out.
+template <int R> __device__ __forceinline__ void add_bit(uint32_t (&x)[R], uint32_t bit)
+{
+    x[0] = ptx::add_cc(x[0], bit);
+#pragma unroll
+    for (int q = 1; q < R; q++)
+        x[q] = ptx::addc_cc(x[q], 0u);
+}
+
+// The carries between the 2T R-word ranges of a product that T consecutive lanes hold, lane t
+// (= lane % T) ranges t (low) and T + t (high), each summed with a spill (what it carries out,
+// below 2^64) into the next range: split-rowchain and [pair|quad|octo]-comba-reg. The spills
+// move one lane up by shuffles (range T - 1's into range T, lane 0's high), each range adds the
+// one it receives, which can carry out of it once more, but only if the range is not then all
+// ones, and those carries are resolved at once by lookahead over ballots. No carry may leave
+// range 2T - 1 (the product fits): none crosses into the next product's lanes. Every lane of the
+// warp must take part.
+template <int R, int T>
+__device__ __forceinline__ void resolve_range_carries(uint32_t (&low)[R], uint32_t (&high)[R],
+                                                      uint64_t low_spill, uint64_t high_spill)
+{
+    static_assert((T & (T - 1)) == 0 && T <= 32, "T lanes of a warp a product");
+    const unsigned t = threadIdx.x % T, from = (t + T - 1) % T;
+    const uint64_t in_low = __shfl_sync(0xffffffffu, low_spill, from, T);
+    const uint64_t in_high = __shfl_sync(0xffffffffu, high_spill, from, T);
+    const uint32_t g_low = add_spill<R>(low, t ? in_low : 0);
+    const uint32_t g_high = add_spill<R>(high, t ? in_high : in_low);
+    const unsigned shift = threadIdx.x % 32 / T * T;
+    const uint64_t mask = T == 32 ? 0xffffffffu : (1ull << T) - 1;
+    const uint64_t gen = (__ballot_sync(0xffffffffu, g_low) >> shift & mask) |
+                         (__ballot_sync(0xffffffffu, g_high) >> shift & mask) << T;
+    const uint64_t prop = (__ballot_sync(0xffffffffu, all_ones<R>(low)) >> shift & mask) |
+                          (__ballot_sync(0xffffffffu, all_ones<R>(high)) >> shift & mask) << T;
+    const uint64_t carries = lookahead_carries(gen, gen | prop, 0);
+    add_bit<R>(low, (uint32_t)(carries >> t) & 1);
+    add_bit<R>(high, (uint32_t)(carries >> (T + t)) & 1);
+}
+
 } // namespace mp
 
 #endif

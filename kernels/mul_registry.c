@@ -15,6 +15,8 @@ LAUNCH(mul_thread_comba_reg_launch);
 LAUNCH(mul_thread_comba_reg_shared_launch);
 LAUNCH(mul_pair_comba_reg_launch);
 LAUNCH(mul_pair_comba_reg_shared_launch);
+LAUNCH(mul_quad_comba_reg_shared_launch);
+LAUNCH(mul_octo_comba_reg_shared_launch);
 LAUNCH(mul_thread_karatsuba_launch);
 LAUNCH(mul_thread_karatsuba2_launch);
 LAUNCH(mul_sumrotate_shuffle_launch);
@@ -78,6 +80,16 @@ static const struct mul_method methods[] = {
      "two threads per product, each Comba of half of a by b in registers, joined by shuffles; "
      "a warp's 16 products staged through shared memory (issue 39)",
      8, 32, 8, MUL_LAYOUT_PRODUCT_MAJOR, mul_pair_comba_reg_shared_launch, NULL},
+    /* Each of four (eight) threads takes a quarter (an eighth) of a in whole 16-byte vectors:
+     * 16..64 words in steps of 16 (32..64 in steps of 32). */
+    {"quad-comba-reg-shared",
+     "four threads per product, each Comba of a quarter of a by b in registers, joined by "
+     "shuffles; a warp's 8 products staged through shared memory (issue 39)",
+     16, 64, 16, MUL_LAYOUT_PRODUCT_MAJOR, mul_quad_comba_reg_shared_launch, NULL},
+    {"octo-comba-reg-shared",
+     "eight threads per product, each Comba of an eighth of a by b in registers, joined by "
+     "shuffles; a warp's 4 products staged through shared memory (issue 39)",
+     32, 64, 32, MUL_LAYOUT_PRODUCT_MAJOR, mul_octo_comba_reg_shared_launch, NULL},
     /* Karatsuba halves the operands once (twice), so words is a multiple of 2 (4); the
      * smallest size is the one with one-word Comba leaves. */
     {"thread-karatsuba", "one thread per product, Karatsuba once, then Comba (001 Table II)",
@@ -191,11 +203,15 @@ unsigned mul_method_block_products(const struct mul_method *m, unsigned words)
     if (f == mul_split_rowchain_launch)
         return SPLIT_ROWCHAIN_WARPS_PER_BLOCK * 32 /
                SPLIT_ROWCHAIN_THREADS(SPLIT_ROWCHAIN_PADDED_WORDS(words));
-    /* mul_thread_comba_reg.cu: a product a thread, or a pair of threads. */
+    /* mul_thread_comba_reg.cu: 32 / T products a warp, T threads a product. */
     if (f == mul_thread_comba_reg_launch || f == mul_thread_comba_reg_shared_launch)
         return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 32;
     if (f == mul_pair_comba_reg_launch || f == mul_pair_comba_reg_shared_launch)
         return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 16;
+    if (f == mul_quad_comba_reg_shared_launch)
+        return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 8;
+    if (f == mul_octo_comba_reg_shared_launch)
+        return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 4;
     /* thread-school, thread-comba, thread-karatsuba[2]: 128 threads per block, a product each;
      * Toom-k: its interpolation kernel, the same. */
     return 128;

@@ -16,8 +16,8 @@
 // A range's sum is R words plus a 64-bit spill into the next range. The spills move one lane up
 // by shuffles; each range adds the spill it receives, which can carry out of it once more, and
 // the carries between the 2T ranges are resolved at once by carry-lookahead over two ballots
-// (mp::lookahead_carries) instead of a walk over the ranges. cpu_ref/split_rowchain_ref.c is the
-// step-by-step twin.
+// (mp::resolve_range_carries) instead of a walk over the ranges. cpu_ref/split_rowchain_ref.c is
+// the step-by-step twin.
 //
 // Operands are product-major, zero-padded to N (a power of two) words; a warp stages its 32 / T
 // products in shared memory with coalesced loads and writes its products through it the same way.
@@ -30,7 +30,6 @@
 namespace {
 
 constexpr unsigned WARPS_PER_BLOCK = SPLIT_ROWCHAIN_WARPS_PER_BLOCK;
-constexpr unsigned FULL = 0xffffffffu;
 
 template <int N, int T> struct Shape {
     static constexpr int R = N / T;  // columns per range
@@ -76,35 +75,6 @@ __device__ __forceinline__ void row(uint32_t (&acc)[R], uint64_t &top, uint32_t 
         acc[q] = (uint32_t)t;
     }
     top += t >> 32;
-}
-
-// x = x + spill over R words (R >= 2); returns the carry out of the range.
-template <int R>
-__device__ __forceinline__ uint32_t add_spill(uint32_t (&x)[R], uint64_t spill)
-{
-    x[0] = ptx::add_cc(x[0], (uint32_t)spill);
-    x[1] = ptx::addc_cc(x[1], (uint32_t)(spill >> 32));
-#pragma unroll
-    for (int q = 2; q < R; q++)
-        x[q] = ptx::addc_cc(x[q], 0u);
-    return ptx::addc(0u, 0u);
-}
-
-template <int R> __device__ __forceinline__ bool all_ones(const uint32_t (&x)[R])
-{
-    uint32_t v = x[0];
-#pragma unroll
-    for (int q = 1; q < R; q++)
-        v &= x[q];
-    return v == FULL;
-}
-
-template <int R> __device__ __forceinline__ void add_bit(uint32_t (&x)[R], uint32_t bit)
-{
-    x[0] = ptx::add_cc(x[0], bit);
-#pragma unroll
-    for (int q = 1; q < R; q++)
-        x[q] = ptx::addc_cc(x[q], 0u);
 }
 
 template <int N, int T>
@@ -165,22 +135,7 @@ __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)
         row<R, (m + 1 - N > 0 ? m + 1 - N : 0), (m < R - 1 ? m : R - 1)>(acc, top, aj, win);
     });
 
-    // Spills: range r's goes to range r + 1, held by the next lane (range T - 1's to range T,
-    // lane 0's high range).
-    const unsigned from = (t + T - 1) % T;
-    const uint64_t in_low = __shfl_sync(FULL, top, from, T);
-    const uint64_t in_high = __shfl_sync(FULL, htop, from, T);
-    const uint32_t g_low = add_spill<R>(acc, t ? in_low : 0);
-    const uint32_t g_high = add_spill<R>(hacc, t ? in_high : in_low);
-    const unsigned shift = p * T;
-    const uint64_t mask = T == 32 ? FULL : (1ull << T) - 1;
-    const uint64_t gen = (__ballot_sync(FULL, g_low) >> shift & mask) |
-                         (__ballot_sync(FULL, g_high) >> shift & mask) << T;
-    const uint64_t prop = (__ballot_sync(FULL, all_ones<R>(acc)) >> shift & mask) |
-                          (__ballot_sync(FULL, all_ones<R>(hacc)) >> shift & mask) << T;
-    const uint64_t carries = mp::lookahead_carries(gen, gen | prop, 0);
-    add_bit<R>(acc, (uint32_t)(carries >> t) & 1);
-    add_bit<R>(hacc, (uint32_t)(carries >> (T + t)) & 1);
+    mp::resolve_range_carries<R, T>(acc, hacc, top, htop);
 
     // Through shared memory to coalesced stores.
     __syncwarp();

@@ -1,6 +1,7 @@
-// thread-comba-reg, pair-comba-reg and their -shared variants: one or two threads per product of
-// 256 to 1024 bits, every word in registers (issue 39: ahead of CGBN on small products, where a
-// product is 128 to 512 bytes of memory traffic and memory binds, not the IMAD pipe).
+// thread-comba-reg, pair-comba-reg and their -shared variants, quad-comba-reg-shared and
+// octo-comba-reg-shared: one, two, four or eight threads per product of 256 to 2048 bits, every
+// word in registers (issue 39: ahead of CGBN on small products, where a product is 128 to 1024
+// bytes of memory traffic and memory binds, not the IMAD pipe).
 //
 // All read the product-major layout the CLI times them in (no transpose), move each operand word
 // into the GPU once and each product word out once, and launch one kernel and nothing else. The
@@ -8,15 +9,15 @@
 // direct kernel, kernels/rowchain_leaf.cuh: 96-bit column accumulators by ptx::mac96, measured a
 // third fewer instructions than carry-chain rows at 1024 bits), unrolled for the word count N.
 // With one thread a product its CPU twin is comba_product in cpu_ref/rowchain_karatsuba_ref.c,
-// the same column order; with two, cpu_ref/comba_pair_ref.c.
+// the same column order; with more, cpu_ref/comba_threads_ref.c.
 //
-// T threads per product (T = 1 or 2, a template argument; 32 / T products a warp): with two,
-// thread h multiplies its half a_h of a (N / 2 words) by all of b, both threads by the same
-// straight-line code, which halves the dependent chain of a product (what binds when the
-// products are too few to fill the GPU). The partner threads then swap the N / 2 words of their
-// partial products that overlap the other's half of c by shuffles, each adds them into its N
-// words of c, and the low thread's carry out goes to the high one. The partners' loads of b are
-// the same addresses in the same instruction, so memory still sees each word once.
+// T threads per product (a template argument; 32 / T products a warp): thread h multiplies its
+// H = N / T words a_h of a by all of b, all threads by the same straight-line code, which cuts
+// the dependent chain of a product T-fold (what binds when the products are too few to fill the
+// GPU) and, at 2048 bits, the registers a thread holds. The threads then exchange the chunks of
+// their partial products that the others own by shuffles and resolve the carries between chunks
+// (product_part below). The threads' loads of b are the same addresses in the same instruction,
+// so memory still sees each word once.
 //
 // The variants differ only in how the words travel (the lead sweeps them on the GPU):
 // - without -shared: each thread moves its own operand words and product words by 16-byte
@@ -40,43 +41,60 @@ constexpr unsigned THREADS = WARPS_PER_BLOCK * 32;
 
 constexpr unsigned FULL = 0xffffffffu;
 
-// Thread h's N words of c, words h N .. h N + N, from ah, its N / T words of a (words
-// h N / T ..), and all of b. T = 1: the whole product, by the thread alone.
+// The T threads of a product split c into 2T chunks of H = N / T words, chunk k = words k H ..
+// k H + H: thread h owns chunks h (its low chunk) and T + h (its high chunk). Thread h's partial
+// product part = a_h b (N + H words, a_h its H words of a) covers chunks h .. h + T: its chunk d
+// belongs to chunk h + d of c, which lane h + d mod T owns. So in exchange step d (1 <= d < T)
+// every thread sends its chunk d and receives a chunk from lane h - d mod T: a rotation, one
+// useful word a shuffle (chunks 0 and T are the thread's own). The received chunk is c's chunk
+// h (the low one) if d <= h, else T + h.
+//
+// Each chunk's sum carries out at most T - 1, into the next chunk (the low chunk of T - 1 feeds
+// the high chunk of 0): the same 2T ranges, two a lane, as split-rowchain's, whose carries
+// mp::resolve_range_carries resolves by one shuffle and lookahead over ballots. T = 1: chunks
+// 0 and 1 are the whole product.
+
+// v += w & mask over H words; returns the carry out.
+template <int H>
+__device__ __forceinline__ uint32_t add_masked(uint32_t (&v)[H], const uint32_t (&w)[H],
+                                               uint32_t mask)
+{
+    v[0] = ptx::add_cc(v[0], w[0] & mask);
+#pragma unroll
+    for (int k = 1; k < H; k++)
+        v[k] = ptx::addc_cc(v[k], w[k] & mask);
+    return ptx::addc(0u, 0u);
+}
+
+// Thread h's chunks of c, low = words h H .., high = words N + h H .., from ah, its H words of a
+// (words h H ..), and all of b.
 template <int N, int T>
-__device__ __forceinline__ void product_part(uint32_t (&out)[2 * N / T], const uint32_t (&ah)[N / T],
-                                             const uint32_t (&b)[N], unsigned h)
+__device__ __forceinline__ void product_part(uint32_t (&low)[N / T], uint32_t (&high)[N / T],
+                                             const uint32_t (&ah)[N / T], const uint32_t (&b)[N],
+                                             unsigned h)
 {
     constexpr int H = N / T;
-    uint32_t part[H + N]; // ah b, to be added at word h H of c
+    uint32_t part[H + N]; // ah b, at word h H of c
     rowchain::comba_rect<H, N>(
         ah, [&](unsigned i) { return b[i]; }, [&](unsigned q, uint32_t v) { part[q] = v; });
-    if constexpr (T == 1) {
 #pragma unroll
-        for (int k = 0; k < 2 * N; k++)
-            out[k] = part[k];
-    } else {
-        static_assert(T == 2, "one or two threads a product");
-        // c[0, N) = part0[0, N) + X^H part1[0, H) and c[N, 2N) = part0[N, N + H) + part1[H, N + H)
-        // + the carry of the first (X = 2^32): each thread sends the H words the other adds.
-        uint32_t received[H], u[N], v[N];
+    for (int k = 0; k < H; k++) {
+        low[k] = part[k];
+        high[k] = part[T * H + k];
+    }
+    if constexpr (T > 1) {
+        uint32_t low_carry = 0, high_carry = 0; // out of the chunk sums: at most T - 1
 #pragma unroll
-        for (int k = 0; k < H; k++)
-            received[k] = __shfl_xor_sync(FULL, h ? part[k] : part[N + k], 1);
+        for (int d = 1; d < T; d++) {
+            uint32_t received[H];
 #pragma unroll
-        for (int k = 0; k < N; k++) {
-            u[k] = h ? part[H + k] : part[k];
-            v[k] = k < H ? (h ? received[k] : 0) : (h ? 0 : received[k - H]);
+            for (int k = 0; k < H; k++)
+                received[k] = __shfl_sync(FULL, part[d * H + k], h + T - d, T);
+            const uint32_t to_low = d <= (int)h ? ~0u : 0u;
+            low_carry += add_masked<H>(low, received, to_low);
+            high_carry += add_masked<H>(high, received, ~to_low);
         }
-        out[0] = ptx::add_cc(u[0], v[0]);
-#pragma unroll
-        for (int k = 1; k < N; k++)
-            out[k] = ptx::addc_cc(u[k], v[k]);
-        const uint32_t carry_out = ptx::addc(0u, 0u); // the high thread's is 0: c fits
-        const uint32_t carry_in = __shfl_xor_sync(FULL, carry_out, 1) & h;
-        out[0] = ptx::add_cc(out[0], carry_in);
-#pragma unroll
-        for (int k = 1; k < N; k++)
-            out[k] = ptx::addc_cc(out[k], 0u);
+        mp::resolve_range_carries<H, T>(low, high, low_carry, high_carry);
     }
 }
 
@@ -91,12 +109,15 @@ __global__ void __launch_bounds__(THREADS)
     const size_t thread = (size_t)blockIdx.x * THREADS + threadIdx.x;
     const size_t p = thread / T, at = p < count ? p : count - 1;
     const unsigned h = (unsigned)(thread % T);
-    uint32_t x[H], y[N], z[2 * N / T];
+    uint32_t x[H], y[N], low[H], high[H];
     mp::words_from_vectors<H>(x, a + at * (N / 4) + h * (H / 4));
     mp::words_from_vectors<N>(y, b + at * (N / 4));
-    product_part<N, T>(z, x, y, h);
-    if (p < count)
-        mp::words_to_vectors<2 * N / T>(c + p * (N / 2) + h * (N / 2 / T), z);
+    product_part<N, T>(low, high, x, y, h);
+    if (p < count) {
+        uint4 *cp = c + p * (N / 2) + h * (H / 4);
+        mp::words_to_vectors<H>(cp, low);
+        mp::words_to_vectors<H>(cp + N / 4, high);
+    }
 }
 
 // A warp's staging area in 16-byte vectors, for its P = 32 / T products. Product p's operands
@@ -138,14 +159,16 @@ __global__ void __launch_bounds__(THREADS)
     }
     __syncwarp();
     const unsigned p = lane / T, h = lane % T, at = p < n ? p : 0;
-    uint32_t x[H], y[N], z[2 * N / T];
+    uint32_t x[H], y[N], low[H], high[H];
     mp::words_from_vectors<H>(x, as + at * S::QA + h * (H / 4));
     mp::words_from_vectors<N>(y, bs + at * S::QA);
-    product_part<N, T>(z, x, y, h);
+    product_part<N, T>(low, high, x, y, h);
     __syncwarp(); // every operand read before the products overwrite them
     uint4 *cs = as;
-    if (p < n)
-        mp::words_to_vectors<2 * N / T>(cs + p * S::QC + h * (N / 2 / T), z);
+    if (p < n) {
+        mp::words_to_vectors<H>(cs + p * S::QC + h * (H / 4), low);
+        mp::words_to_vectors<H>(cs + p * S::QC + N / 4 + h * (H / 4), high);
+    }
     __syncwarp();
     uint4 *cg = c + p0 * 2 * S::Q;
 #pragma unroll 4
@@ -153,48 +176,34 @@ __global__ void __launch_bounds__(THREADS)
         cg[i] = cs[i / (2 * S::Q) * S::QC + i % (2 * S::Q)];
 }
 
-template <int N, int T>
-cudaError_t launch_sized(bool shared, const uint32_t *a, const uint32_t *b, uint32_t *c,
-                         size_t count, cudaStream_t stream)
+template <int N, int T, bool SHARED>
+cudaError_t launch_sized(const uint32_t *a, const uint32_t *b, uint32_t *c, size_t count,
+                         cudaStream_t stream)
 {
-    if constexpr (N / T % 4 != 0) {
-        return cudaErrorInvalidValue; // outside the registry's sizes for T
-    } else {
-        const uint4 *va = reinterpret_cast<const uint4 *>(a);
-        const uint4 *vb = reinterpret_cast<const uint4 *>(b);
-        uint4 *vc = reinterpret_cast<uint4 *>(c);
-        const unsigned blocks = (unsigned)((count * T + THREADS - 1) / THREADS);
-        if (shared)
-            comba_reg_shared_kernel<N, T><<<blocks, THREADS, 0, stream>>>(va, vb, vc, count);
-        else
-            comba_reg_kernel<N, T><<<blocks, THREADS, 0, stream>>>(va, vb, vc, count);
-        return cudaGetLastError();
-    }
+    const uint4 *va = reinterpret_cast<const uint4 *>(a);
+    const uint4 *vb = reinterpret_cast<const uint4 *>(b);
+    uint4 *vc = reinterpret_cast<uint4 *>(c);
+    const unsigned blocks = (unsigned)((count * T + THREADS - 1) / THREADS);
+    if constexpr (SHARED)
+        comba_reg_shared_kernel<N, T><<<blocks, THREADS, 0, stream>>>(va, vb, vc, count);
+    else
+        comba_reg_kernel<N, T><<<blocks, THREADS, 0, stream>>>(va, vb, vc, count);
+    return cudaGetLastError();
 }
 
-// N from 8 to 32 words, a multiple of 4 T: the sizes the registry gives these methods.
-template <int T>
-cudaError_t launch(bool shared, const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned words,
+// The sizes the registry gives these methods: N a multiple of 4 T (each thread's H words whole
+// vectors), from 8 words (T = 1) or 4 T, up to 32 words for one or two threads a product and 64
+// for four or eight.
+template <int T, bool SHARED, int N = (T == 1 ? 8 : 4 * T)>
+cudaError_t launch(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned words,
                    size_t count, cudaStream_t stream)
 {
-    switch (words) {
-    case 8:
-        return launch_sized<8, T>(shared, a, b, c, count, stream);
-    case 12:
-        return launch_sized<12, T>(shared, a, b, c, count, stream);
-    case 16:
-        return launch_sized<16, T>(shared, a, b, c, count, stream);
-    case 20:
-        return launch_sized<20, T>(shared, a, b, c, count, stream);
-    case 24:
-        return launch_sized<24, T>(shared, a, b, c, count, stream);
-    case 28:
-        return launch_sized<28, T>(shared, a, b, c, count, stream);
-    case 32:
-        return launch_sized<32, T>(shared, a, b, c, count, stream);
-    default:
+    if (words == N)
+        return launch_sized<N, T, SHARED>(a, b, c, count, stream);
+    if constexpr (N + 4 * T <= (T <= 2 ? 32 : 64))
+        return launch<T, SHARED, N + 4 * T>(a, b, c, words, count, stream);
+    else
         return cudaErrorInvalidValue; // outside the registry's sizes
-    }
 }
 
 } // namespace
@@ -205,9 +214,11 @@ cudaError_t launch(bool shared, const uint32_t *a, const uint32_t *b, uint32_t *
                                 cudaStream_t stream)                                         \
     {                                                                                        \
         (void)scratch;                                                                       \
-        return launch<T>(SHARED, a, b, c, words, count, stream);                             \
+        return launch<T, SHARED>(a, b, c, words, count, stream);                             \
     }
 COMBA_REG_LAUNCH(mul_thread_comba_reg_launch, 1, false)
 COMBA_REG_LAUNCH(mul_thread_comba_reg_shared_launch, 1, true)
 COMBA_REG_LAUNCH(mul_pair_comba_reg_launch, 2, false)
 COMBA_REG_LAUNCH(mul_pair_comba_reg_shared_launch, 2, true)
+COMBA_REG_LAUNCH(mul_quad_comba_reg_shared_launch, 4, true)
+COMBA_REG_LAUNCH(mul_octo_comba_reg_shared_launch, 8, true)

@@ -1,0 +1,100 @@
+#include "comba_threads_ref.h"
+
+#include <string.h>
+
+#define MAX_H COMBA_THREADS_MAX_WORDS
+
+/* c[0 .. na + nb) = a * b, column q summing a_i b_(q-i) from the highest i down into
+ * {c2, lo}, as rowchain::comba_rect; returns the word products taken. */
+static unsigned comba_rect(uint32_t *c, const uint32_t *a, unsigned na, const uint32_t *b,
+                           unsigned nb)
+{
+    unsigned products = 0;
+    uint64_t lo = 0;
+    for (unsigned q = 0; q + 1 < na + nb; q++) {
+        uint32_t c2 = 0;
+        for (unsigned i = na; i-- > 0;) {
+            if (q < i || q - i >= nb)
+                continue;
+            const unsigned __int128 t = (unsigned __int128)lo + (uint64_t)a[i] * b[q - i];
+            lo = (uint64_t)t;
+            c2 += (uint32_t)(t >> 64);
+            products++;
+        }
+        c[q] = (uint32_t)lo;
+        lo = lo >> 32 | (uint64_t)c2 << 32;
+    }
+    c[na + nb - 1] = (uint32_t)lo;
+    return products;
+}
+
+/* v[0 .. h) += w & mask, then + carry; returns the carry out (add_masked and add_word). */
+static uint32_t add_chunk(uint32_t *v, const uint32_t *w, uint32_t mask, uint32_t carry,
+                          unsigned h)
+{
+    uint64_t sum = carry;
+    for (unsigned k = 0; k < h; k++) {
+        sum += (uint64_t)v[k] + (w ? w[k] & mask : 0);
+        v[k] = (uint32_t)sum;
+        sum >>= 32;
+    }
+    return (uint32_t)sum;
+}
+
+static int all_ones(const uint32_t *v, unsigned h)
+{
+    for (unsigned k = 0; k < h; k++)
+        if (v[k] != ~0u)
+            return 0;
+    return 1;
+}
+
+void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, unsigned n,
+                           unsigned t, struct comba_threads_stats *stats)
+{
+    const unsigned hw = n / t; /* H, the words of a chunk */
+    uint32_t part[COMBA_THREADS_MAX][COMBA_THREADS_MAX_WORDS + MAX_H];
+    uint32_t chunk[2][COMBA_THREADS_MAX][MAX_H]; /* [0]: the low chunk h, [1]: the high T + h */
+    uint32_t sum_carry[2][COMBA_THREADS_MAX] = {{0}}, gen[2][COMBA_THREADS_MAX];
+    memset(stats, 0, sizeof *stats);
+    for (unsigned h = 0; h < t; h++) {
+        stats->products[h] = comba_rect(part[h], a + h * hw, hw, b, n);
+        memcpy(chunk[0][h], part[h], hw * sizeof(uint32_t));
+        memcpy(chunk[1][h], part[h] + t * hw, hw * sizeof(uint32_t));
+    }
+    /* Exchange step d: lane h receives chunk d of lane h - d mod T, c's chunk h if d <= h. */
+    for (unsigned d = 1; d < t; d++)
+        for (unsigned h = 0; h < t; h++) {
+            const uint32_t *received = part[(h + t - d) % t] + d * hw;
+            const uint32_t to_low = d <= h ? ~0u : 0u;
+            sum_carry[0][h] += add_chunk(chunk[0][h], received, to_low, 0, hw);
+            sum_carry[1][h] += add_chunk(chunk[1][h], received, ~to_low, 0, hw);
+        }
+    /* The carry shift: chunk k's carry into chunk k + 1; lane T - 1's low feeds lane 0's high. */
+    for (unsigned h = 0; h < t; h++) {
+        const unsigned prev = (h + t - 1) % t;
+        const uint32_t into_low = h ? sum_carry[0][prev] : 0;
+        const uint32_t into_high = h ? sum_carry[1][prev] : sum_carry[0][prev];
+        stats->chunk_carries += into_low + into_high;
+        gen[0][h] = add_chunk(chunk[0][h], NULL, 0, into_low, hw);
+        gen[1][h] = add_chunk(chunk[1][h], NULL, 0, into_high, hw);
+    }
+    /* The lookahead over the 2T chunks, from the ballots of one product's lanes. */
+    uint32_t g = 0, gp = 0;
+    for (unsigned k = 0; k < 2 * t; k++) {
+        const uint32_t *v = chunk[k / t][k % t];
+        g |= gen[k / t][k % t] << k;
+        gp |= (gen[k / t][k % t] | (uint32_t)all_ones(v, hw)) << k;
+    }
+    const uint32_t carries_in = (g + gp) ^ g ^ gp;
+    for (unsigned k = 0; k < 2 * t; k++) {
+        uint32_t *v = chunk[k / t][k % t];
+        const uint32_t in = carries_in >> k & 1;
+        stats->generated += gen[k / t][k % t];
+        stats->propagated += in & (uint32_t)all_ones(v, hw);
+        const uint32_t out = add_chunk(v, NULL, 0, in, hw);
+        if (k == 2 * t - 1)
+            stats->top_carry = out | gen[1][t - 1] | sum_carry[1][t - 1];
+        memcpy(c + k * hw, v, hw * sizeof(uint32_t));
+    }
+}
