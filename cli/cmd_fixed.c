@@ -30,16 +30,16 @@ enum {
 static const char *op_names[MPGPU_FIXED_N_OPS];
 
 /* The variants of --impl, --mem, --operands and --word-order, in the order their cases run;
- * index 1 is the library's flag set (mpgpu_fixed_options' impl, global_mem, interleaved,
- * coalesced). */
-static const char *const impl_names[] = {"ptx", "c"};
+ * the index is the library's impl (mpgpu_fixed_impl), and for the others the flag it sets
+ * (mpgpu_fixed_options' global_mem, interleaved, coalesced). */
+static const char *const impl_names[MPGPU_FIXED_N_IMPLS] = {"ptx", "c", "fp64"};
 static const char *const mem_names[] = {"local", "global"};
 static const char *const operands_names[] = {"separate", "interleaved"};
 static const char *const word_order_names[] = {"contiguous", "coalesced"};
 
 struct fixed_args {
     /* Each a list (issue 36): every combination runs. */
-    bool ops[MPGPU_FIXED_N_OPS], impls[2], mems[2], operands[2], word_orders[2];
+    bool ops[MPGPU_FIXED_N_OPS], impls[MPGPU_FIXED_N_IMPLS], mems[2], operands[2], word_orders[2];
     uint64_t chain;
     unsigned grid, block;
     const char *modulus, *input;
@@ -51,7 +51,7 @@ static int fixed_handle(int id, const char *arg, void *ctx)
     struct fixed_args *f = ctx;
     switch (id) {
     case OPT_OP: name_list_parse("--op", arg, op_names, MPGPU_FIXED_N_OPS, f->ops); break;
-    case OPT_IMPL: name_list_parse("--impl", arg, impl_names, 2, f->impls); break;
+    case OPT_IMPL: name_list_parse("--impl", arg, impl_names, MPGPU_FIXED_N_IMPLS, f->impls); break;
     case OPT_CHAIN: f->chain = cli_parse_u64("--chain", arg, 1, UINT64_C(1) << 32); break;
     case OPT_OPERANDS: name_list_parse("--operands", arg, operands_names, 2, f->operands); break;
     case OPT_WORD_ORDER: name_list_parse("--word-order", arg, word_order_names, 2, f->word_orders); break;
@@ -68,7 +68,7 @@ static int fixed_handle(int id, const char *arg, void *ctx)
 static const struct cli_option fixed_options[] = {
     {"op", "OP[,OP...]", OPT_OP, "operations, a comma list (default montmul): add, sub (two's complement in the operand width), addm, subm (branch-free mod m), mul (column order), karatsuba (one level), montred (T R^-1 mod m, R = 2^(32 ceil(P/32))), montmul (a b R^-1 mod m), powm (a^b mod m)"},
     {"chain", "K", OPT_CHAIN, "apply the operation K times per element in registers, each time to the last result (default 1); the throughput counts all K"},
-    {"impl", "ptx|c[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C (default ptx; ptx,c runs both)"},
+    {"impl", "ptx|c|fp64[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C, or (montmul and powm only) 52-bit limbs whose products are fused multiply-adds on the FP64 pipe (default ptx; a comma list runs each, fp64 with the ops it has)"},
     {"operands", "separate|interleaved[,...]", OPT_OPERANDS, "the two operands in separate arrays, or interleaved word by word in one (default separate; 004 section 3.4; a comma list runs each)"},
     {"word-order", "contiguous|coalesced[,...]", OPT_WORD_ORDER, "each element's words together (contiguous: IDX), or word j of every element together (coalesced: COAL_IDX) (default coalesced; a comma list runs each)"},
     {"mem", "local|global[,...]", OPT_MEM, "operands copied to registers (local: _loc), or used in place in device memory (global: _glo, the operands and the result; mul, karatsuba, montred, montmul and powm keep their temporaries in registers) (default local; a comma list runs each)"},
@@ -108,13 +108,13 @@ struct fixed_bench {
     bool dev_open;
 };
 
-/* A case's two-way variants as bits of one number, so that one loop runs every combination. */
+/* A case's two-way variants as bits of one number, so that one loop runs every combination
+ * (with the implementation above them: v / N_VARIANTS). */
 enum {
     VARIANT_WORD_ORDER = 1,
     VARIANT_OPERANDS = 2,
     VARIANT_MEM = 4,
-    VARIANT_IMPL = 8,
-    N_VARIANTS = 16,
+    N_VARIANTS = 8,
 };
 
 struct fixed_case {
@@ -520,13 +520,14 @@ int cmd_fixed(int argc, char **argv)
         .ctx = &f.args,
         .examples = "  mpgpu fixed --bits 256 --op montmul --count 2^20 --chain 100\n"
                     "  mpgpu fixed --bits 109,131,163,191,239 --op add,mul,karatsuba --impl ptx,c\n"
-                    "  mpgpu fixed --bits 239 --op add --mem global --grid 64 --block 64\n",
+                    "  mpgpu fixed --bits 239 --op add --mem global --grid 64 --block 64\n"
+                    "  mpgpu fixed --bits 256,384,512 --op montmul,powm --impl ptx,fp64 --chain 100\n",
     };
     cli_parse(argc, argv, &spec, &f.opt);
     if (!f.opt.bits_set)
         f.opt.bits_list[0] = 256;
     select_default(f.args.ops, MPGPU_FIXED_N_OPS, MPGPU_FIXED_MONTMUL);
-    select_default(f.args.impls, 2, MPGPU_FIXED_IMPL_PTX);
+    select_default(f.args.impls, MPGPU_FIXED_N_IMPLS, MPGPU_FIXED_IMPL_PTX);
     select_default(f.args.mems, 2, 0);
     select_default(f.args.operands, 2, 0);
     select_default(f.args.word_orders, 2, 1);
@@ -546,6 +547,13 @@ int cmd_fixed(int argc, char **argv)
             continue;
         n_ops++;
         the_op = (mpgpu_fixed_op)op;
+        bool has_impl = false;
+        for (int impl = 0; impl < MPGPU_FIXED_N_IMPLS; impl++)
+            has_impl |= f.args.impls[impl] &&
+                        mpgpu_fixed_impl_check(the_op, (mpgpu_fixed_impl)impl) == MPGPU_OK;
+        if (!has_impl)
+            cli_bad_input("fixed: --op %s is not in --impl fp64, which has montmul and powm; give "
+                          "--impl ptx or c for it too", op_names[op]);
         const mpgpu_fixed_op_info info = op_info(the_op, MPGPU_FIXED_MIN_BITS);
         montgomery |= info.montgomery;
         modular |= info.modular;
@@ -582,16 +590,17 @@ int cmd_fixed(int argc, char **argv)
     /* Cases: every precision x operation x implementation x memory x operand layout x word
      * order, in that order (VARIANT_* bits, the last varying fastest). */
     size_t n_cases = 0;
-    const size_t max_cases = f.opt.n_bits * MPGPU_FIXED_N_OPS * N_VARIANTS;
+    const size_t max_cases = f.opt.n_bits * MPGPU_FIXED_N_OPS * MPGPU_FIXED_N_IMPLS * N_VARIANTS;
     struct bench_case *cases = calloc(max_cases, sizeof *cases);
     struct fixed_case *fcs = calloc(max_cases, sizeof *fcs);
     for (size_t s = 0; s < f.opt.n_bits; s++)
         for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
-            for (unsigned v = 0; v < N_VARIANTS; v++) {
-                const int impl = (v & VARIANT_IMPL) != 0, mem = (v & VARIANT_MEM) != 0,
+            for (unsigned v = 0; v < MPGPU_FIXED_N_IMPLS * N_VARIANTS; v++) {
+                const int impl = v / N_VARIANTS, mem = (v & VARIANT_MEM) != 0,
                           operands = (v & VARIANT_OPERANDS) != 0, order = (v & VARIANT_WORD_ORDER) != 0;
                 if (!f.args.ops[op] || !f.args.impls[impl] || !f.args.mems[mem] ||
-                    !f.args.operands[operands] || !f.args.word_orders[order])
+                    !f.args.operands[operands] || !f.args.word_orders[order] ||
+                    mpgpu_fixed_impl_check((mpgpu_fixed_op)op, (mpgpu_fixed_impl)impl) != MPGPU_OK)
                     continue;
                 struct fixed_case *fc = &fcs[n_cases];
                 fc->bits = f.opt.bits_list[s];

@@ -130,6 +130,17 @@ template <Impl I> cudaError_t launch_op(const fixed_launch *x, const Layout &L, 
     }
 }
 
+// --impl fp64 has montmul and powm alone (fixed_fp64_chain.cuh); the library refuses the rest
+// before it launches.
+cudaError_t launch_fp64(const fixed_launch *x, const Layout &L, const Modulus &M)
+{
+    switch (x->cfg->op) {
+    case FIXED_MONTMUL: return launch<FIXED_MONTMUL, Impl::fp64>(x, L, M);
+    case FIXED_POWM: return launch<FIXED_POWM, Impl::fp64>(x, L, M);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 } // namespace
 
 extern "C" cudaError_t FIXED_CAT(fixed_launch_, FIXED_P)(const struct fixed_launch *x)
@@ -144,5 +155,10 @@ extern "C" cudaError_t FIXED_CAT(fixed_launch_, FIXED_P)(const struct fixed_laun
         M.r2[j] = x->r2[j];
     }
     M.mp = x->mp;
-    return c->impl == FIXED_IMPL_PTX ? launch_op<Impl::ptx>(x, L, M) : launch_op<Impl::c>(x, L, M);
+    switch (c->impl) {
+    case FIXED_IMPL_PTX: return launch_op<Impl::ptx>(x, L, M);
+    case FIXED_IMPL_C: return launch_op<Impl::c>(x, L, M);
+    case FIXED_IMPL_FP64: return launch_fp64(x, L, M);
+    default: return cudaErrorInvalidValue;
+    }
 }

@@ -20,7 +20,9 @@ _Static_assert(MPGPU_FIXED_ADD == (int)FIXED_ADD && MPGPU_FIXED_SUB == (int)FIXE
                    MPGPU_FIXED_POWM == (int)FIXED_POWM && MPGPU_FIXED_N_OPS == (int)FIXED_N_OPS,
                "mpgpu_fixed_op differs from enum fixed_op");
 _Static_assert(MPGPU_FIXED_IMPL_PTX == (int)FIXED_IMPL_PTX &&
-                   MPGPU_FIXED_IMPL_C == (int)FIXED_IMPL_C,
+                   MPGPU_FIXED_IMPL_C == (int)FIXED_IMPL_C &&
+                   MPGPU_FIXED_IMPL_FP64 == (int)FIXED_IMPL_FP64 &&
+                   MPGPU_FIXED_N_IMPLS == (int)FIXED_N_IMPLS,
                "mpgpu_fixed_impl differs from enum fixed_impl");
 _Static_assert(MPGPU_FIXED_MAX_WORDS == FIXED_MAX_WORDS, "the largest precision differs");
 
@@ -100,6 +102,15 @@ mpgpu_status mpgpu_fixed_check(mpgpu_fixed_op op, unsigned bits)
     if ((unsigned)op >= FIXED_N_OPS)
         return MPGPU_ERR_UNKNOWN_METHOD;
     return fixed_launcher(bits) ? MPGPU_OK : MPGPU_ERR_UNSUPPORTED_SIZE;
+}
+
+mpgpu_status mpgpu_fixed_impl_check(mpgpu_fixed_op op, mpgpu_fixed_impl impl)
+{
+    if ((unsigned)impl >= FIXED_N_IMPLS)
+        return MPGPU_ERR_BAD_ARGUMENT;
+    if ((unsigned)op >= FIXED_N_OPS || !fixed_impl_has((enum fixed_impl)impl, (enum fixed_op)op))
+        return MPGPU_ERR_UNKNOWN_METHOD;
+    return MPGPU_OK;
 }
 
 /* 1 if x (n + 1 words) < m (n words). */
@@ -191,8 +202,7 @@ static mpgpu_status check_layout(mpgpu_fixed_op op, unsigned bits, size_t count,
         return st;
     s->opts = opts ? *opts : mpgpu_fixed_default_options();
     const mpgpu_fixed_options *o = &s->opts;
-    if (((unsigned)o->impl != MPGPU_FIXED_IMPL_PTX && (unsigned)o->impl != MPGPU_FIXED_IMPL_C) ||
-        !is_flag(o->global_mem) || !is_flag(o->interleaved) || !is_flag(o->coalesced) ||
+    if ((unsigned)o->impl >= FIXED_N_IMPLS || !is_flag(o->global_mem) || !is_flag(o->interleaved) || !is_flag(o->coalesced) ||
         o->chain == 0 || o->grid > 0x7fffffffu || o->block == 0 || o->block > 1024)
         return MPGPU_ERR_BAD_ARGUMENT;
     s->op = (enum fixed_op)op;
@@ -306,6 +316,9 @@ static mpgpu_status check_call(mpgpu_fixed_op op, unsigned bits, size_t count,
     if (st != MPGPU_OK)
         return st;
     st = check_layout(op, bits, count, opts, s);
+    if (st != MPGPU_OK)
+        return st;
+    st = mpgpu_fixed_impl_check(op, s->opts.impl);
     if (st != MPGPU_OK)
         return st;
     if (fixed_op_modular(s->op) &&

@@ -1,8 +1,9 @@
 /* gpu suite: every `mpgpu fixed` kernel against GMP, through libmpgpu's device call
  * (mpgpu_fixed_device) as the command line makes it: every built precision x operation x
- * --impl (ptx, c) x --operands (separate, interleaved) x --word-order (coalesced, contiguous),
- * --mem local and global, --chain 1 and 3 (powm 1), two moduli (a random odd one
- * of P bits, and 2^P - 1, which is R - 1 when P is a multiple of 32). Elements 0..3 are boundary
+ * --impl (ptx, c, and fp64 for montmul and powm) x --operands (separate, interleaved) x --word-order (coalesced, contiguous),
+ * --mem local and global, --chain 1 and 3 (powm 1), three moduli (a random odd one
+ * of P bits, 2^P - 1, which is R - 1 when P is a multiple of 32, and 2^(P-1) + 1, the least odd
+ * one of P bits). Elements 0..3 are boundary
  * operands (fixed_boundary_operands: zeros; all ones or m - 1; one; the largest T = mR - 1 for
  * montred), the rest seeded random; the count is a prime past two blocks so the last block is
  * partial; the results are poisoned before each run. Each element compared is one check. Exits
@@ -20,6 +21,8 @@
 #define COUNT 641u /* prime, past two blocks of 256 */
 #define BLOCK 256u
 #define MAX_WORDS MPGPU_FIXED_MAX_WORDS
+
+static const char *const impl_names[MPGPU_FIXED_N_IMPLS] = {"ptx", "c", "fp64"};
 
 static uint32_t a[COUNT * 2 * MAX_WORDS], b[COUNT * MAX_WORDS], r[COUNT * 2 * MAX_WORDS];
 static uint32_t packed_ab[COUNT * 3 * MAX_WORDS], packed_r[COUNT * 2 * MAX_WORDS];
@@ -83,7 +86,7 @@ static void run(mpgpu_fixed_op op, unsigned bits, const mpgpu_fixed_options *opt
     }
     char what[200];
     snprintf(what, sizeof what, "bits=%u op=%s impl=%s operands=%s word-order=%s mem=%s chain=%llu m[0]=%08x",
-             bits, info.name, opts->impl == MPGPU_FIXED_IMPL_PTX ? "ptx" : "c",
+             bits, info.name, impl_names[opts->impl],
              opts->interleaved ? "interleaved" : "separate", opts->coalesced ? "coalesced" : "contiguous",
              opts->global_mem ? "global" : "local", (unsigned long long)opts->chain, m[0]);
     mpgpu_fixed_modulus mod;
@@ -123,26 +126,30 @@ int main(void)
         if (s == 0)
             first_bits = bits;
         const unsigned n = (bits + 31) / 32;
-        uint32_t moduli[2][MAX_WORDS] = {{0}};
+        uint32_t moduli[3][MAX_WORDS] = {{0}};
         fixed_random_modulus(bits, seed, moduli[0]);
         for (unsigned j = 0; j < n; j++) /* 2^P - 1 */
             moduli[1][j] = 32 * j + 32 <= bits ? ~0u : (1u << (bits % 32)) - 1;
+        moduli[2][0] = 1; /* 2^(P-1) + 1 */
+        moduli[2][(bits - 1) / 32] |= 1u << ((bits - 1) % 32);
         const int before = checks, failed = failures;
         for (int op = 0; op < MPGPU_FIXED_N_OPS; op++) {
             mpgpu_fixed_op_info info;
             mpgpu_fixed_op_get((mpgpu_fixed_op)op, bits, &info);
-            for (int mi = 0; mi < (info.modular ? 2 : 1); mi++)
-                for (int impl = 0; impl < 2; impl++)
-                    for (int layout = 0; layout < 4; layout++)
-                        for (int mem = 0; mem < 2; mem++)
-                            for (uint64_t chain = 1; chain <= (op == MPGPU_FIXED_POWM ? 1u : 3u); chain += 2) {
-                                const mpgpu_fixed_options opts = {
-                                    .impl = (mpgpu_fixed_impl)impl, .global_mem = mem,
-                                    .interleaved = layout & 1, .coalesced = layout >> 1,
-                                    .chain = chain, .grid = 0, .block = BLOCK,
-                                };
-                                run((mpgpu_fixed_op)op, bits, &opts, moduli[mi]);
-                            }
+            for (int mi = 0; mi < (info.modular ? 3 : 1); mi++)
+                for (int v = 0; v < MPGPU_FIXED_N_IMPLS * 8; v++) {
+                    const int impl = v / 8, layout = v / 2 % 4, mem = v % 2;
+                    if (mpgpu_fixed_impl_check((mpgpu_fixed_op)op, (mpgpu_fixed_impl)impl) != MPGPU_OK)
+                        continue;
+                    for (uint64_t chain = 1; chain <= (op == MPGPU_FIXED_POWM ? 1u : 3u); chain += 2) {
+                        const mpgpu_fixed_options opts = {
+                            .impl = (mpgpu_fixed_impl)impl, .global_mem = mem,
+                            .interleaved = layout & 1, .coalesced = layout >> 1,
+                            .chain = chain, .grid = 0, .block = BLOCK,
+                        };
+                        run((mpgpu_fixed_op)op, bits, &opts, moduli[mi]);
+                    }
+                }
         }
         printf("bits=%-5u %6d checks, %d failures\n", bits, checks - before, failures - failed);
     }
@@ -152,5 +159,8 @@ int main(void)
     uint32_t m[MAX_WORDS] = {0};
     fixed_random_modulus(first_bits, seed, m);
     run(MPGPU_FIXED_MONTMUL, first_bits, &opts, m);
+    const mpgpu_fixed_options fp64 = {.impl = MPGPU_FIXED_IMPL_FP64, .coalesced = 1, .chain = 2,
+                                      .grid = 2, .block = 8};
+    run(MPGPU_FIXED_MONTMUL, first_bits, &fp64, m);
     return test_finish("fixed_gpu");
 }

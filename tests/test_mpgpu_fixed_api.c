@@ -38,6 +38,19 @@ static void test_bits(void)
     CHECK(mpgpu_fixed_check((mpgpu_fixed_op)MPGPU_FIXED_N_OPS, 256) == MPGPU_ERR_UNKNOWN_METHOD,
           "op past the last");
     CHECK(mpgpu_fixed_check((mpgpu_fixed_op)-1, 256) == MPGPU_ERR_UNKNOWN_METHOD, "op -1");
+    /* fp64 has montmul and powm alone; ptx and c every op. */
+    for (int op = 0; op < MPGPU_FIXED_N_OPS; op++) {
+        const int fp64 = op == MPGPU_FIXED_MONTMUL || op == MPGPU_FIXED_POWM;
+        CHECK(mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_PTX) == MPGPU_OK &&
+                  mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_C) == MPGPU_OK &&
+                  mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_FP64) ==
+                      (fp64 ? MPGPU_OK : MPGPU_ERR_UNKNOWN_METHOD),
+              "the impls of op %d", op);
+    }
+    CHECK(mpgpu_fixed_impl_check(MPGPU_FIXED_MONTMUL, (mpgpu_fixed_impl)MPGPU_FIXED_N_IMPLS) ==
+              MPGPU_ERR_BAD_ARGUMENT, "impl past the last");
+    CHECK(mpgpu_fixed_impl_check((mpgpu_fixed_op)MPGPU_FIXED_N_OPS, MPGPU_FIXED_IMPL_FP64) ==
+              MPGPU_ERR_UNKNOWN_METHOD, "op past the last, fp64");
 }
 
 static void test_ops(void)
@@ -201,16 +214,17 @@ static void test_layouts(void)
 static void test_resources(void)
 {
     const size_t n = mpgpu_fixed_resources_count();
-    /* 9 operations x 2 implementations x 2 memories per precision */
-    CHECK(n == N_BUILT * MPGPU_FIXED_N_OPS * 2 * 2, "%zu ptxas records", n);
-    int seen[N_BUILT][MPGPU_FIXED_N_OPS][2][2] = {{{{0}}}};
+    /* (9 operations x 2 implementations + fp64's montmul and powm) x 2 memories per precision */
+    CHECK(n == N_BUILT * (MPGPU_FIXED_N_OPS * 2 + 2) * 2, "%zu ptxas records", n);
+    int seen[N_BUILT][MPGPU_FIXED_N_OPS][MPGPU_FIXED_N_IMPLS][2] = {{{{0}}}};
     for (size_t i = 0; i < n; i++) {
         mpgpu_fixed_resources k;
         CHECK(mpgpu_fixed_resources_get(i, &k) == MPGPU_OK, "record %zu", i);
         size_t s = 0;
         while (s < N_BUILT && built[s] != k.bits)
             s++;
-        const int ok = s < N_BUILT && (unsigned)k.op < MPGPU_FIXED_N_OPS && (unsigned)k.impl < 2 &&
+        const int ok = s < N_BUILT && (unsigned)k.op < MPGPU_FIXED_N_OPS &&
+                       (unsigned)k.impl < MPGPU_FIXED_N_IMPLS &&
                        (unsigned)k.global_mem < 2 && k.registers > 0 && k.registers <= 255;
         CHECK(ok, "record %zu: %u bits, op %d, impl %d, mem %d, %u registers", i, k.bits,
               (int)k.op, (int)k.impl, k.global_mem, k.registers);
@@ -219,9 +233,12 @@ static void test_resources(void)
     }
     for (size_t s = 0; s < N_BUILT; s++)
         for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
-            for (int i = 0; i < 4; i++)
-                CHECK(seen[s][op][i >> 1][i & 1] == 1, "%u bits op %d impl %d mem %d: %d records",
+            for (int i = 0; i < 2 * MPGPU_FIXED_N_IMPLS; i++) {
+                const int want = mpgpu_fixed_impl_check((mpgpu_fixed_op)op,
+                                                        (mpgpu_fixed_impl)(i >> 1)) == MPGPU_OK;
+                CHECK(seen[s][op][i >> 1][i & 1] == want, "%u bits op %d impl %d mem %d: %d records",
                       built[s], op, i >> 1, i & 1, seen[s][op][i >> 1][i & 1]);
+            }
     mpgpu_fixed_resources k;
     CHECK(mpgpu_fixed_resources_get(n, &k) == MPGPU_ERR_BAD_ARGUMENT, "index past the end");
     CHECK(mpgpu_fixed_resources_get(0, NULL) == MPGPU_ERR_BAD_ARGUMENT, "NULL info");
@@ -256,8 +273,9 @@ static void test_arguments(const char *name, fixed_call call)
           "%s: the moduli", name);
     const mpgpu_fixed_options dflt = mpgpu_fixed_default_options();
     mpgpu_fixed_options bad_impl = dflt, bad_chain = dflt, bad_block = dflt, big_block = dflt,
-                        bad_grid = dflt, bad_flag = dflt, inter = dflt;
-    bad_impl.impl = (mpgpu_fixed_impl)2;
+                        bad_grid = dflt, bad_flag = dflt, inter = dflt, fp64 = dflt;
+    bad_impl.impl = (mpgpu_fixed_impl)MPGPU_FIXED_N_IMPLS;
+    fp64.impl = MPGPU_FIXED_IMPL_FP64;
     bad_chain.chain = 0;
     bad_block.block = 0;
     big_block.block = 1025;
@@ -279,7 +297,10 @@ static void test_arguments(const char *name, fixed_call call)
         {"bits not built", MPGPU_FIXED_ADD, 200, 1, NULL, NULL, a, b, r,
          MPGPU_ERR_UNSUPPORTED_SIZE},
         {"bits 0", MPGPU_FIXED_ADD, 0, 1, NULL, NULL, a, b, r, MPGPU_ERR_UNSUPPORTED_SIZE},
-        {"impl 2", MPGPU_FIXED_ADD, 256, 1, &bad_impl, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
+        {"impl 3", MPGPU_FIXED_ADD, 256, 1, &bad_impl, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
+        {"fp64 add", MPGPU_FIXED_ADD, 256, 1, &fp64, NULL, a, b, r, MPGPU_ERR_UNKNOWN_METHOD},
+        {"fp64 montred", MPGPU_FIXED_MONTRED, 256, 1, &fp64, &m256, a, NULL, r,
+         MPGPU_ERR_UNKNOWN_METHOD},
         {"chain 0", MPGPU_FIXED_ADD, 256, 1, &bad_chain, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
         {"block 0", MPGPU_FIXED_ADD, 256, 1, &bad_block, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
         {"block 1025", MPGPU_FIXED_ADD, 256, 1, &big_block, NULL, a, b, r,
