@@ -7,7 +7,7 @@ source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # --- help: listed, and every option documented
 expect_ok "fixed" -- --help
-for opt in --op --chain --impl --operands --word-order --mem --grid --block --modulus --input \
+for opt in --op --chain --impl --operands --word-order --mem --grid --block --modulus --moduli --input \
            --count --bits --reps --warmup --seed --device --csv --verify --include-transfers --include-launch \
            --quiet 109 131 163 191 239 256 384 512 -Dfixed_bits; do
     expect_ok "$opt" -- fixed --help
@@ -27,6 +27,8 @@ expect_fail 2 "--impl 'asm' is not accepted; accepted: ptx, c, fp64" -- fixed --
 # fp64 has montmul and powm alone: an op no given impl has is refused, one another impl has runs
 expect_fail 2 "--op add is not in --impl fp64, which has montmul and powm" -- fixed --impl fp64 --op montmul,add
 expect_fail 2 "--op montred is not in --impl fp64" -- fixed --impl fp64 --op montred
+expect_fail 2 "--moduli 'each' is not accepted; accepted: shared, per-element" -- fixed --moduli each
+expect_fail 2 "--moduli per-element draws each element's modulus; give no --modulus" -- fixed --bits 109 --op montmul --moduli per-element --modulus 0x11
 expect_fail 2 "--operands 'mixed' is not accepted; accepted: separate, interleaved" -- fixed --operands mixed
 expect_fail 2 "--word-order 'rows' is not accepted; accepted: contiguous, coalesced" -- fixed --word-order rows
 expect_fail 2 "--mem 'shared' is not accepted; accepted: local, global" -- fixed --mem shared
@@ -49,6 +51,7 @@ printf '5 3\n0x10 2\n' >"$tmp/pairs"
 expect_fail 2 "element 1: operand not below the modulus m" -- fixed --bits 109 --op addm --modulus 0xb --input "$tmp/pairs"
 expect_fail 2 "element 0: operand not below the modulus m" -- fixed --bits 109 --op montmul --modulus 0x5 --input "$tmp/pairs"
 expect_fail 2 "--input with --op addm needs --modulus" -- fixed --bits 109 --op addm --input "$tmp/pairs"
+expect_fail 2 "--moduli per-element draws each element's modulus; give no --input" -- fixed --bits 109 --op addm --moduli per-element --input "$tmp/pairs"
 expect_fail 2 "give one --bits and one --op" -- fixed --bits 109 --op add,sub --input "$tmp/pairs"
 printf "%s 1\n" "0x3$(printf "0%.0s" $(seq 32))" >"$tmp/big"
 expect_fail 2 "element 0: T is not below m R = m 2^128" -- fixed --bits 109 --op montred --modulus 0x3 --input "$tmp/big"
@@ -72,7 +75,8 @@ expect_fail 2 "--bits 200 was not built" -- fixed --resources --bits 200
 
 # --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead); fp64 beside
 # ptx with an op fp64 lacks is accepted (add runs in ptx alone)
-for args in "--bits 131 --op add" "--bits 256 --op add,montmul --impl ptx,fp64"; do
+for args in "--bits 131 --op add" "--bits 256 --op add,montmul --impl ptx,fp64" \
+            "--bits 256 --op add,powm --impl ptx,fp64 --moduli per-element"; do
     "$MPGPU" fixed $args --count 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"
     status=$?
     checks=$((checks + 1))

@@ -11,6 +11,8 @@
 //     into and out of Montgomery form; powm against mpz_powm;
 //   --chain semantics (fixed_chain.cuh) against the reference the command line checks with
 //     (cpu_ref/fixed_ref.c).
+// R^2 mod m as the kernels derive it for one modulus per element (kernels/fixed_r2.cuh) against
+// GMP's, on the same moduli.
 // And --impl fp64 (kernels/fixed_fp64.cuh), its FMA sequence run here through C's fma() toward
 // zero (this program is built with -ffp-contract=off -frounding-math): the limb halves against
 // 128-bit products, words to limbs and back, montmul against mpz and against the IMAD path's
@@ -24,6 +26,7 @@
 #include "fixed_bits.h"
 #include "fixed_chain.cuh"
 #include "fixed_fp64_chain.cuh"
+#include "fixed_r2.cuh"
 #include "fixed_ref.h"
 extern "C" {
 #include "random_words.h"
@@ -183,6 +186,9 @@ template <int P, Impl I> struct Precision {
         CHECK(mp == fixed_neg_inv(mw[0]) && (uint32_t)(mp * mw[0]) == ~0u, "%s m' = -m^-1", where);
         Num r2(N);
         fixed_r2(N, mw.data(), r2.data());
+        uint32_t r2_device[N]; // as a kernel derives it for one modulus per element
+        fixed::r2_mod<N>(r2_device, mw.data());
+        CHECK(Num(r2_device, r2_device + N) == r2, "%s R^2 mod m by doubling", where);
         const uint32_t *mm = mw.data();
         std::vector<Num> v = below(m);
         Num one(N, 0);

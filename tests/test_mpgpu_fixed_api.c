@@ -208,7 +208,56 @@ static void test_layouts(void)
             CHECK(mpgpu_fixed_unpack((mpgpu_fixed_op)op, BITS, COUNT, &o, packed, back) == MPGPU_OK &&
                       !memcmp(back, a, (size_t)COUNT * info.r_words * 4),
                   "%s layout %d: unpack", info.name, layout);
+            if (op != MPGPU_FIXED_MONTMUL)
+                continue;
+            /* one modulus per element: laid out as n-word results are */
+            CHECK(mpgpu_fixed_pack_moduli(BITS, COUNT, &o, b, packed) == MPGPU_OK,
+                  "layout %d: pack_moduli", layout);
+            same = 1;
+            for (unsigned p = 0; p < COUNT; p++)
+                for (unsigned j = 0; j < N; j++)
+                    same &= packed[o.coalesced ? (size_t)j * COUNT + p : p * N + j] == b[p * N + j];
+            CHECK(same, "layout %d: moduli not where the kernels read them", layout);
         }
+}
+
+/* mpgpu_fixed_device_moduli and _pack_moduli refuse before any CUDA call. */
+static void test_moduli_arguments(void)
+{
+    static uint32_t a[64], b[64], r[64], m[64];
+    mpgpu_fixed_options fp64 = mpgpu_fixed_default_options();
+    fp64.impl = MPGPU_FIXED_IMPL_FP64;
+    const struct {
+        const char *what;
+        mpgpu_fixed_op op;
+        const mpgpu_fixed_options *opts;
+        const uint32_t *d_m;
+        uint32_t *d_r;
+        size_t count;
+        mpgpu_status want;
+    } cases[] = {
+        {"add takes no modulus", MPGPU_FIXED_ADD, NULL, m, r, 1, MPGPU_ERR_UNKNOWN_METHOD},
+        {"mul takes no modulus", MPGPU_FIXED_MUL, NULL, m, r, 1, MPGPU_ERR_UNKNOWN_METHOD},
+        {"fp64 addm", MPGPU_FIXED_ADDM, &fp64, m, r, 1, MPGPU_ERR_UNKNOWN_METHOD},
+        {"no moduli", MPGPU_FIXED_MONTMUL, NULL, NULL, r, 1, MPGPU_ERR_BAD_ARGUMENT},
+        {"misaligned moduli", MPGPU_FIXED_MONTMUL, NULL, (const uint32_t *)((const char *)m + 2),
+         r, 1, MPGPU_ERR_BAD_ARGUMENT},
+        {"moduli overlap the results", MPGPU_FIXED_POWM, &fp64, r + 4, r, 1, MPGPU_ERR_BAD_ARGUMENT},
+        {"count 0", MPGPU_FIXED_POWM, NULL, NULL, NULL, 0, MPGPU_OK},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const mpgpu_status st = mpgpu_fixed_device_moduli(cases[i].op, 256, cases[i].count,
+                                                          cases[i].opts, cases[i].d_m, a, b,
+                                                          cases[i].d_r, NULL);
+        CHECK(st == cases[i].want, "mpgpu_fixed_device_moduli, %s: %s, want %s", cases[i].what,
+              mpgpu_status_string(st), mpgpu_status_string(cases[i].want));
+    }
+    CHECK(mpgpu_fixed_pack_moduli(256, 2, NULL, m, NULL) == MPGPU_ERR_BAD_ARGUMENT,
+          "pack_moduli: NULL output");
+    CHECK(mpgpu_fixed_pack_moduli(256, 2, NULL, m, m + 4) == MPGPU_ERR_BAD_ARGUMENT,
+          "pack_moduli: overlapping");
+    CHECK(mpgpu_fixed_pack_moduli(32, 2, NULL, m, r) == MPGPU_ERR_UNSUPPORTED_SIZE,
+          "pack_moduli: 32 bits");
 }
 
 static void test_resources(void)
@@ -419,6 +468,7 @@ int main(void)
     test_layouts();
     test_resources();
     test_layout_arguments();
+    test_moduli_arguments();
     test_arguments("mpgpu_fixed_device", device_default_stream);
     test_arguments("mpgpu_fixed_host", mpgpu_fixed_host);
     return test_finish("test_mpgpu_fixed_api");
