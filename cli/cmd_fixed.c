@@ -23,26 +23,27 @@
 
 enum {
     OPT_OP = 1000, OPT_CHAIN, OPT_IMPL, OPT_OPERANDS, OPT_WORD_ORDER, OPT_MEM, OPT_GRID, OPT_BLOCK,
-    OPT_MODULUS, OPT_INPUT, OPT_RESOURCES
+    OPT_MODULUS, OPT_MODULI, OPT_INPUT, OPT_RESOURCES
 };
 
 /* --op's names: the library's (mpgpu_fixed_op_get), in the order of mpgpu_fixed_op. */
 static const char *op_names[MPGPU_FIXED_N_OPS];
 
 /* The variants of --impl, --mem, --operands and --word-order, in the order their cases run;
- * index 1 is the library's flag set (mpgpu_fixed_options' impl, global_mem, interleaved,
- * coalesced). */
-static const char *const impl_names[] = {"ptx", "c"};
+ * the index is the library's impl (mpgpu_fixed_impl), and for the others the flag it sets
+ * (mpgpu_fixed_options' global_mem, interleaved, coalesced). */
+static const char *const impl_names[MPGPU_FIXED_N_IMPLS] = {"ptx", "c", "fp64"};
 static const char *const mem_names[] = {"local", "global"};
 static const char *const operands_names[] = {"separate", "interleaved"};
 static const char *const word_order_names[] = {"contiguous", "coalesced"};
 
 struct fixed_args {
     /* Each a list (issue 36): every combination runs. */
-    bool ops[MPGPU_FIXED_N_OPS], impls[2], mems[2], operands[2], word_orders[2];
+    bool ops[MPGPU_FIXED_N_OPS], impls[MPGPU_FIXED_N_IMPLS], mems[2], operands[2], word_orders[2];
     uint64_t chain;
     unsigned grid, block;
     const char *modulus, *input;
+    bool moduli_each; /* --moduli per-element */
     bool resources;
 };
 
@@ -51,7 +52,7 @@ static int fixed_handle(int id, const char *arg, void *ctx)
     struct fixed_args *f = ctx;
     switch (id) {
     case OPT_OP: name_list_parse("--op", arg, op_names, MPGPU_FIXED_N_OPS, f->ops); break;
-    case OPT_IMPL: name_list_parse("--impl", arg, impl_names, 2, f->impls); break;
+    case OPT_IMPL: name_list_parse("--impl", arg, impl_names, MPGPU_FIXED_N_IMPLS, f->impls); break;
     case OPT_CHAIN: f->chain = cli_parse_u64("--chain", arg, 1, UINT64_C(1) << 32); break;
     case OPT_OPERANDS: name_list_parse("--operands", arg, operands_names, 2, f->operands); break;
     case OPT_WORD_ORDER: name_list_parse("--word-order", arg, word_order_names, 2, f->word_orders); break;
@@ -59,6 +60,11 @@ static int fixed_handle(int id, const char *arg, void *ctx)
     case OPT_GRID: f->grid = (unsigned)cli_parse_u64("--grid", arg, 1, 0x7fffffff); break;
     case OPT_BLOCK: f->block = (unsigned)cli_parse_u64("--block", arg, 1, 1024); break;
     case OPT_MODULUS: f->modulus = arg; break;
+    case OPT_MODULI:
+        if (strcmp(arg, "shared") && strcmp(arg, "per-element"))
+            cli_bad_input("--moduli '%s' is not accepted; accepted: shared, per-element", arg);
+        f->moduli_each = !strcmp(arg, "per-element");
+        break;
     case OPT_INPUT: f->input = arg; break;
     case OPT_RESOURCES: f->resources = true; break;
     }
@@ -68,13 +74,14 @@ static int fixed_handle(int id, const char *arg, void *ctx)
 static const struct cli_option fixed_options[] = {
     {"op", "OP[,OP...]", OPT_OP, "operations, a comma list (default montmul): add, sub (two's complement in the operand width), addm, subm (branch-free mod m), mul (column order), karatsuba (one level), montred (T R^-1 mod m, R = 2^(32 ceil(P/32))), montmul (a b R^-1 mod m), powm (a^b mod m)"},
     {"chain", "K", OPT_CHAIN, "apply the operation K times per element in registers, each time to the last result (default 1); the throughput counts all K"},
-    {"impl", "ptx|c[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C (default ptx; ptx,c runs both)"},
+    {"impl", "ptx|c|fp64[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C, or (montmul and powm only) 52-bit limbs whose products are fused multiply-adds on the FP64 pipe (default ptx; a comma list runs each, fp64 with the ops it has)"},
     {"operands", "separate|interleaved[,...]", OPT_OPERANDS, "the two operands in separate arrays, or interleaved word by word in one (default separate; 004 section 3.4; a comma list runs each)"},
     {"word-order", "contiguous|coalesced[,...]", OPT_WORD_ORDER, "each element's words together (contiguous: IDX), or word j of every element together (coalesced: COAL_IDX) (default coalesced; a comma list runs each)"},
     {"mem", "local|global[,...]", OPT_MEM, "operands copied to registers (local: _loc), or used in place in device memory (global: _glo, the operands and the result; mul, karatsuba, montred, montmul and powm keep their temporaries in registers) (default local; a comma list runs each)"},
     {"grid", "G", OPT_GRID, "thread blocks (1..2^31-1; default: one element per thread); fewer blocks loop over the elements"},
     {"block", "B", OPT_BLOCK, "threads per block, 1..1024 (default 256)"},
     {"modulus", "HEX", OPT_MODULUS, "the modulus of modular operations, below 2^P, at least 3, odd for montred/montmul/powm (default: a random odd P-bit one from --seed)"},
+    {"moduli", "shared|per-element", OPT_MODULI, "one modulus for all elements, or (CGBN's setting) a random odd P-bit one of each element's own from --seed, the kernel deriving its Montgomery constants, for every op that takes a modulus (default shared)"},
     {"input", "FILE", OPT_INPUT, "read one 'HEX_A HEX_B' line per element instead of random operands (montred: A is T < mR, B is ignored); one --bits and one --op"},
     {"resources", NULL, OPT_RESOURCES, "print the registers, stack and spills ptxas reported for every kernel when mpgpu was built (of --bits, or every precision; 004 Fig. 3.6) and exit"},
     {0},
@@ -90,6 +97,7 @@ struct fixed_device {
     mpgpu_fixed_modulus mod;
     size_t a_words, b_words, r_words; /* of d_a, d_b, d_r (mpgpu_fixed_layout_words) */
     uint32_t *d_a, *d_b, *d_r;        /* d_b inside d_a's allocation, after a */
+    uint32_t *d_m;                    /* one modulus per element (r_words), or NULL */
     uint32_t *stage;
     cudaStream_t stream;
 };
@@ -102,19 +110,20 @@ struct fixed_bench {
     bool modulus_given;
     size_t count;
     uint32_t *a, *b, *r; /* element-major */
+    uint32_t *m_each;    /* element-major, the case's moduli with --moduli per-element, or NULL */
     uint32_t case_m[MPGPU_FIXED_MAX_WORDS]; /* the current case's modulus */
     struct hex_pairs input;
     struct fixed_device dev;
     bool dev_open;
 };
 
-/* A case's two-way variants as bits of one number, so that one loop runs every combination. */
+/* A case's two-way variants as bits of one number, so that one loop runs every combination
+ * (with the implementation above them: v / N_VARIANTS). */
 enum {
     VARIANT_WORD_ORDER = 1,
     VARIANT_OPERANDS = 2,
     VARIANT_MEM = 4,
-    VARIANT_IMPL = 8,
-    N_VARIANTS = 16,
+    N_VARIANTS = 8,
 };
 
 struct fixed_case {
@@ -188,7 +197,8 @@ static void free_operands(struct fixed_bench *f)
     free(f->a);
     free(f->b);
     free(f->r);
-    f->a = f->b = f->r = NULL;
+    free(f->m_each);
+    f->a = f->b = f->r = f->m_each = NULL;
 }
 
 /* A failed libmpgpu call as a CUDA failure of the command line's (gpu_fail, the timed region):
@@ -222,7 +232,7 @@ static cudaError_t cuda_error_of(mpgpu_status st, const char **failed_call)
     } while (0)
 
 /* The device arrays of d's case (op, bits, count, opts, mod set) and its stream. */
-static cudaError_t fixed_device_open(struct fixed_device *d, const char **failed_call)
+static cudaError_t fixed_device_open(struct fixed_device *d, bool moduli_each, const char **failed_call)
 {
     LIBRARY_TRY(mpgpu_fixed_layout_words(d->op, d->bits, d->count, &d->opts, &d->a_words,
                                          &d->b_words, &d->r_words));
@@ -236,6 +246,8 @@ static cudaError_t fixed_device_open(struct fixed_device *d, const char **failed
     DEVICE_TRY(cudaMalloc((void **)&d->d_a, ab * sizeof(uint32_t)));
     d->d_b = d->b_words ? d->d_a + d->a_words : NULL;
     DEVICE_TRY(cudaMalloc((void **)&d->d_r, d->r_words * sizeof(uint32_t)));
+    if (moduli_each) /* laid out as n-word results are: r_words words */
+        DEVICE_TRY(cudaMalloc((void **)&d->d_m, d->r_words * sizeof(uint32_t)));
     return cudaSuccess;
 }
 
@@ -243,16 +255,24 @@ static void fixed_device_close(struct fixed_device *d)
 {
     cudaFree(d->d_a);
     cudaFree(d->d_r);
+    cudaFree(d->d_m);
     if (d->stream)
         cudaStreamDestroy(d->stream);
     free(d->stage);
     memset(d, 0, sizeof *d);
 }
 
-/* Element-major a and b into the device arrays, through the staging buffer. */
+/* Element-major a and b (and the moduli m_each, with d_m) into the device arrays, through the
+ * staging buffer. */
 static cudaError_t fixed_device_upload(struct fixed_device *d, const uint32_t *a, const uint32_t *b,
-                                       const char **failed_call)
+                                       const uint32_t *m_each, const char **failed_call)
 {
+    if (d->d_m) {
+        LIBRARY_TRY(mpgpu_fixed_pack_moduli(d->bits, d->count, &d->opts, m_each, d->stage));
+        DEVICE_TRY(cudaMemcpyAsync(d->d_m, d->stage, d->r_words * sizeof(uint32_t),
+                                   cudaMemcpyHostToDevice, d->stream));
+        DEVICE_TRY(cudaStreamSynchronize(d->stream));
+    }
     LIBRARY_TRY(mpgpu_fixed_pack(d->op, d->bits, d->count, &d->opts, a, b, d->stage,
                                  d->b_words ? d->stage + d->a_words : NULL));
     DEVICE_TRY(cudaMemcpyAsync(d->d_a, d->stage, (d->a_words + d->b_words) * sizeof(uint32_t),
@@ -271,8 +291,12 @@ static cudaError_t fixed_device_poison(struct fixed_device *d, const char **fail
 
 static cudaError_t fixed_device_launch(struct fixed_device *d, const char **failed_call)
 {
-    LIBRARY_TRY(mpgpu_fixed_device(d->op, d->bits, d->count, &d->opts, &d->mod, d->d_a, d->d_b,
-                                   d->d_r, d->stream));
+    if (d->d_m)
+        LIBRARY_TRY(mpgpu_fixed_device_moduli(d->op, d->bits, d->count, &d->opts, d->d_m, d->d_a,
+                                              d->d_b, d->d_r, d->stream));
+    else
+        LIBRARY_TRY(mpgpu_fixed_device(d->op, d->bits, d->count, &d->opts, &d->mod, d->d_a,
+                                       d->d_b, d->d_r, d->stream));
     return cudaSuccess;
 }
 
@@ -298,10 +322,13 @@ static int fixed_setup(void *ctx, struct bench_case *c)
         memcpy(m, f->m, sizeof f->case_m);
     else
         fixed_random_modulus(fc->bits, f->opt.seed, m);
+    const bool moduli_each = f->args.moduli_each && info.modular;
+    const unsigned n = info.words;
     f->a = malloc(f->count * aw * sizeof(uint32_t));
     f->b = malloc(f->count * (bw ? bw : 1) * sizeof(uint32_t));
     f->r = malloc(f->count * rw * sizeof(uint32_t));
-    if (!f->a || !f->b || !f->r)
+    f->m_each = moduli_each ? malloc(f->count * n * sizeof(uint32_t)) : NULL;
+    if (!f->a || !f->b || !f->r || (moduli_each && !f->m_each))
         cli_bad_input("--count %zu of %u-bit %s: out of host memory", f->count, fc->bits, info.name);
     const long count = (long)f->count;
     if (f->args.input) {
@@ -311,7 +338,7 @@ static int fixed_setup(void *ctx, struct bench_case *c)
         }
     } else {
         const uint64_t seed = f->opt.seed;
-        uint32_t *a = f->a, *b = f->b;
+        uint32_t *a = f->a, *b = f->b, *m_each = f->m_each;
         struct progress_phase ph;
         struct loop_run run;
         loop_run_start(&run, progress_phase_begin(&ph, f->opt.quiet, "elements", f->count,
@@ -320,7 +347,12 @@ static int fixed_setup(void *ctx, struct bench_case *c)
         for (long p = 0; p < count; p++) {
             if (loop_run_stopped(&run))
                 continue;
-            fixed_random_operands(fc->op, fc->bits, seed, (uint64_t)p, m, a + p * aw, b + p * bw);
+            const uint32_t *mp = m;
+            if (m_each) {
+                fixed_element_modulus(fc->bits, seed, (uint64_t)p, m_each + p * n);
+                mp = m_each + p * n;
+            }
+            fixed_random_operands(fc->op, fc->bits, seed, (uint64_t)p, mp, a + p * aw, b + p * bw);
             loop_run_item_done(&run, (uint64_t)p);
         }
         progress_phase_end(&ph);
@@ -339,13 +371,13 @@ static int fixed_setup(void *ctx, struct bench_case *c)
     };
     const char *failed = "mpgpu_fixed_modulus_set";
     cudaError_t err = cudaSuccess;
-    if (info.modular)
+    if (info.modular && !moduli_each)
         err = cuda_error_of(mpgpu_fixed_modulus_set(&d->mod, fc->bits, m), &failed);
     f->dev_open = true;
     if (err == cudaSuccess)
-        err = fixed_device_open(d, &failed);
+        err = fixed_device_open(d, moduli_each, &failed);
     if (err == cudaSuccess && !f->opt.include_transfers)
-        err = fixed_device_upload(d, f->a, f->b, &failed);
+        err = fixed_device_upload(d, f->a, f->b, f->m_each, &failed);
     if (err == cudaSuccess)
         err = fixed_device_poison(d, &failed);
     if (err != cudaSuccess)
@@ -362,7 +394,7 @@ static cudaError_t timed_region(void *p, const char **failed_call)
     struct fixed_bench *f = ((struct region *)p)->f;
     cudaError_t err = cudaSuccess;
     if (f->opt.include_transfers)
-        err = fixed_device_upload(&f->dev, f->a, f->b, failed_call);
+        err = fixed_device_upload(&f->dev, f->a, f->b, f->m_each, failed_call);
     if (err == cudaSuccess)
         err = fixed_device_launch(&f->dev, failed_call);
     if (err == cudaSuccess && f->opt.include_transfers)
@@ -409,7 +441,7 @@ static enum bench_ref fixed_reference(const void *ctx, const struct bench_case *
     const struct fixed_case *fc = c->data;
     const mpgpu_fixed_op_info info = op_info(fc->op, fc->bits);
     fixed_ref(fc->op, fc->bits, f->args.chain, f->a + i * info.a_words, f->b + i * info.b_words,
-              f->case_m, expect);
+              f->m_each ? f->m_each + i * info.words : f->case_m, expect);
     return BENCH_REF_READY;
 }
 
@@ -430,7 +462,9 @@ static void fixed_describe(void *ctx, const struct bench_case *c, char *params, 
              op_names[fc->op], impl_names[fc->impl], f->count, (unsigned long long)f->args.chain,
              operands_names[fc->interleaved], word_order_names[fc->coalesced], mem_names[fc->global_mem],
              f->args.grid, f->args.block,
-             f->modulus_given ? "given" : "random");
+             f->args.moduli_each && op_info(fc->op, fc->bits).modular ? "per-element"
+             : f->modulus_given                                       ? "given"
+                                                                      : "random");
 }
 
 static void fixed_teardown(void *ctx, struct bench_case *c)
@@ -520,13 +554,15 @@ int cmd_fixed(int argc, char **argv)
         .ctx = &f.args,
         .examples = "  mpgpu fixed --bits 256 --op montmul --count 2^20 --chain 100\n"
                     "  mpgpu fixed --bits 109,131,163,191,239 --op add,mul,karatsuba --impl ptx,c\n"
-                    "  mpgpu fixed --bits 239 --op add --mem global --grid 64 --block 64\n",
+                    "  mpgpu fixed --bits 239 --op add --mem global --grid 64 --block 64\n"
+                    "  mpgpu fixed --bits 256,384,512 --op montmul,powm --impl ptx,fp64 --chain 100\n"
+                    "  mpgpu fixed --bits 256 --op montmul --impl ptx,fp64 --moduli per-element\n",
     };
     cli_parse(argc, argv, &spec, &f.opt);
     if (!f.opt.bits_set)
         f.opt.bits_list[0] = 256;
     select_default(f.args.ops, MPGPU_FIXED_N_OPS, MPGPU_FIXED_MONTMUL);
-    select_default(f.args.impls, 2, MPGPU_FIXED_IMPL_PTX);
+    select_default(f.args.impls, MPGPU_FIXED_N_IMPLS, MPGPU_FIXED_IMPL_PTX);
     select_default(f.args.mems, 2, 0);
     select_default(f.args.operands, 2, 0);
     select_default(f.args.word_orders, 2, 1);
@@ -546,6 +582,13 @@ int cmd_fixed(int argc, char **argv)
             continue;
         n_ops++;
         the_op = (mpgpu_fixed_op)op;
+        bool has_impl = false;
+        for (int impl = 0; impl < MPGPU_FIXED_N_IMPLS; impl++)
+            has_impl |= f.args.impls[impl] &&
+                        mpgpu_fixed_impl_check(the_op, (mpgpu_fixed_impl)impl) == MPGPU_OK;
+        if (!has_impl)
+            cli_bad_input("fixed: --op %s is not in --impl fp64, which has montmul and powm; give "
+                          "--impl ptx or c for it too", op_names[op]);
         const mpgpu_fixed_op_info info = op_info(the_op, MPGPU_FIXED_MIN_BITS);
         montgomery |= info.montgomery;
         modular |= info.modular;
@@ -559,6 +602,9 @@ int cmd_fixed(int argc, char **argv)
             cli_bad_input("fixed: --modulus %s is even; montred, montmul and powm need an odd modulus",
                           f.args.modulus);
     }
+    if (f.args.moduli_each && (f.args.modulus || f.args.input))
+        cli_bad_input("fixed: --moduli per-element draws each element's modulus; give no %s",
+                      f.args.modulus ? "--modulus" : "--input");
     if (f.args.input) {
         if (f.opt.n_bits > 1 || n_ops > 1)
             cli_bad_input("fixed: --input holds operands of one precision and one operation; give "
@@ -582,16 +628,17 @@ int cmd_fixed(int argc, char **argv)
     /* Cases: every precision x operation x implementation x memory x operand layout x word
      * order, in that order (VARIANT_* bits, the last varying fastest). */
     size_t n_cases = 0;
-    const size_t max_cases = f.opt.n_bits * MPGPU_FIXED_N_OPS * N_VARIANTS;
+    const size_t max_cases = f.opt.n_bits * MPGPU_FIXED_N_OPS * MPGPU_FIXED_N_IMPLS * N_VARIANTS;
     struct bench_case *cases = calloc(max_cases, sizeof *cases);
     struct fixed_case *fcs = calloc(max_cases, sizeof *fcs);
     for (size_t s = 0; s < f.opt.n_bits; s++)
         for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
-            for (unsigned v = 0; v < N_VARIANTS; v++) {
-                const int impl = (v & VARIANT_IMPL) != 0, mem = (v & VARIANT_MEM) != 0,
+            for (unsigned v = 0; v < MPGPU_FIXED_N_IMPLS * N_VARIANTS; v++) {
+                const int impl = v / N_VARIANTS, mem = (v & VARIANT_MEM) != 0,
                           operands = (v & VARIANT_OPERANDS) != 0, order = (v & VARIANT_WORD_ORDER) != 0;
                 if (!f.args.ops[op] || !f.args.impls[impl] || !f.args.mems[mem] ||
-                    !f.args.operands[operands] || !f.args.word_orders[order])
+                    !f.args.operands[operands] || !f.args.word_orders[order] ||
+                    mpgpu_fixed_impl_check((mpgpu_fixed_op)op, (mpgpu_fixed_impl)impl) != MPGPU_OK)
                     continue;
                 struct fixed_case *fc = &fcs[n_cases];
                 fc->bits = f.opt.bits_list[s];
@@ -604,8 +651,9 @@ int cmd_fixed(int argc, char **argv)
                 const mpgpu_fixed_op_info info = op_info(fc->op, fc->bits);
                 char what[128];
                 snprintf(what, sizeof what, "--count %zu of %u-bit %s", f.count, fc->bits, op_names[op]);
-                hostmem_require(2 * (info.a_words + info.b_words + info.r_words) * sizeof(uint32_t) *
-                                    f.count,
+                const unsigned moduli_words = f.args.moduli_each && info.modular ? info.words : 0;
+                hostmem_require(2 * (info.a_words + info.b_words + info.r_words + moduli_words) *
+                                    sizeof(uint32_t) * f.count,
                                 what);
                 cases[n_cases++] = (struct bench_case){
                     .method = fc->method,

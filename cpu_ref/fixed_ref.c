@@ -107,6 +107,11 @@ void fixed_random_modulus(unsigned bits, uint64_t seed, uint32_t *m)
     m[0] |= 1;
 }
 
+void fixed_element_modulus(unsigned bits, uint64_t seed, uint64_t p, uint32_t *m)
+{
+    fixed_random_modulus(bits, splitmix64(seed ^ splitmix64(p)), m);
+}
+
 int fixed_less(const uint32_t *x, const uint32_t *y, unsigned n)
 {
     for (unsigned j = n; j-- > 0;)

@@ -25,6 +25,10 @@ void fixed_r2(unsigned n, const uint32_t *m, uint32_t *r2);
 /* A random odd modulus of exactly `bits` bits (top bit set) from the seed. */
 void fixed_random_modulus(unsigned bits, uint64_t seed, uint32_t *m);
 
+/* Element p's own random odd modulus of exactly `bits` bits, from (seed, p) alone: one modulus
+ * per element (`mpgpu fixed --moduli per-element`). */
+void fixed_element_modulus(unsigned bits, uint64_t seed, uint64_t p, uint32_t *m);
+
 /* Operands of element p, from (seed, p) alone: a, b below 2^bits; for modular ops below m
  * (powm's exponent b below 2^bits; montred's a below mR). */
 void fixed_random_operands(mpgpu_fixed_op op, unsigned bits, uint64_t seed, uint64_t p,

@@ -14,6 +14,7 @@
 #define MPGPU_FIXED_CHAIN_CUH
 
 #include "fixed_add.cuh"
+#include "fixed_fp64_chain.cuh"
 #include "fixed_mont.cuh"
 #include "fixed_mul.cuh"
 #include "fixed_ops.h"
@@ -25,7 +26,9 @@ FIXED_HD void run_chain(R &&r, const A &a, const B &b, const M &m, uint32_t mp, 
                         uint64_t chain)
 {
     constexpr int N = words_of(P);
-    if constexpr (OP == FIXED_ADD || OP == FIXED_SUB || OP == FIXED_ADDM || OP == FIXED_SUBM) {
+    if constexpr (I == Impl::fp64) {
+        fp64::run_chain<P, OP>(r, a, b, m, r2, chain);
+    } else if constexpr (OP == FIXED_ADD || OP == FIXED_SUB || OP == FIXED_ADDM || OP == FIXED_SUBM) {
         copy<N>(r, a);
         FIXED_NO_UNROLL
         for (uint64_t k = 0; k < chain; k++) {

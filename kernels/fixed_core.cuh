@@ -9,7 +9,8 @@
 //   Impl::ptx  carry chains in PTX (the add.cc / addc / mad.lo.cc family of ptx_carry.cuh);
 //   Impl::c    plain C carries through 64-bit sums.
 // A host build has no PTX, so there Impl::ptx runs the C path: the host test checks the
-// algorithms and their word bounds, the gpu suite the PTX.
+// algorithms and their word bounds, the gpu suite the PTX. A third, Impl::fp64, has montmul
+// and powm alone, in 52-bit limbs on the FP64 pipe (fixed_fp64.cuh).
 //
 // The study's slips are not repeated: a 64-bit sum keeps the carry that Listing 3.1 drops when
 // both words are all ones and a carry comes in; a borrow chain continues with subc (Listing
@@ -38,7 +39,7 @@
 
 namespace fixed {
 
-enum class Impl { ptx, c };
+enum class Impl { ptx, c, fp64 };
 
 // Words of a P-bit number.
 constexpr int words_of(int bits) { return (bits + 31) / 32; }

@@ -48,6 +48,9 @@ struct fixed_launch {
     size_t count;
     uint32_t mp;
     const uint32_t *r2; /* host */
+    /* device: element p's own modulus (n words, in the word order of the result), or NULL for
+     * cfg->m, mp and r2 for all; the kernel derives mp and R^2 mod m of its own */
+    const uint32_t *m_each;
     cudaStream_t stream;
 };
 

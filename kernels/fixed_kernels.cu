@@ -3,6 +3,7 @@
 // section 3.3) and the precisions compile in parallel. Exports fixed_launch_<FIXED_P>.
 #include "fixed_chain.cuh"
 #include "fixed_device.h"
+#include "fixed_r2.cuh"
 
 #ifndef FIXED_P
 #error "FIXED_P (the precision in bits) is set by kernels/meson.build"
@@ -23,6 +24,7 @@ constexpr int N = fixed::words_of(P);
 struct Layout {
     const uint32_t *a, *b;
     uint32_t *r;
+    const uint32_t *m_each; // one modulus per element (N words, the result's order), or null
     size_t count;
     unsigned interleave; // 2: a and b interleaved word by word, 1: separate arrays
     bool coalesced;
@@ -53,6 +55,21 @@ template <class T> struct DeviceNumber {
     }
 };
 
+// With one modulus per element, element p's replaces the launch's, with -m^-1 mod 2^32 for the
+// Montgomery ops and R^2 mod m for powm derived here (the host computes them for a shared one).
+template <int OP>
+__device__ __forceinline__ void element_modulus(const Layout &L, size_t p, uint32_t (&m)[N],
+                                                uint32_t &mp, uint32_t (&r2)[N])
+{
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        m[j] = L.m_each[L.index(N, j, p, 1)];
+    if constexpr (OP >= FIXED_MONTRED)
+        mp = fixed::mont_neg_inv(m[0]);
+    if constexpr (OP == FIXED_POWM)
+        fixed::r2_mod<N>(r2, m);
+}
+
 template <int OP> constexpr int a_words() { return OP == FIXED_MONTRED ? 2 * N : N; }
 template <int OP> constexpr int r_words() { return OP == FIXED_MUL || OP == FIXED_KARATSUBA ? 2 * N : N; }
 
@@ -62,11 +79,13 @@ __global__ void fixed_local(Layout L, Modulus M, uint64_t chain)
 {
     constexpr int AW = a_words<OP>(), RW = r_words<OP>();
     constexpr bool has_b = OP != FIXED_MONTRED;
-    uint32_t m[N], r2[N];
+    uint32_t m[N], r2[N], mp = M.mp;
     fixed::copy<N>(m, M.m);
     fixed::copy<N>(r2, M.r2);
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < L.count; p += stride) {
+        if (L.m_each)
+            element_modulus<OP>(L, p, m, mp, r2);
         uint32_t a[AW], b[N], r[RW];
 #pragma unroll
         for (int j = 0; j < AW; j++)
@@ -74,7 +93,7 @@ __global__ void fixed_local(Layout L, Modulus M, uint64_t chain)
 #pragma unroll
         for (int j = 0; j < N; j++)
             b[j] = has_b ? L.b[L.index(N, j, p, L.interleave)] : 0u;
-        fixed::run_chain<P, OP, I>(r, a, b, m, M.mp, r2, chain);
+        fixed::run_chain<P, OP, I>(r, a, b, m, mp, r2, chain);
 #pragma unroll
         for (int j = 0; j < RW; j++)
             L.r[L.index(RW, j, p, 1)] = r[j];
@@ -90,14 +109,17 @@ template <int OP, Impl I>
 __global__ void fixed_global(Layout L, Modulus M, uint64_t chain)
 {
     constexpr int AW = a_words<OP>(), RW = r_words<OP>();
-    uint32_t m[N];
+    uint32_t m[N], r2[N], mp = M.mp;
     fixed::copy<N>(m, M.m);
+    fixed::copy<N>(r2, M.r2);
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < L.count; p += stride) {
+        if (L.m_each)
+            element_modulus<OP>(L, p, m, mp, r2);
         const DeviceNumber<const uint32_t> a{L.a, &L, AW, L.interleave, p};
         const DeviceNumber<const uint32_t> b{L.b, &L, N, L.interleave, p};
         DeviceNumber<uint32_t> r{L.r, &L, RW, 1, p};
-        fixed::run_chain<P, OP, I>(r, a, b, m, M.mp, M.r2, chain);
+        fixed::run_chain<P, OP, I>(r, a, b, m, mp, r2, chain);
     }
 }
 
@@ -130,6 +152,17 @@ template <Impl I> cudaError_t launch_op(const fixed_launch *x, const Layout &L, 
     }
 }
 
+// --impl fp64 has montmul and powm alone (fixed_fp64_chain.cuh); the library refuses the rest
+// before it launches.
+cudaError_t launch_fp64(const fixed_launch *x, const Layout &L, const Modulus &M)
+{
+    switch (x->cfg->op) {
+    case FIXED_MONTMUL: return launch<FIXED_MONTMUL, Impl::fp64>(x, L, M);
+    case FIXED_POWM: return launch<FIXED_POWM, Impl::fp64>(x, L, M);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 } // namespace
 
 extern "C" cudaError_t FIXED_CAT(fixed_launch_, FIXED_P)(const struct fixed_launch *x)
@@ -137,12 +170,17 @@ extern "C" cudaError_t FIXED_CAT(fixed_launch_, FIXED_P)(const struct fixed_laun
     const fixed_config *c = x->cfg;
     // montred has one operand: nothing to interleave it with.
     const bool interleaved = c->interleaved && c->op != FIXED_MONTRED;
-    Layout L{x->a, x->b, x->r, x->count, interleaved ? 2u : 1u, c->coalesced};
+    Layout L{x->a, x->b, x->r, x->m_each, x->count, interleaved ? 2u : 1u, c->coalesced};
     Modulus M;
     for (int j = 0; j < N; j++) {
         M.m[j] = c->m[j];
         M.r2[j] = x->r2[j];
     }
     M.mp = x->mp;
-    return c->impl == FIXED_IMPL_PTX ? launch_op<Impl::ptx>(x, L, M) : launch_op<Impl::c>(x, L, M);
+    switch (c->impl) {
+    case FIXED_IMPL_PTX: return launch_op<Impl::ptx>(x, L, M);
+    case FIXED_IMPL_C: return launch_op<Impl::c>(x, L, M);
+    case FIXED_IMPL_FP64: return launch_fp64(x, L, M);
+    default: return cudaErrorInvalidValue;
+    }
 }

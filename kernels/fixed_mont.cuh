@@ -175,16 +175,15 @@ FIXED_HD void montmul(R &&r, const A &a, const B &b, const M &m, uint32_t mp)
     select<N>(r, keep_difference, d, S);
 }
 
-// r = x^e mod m for x < R, e < R: left-to-right binary exponentiation in Montgomery form, both
-// the square and the multiply every bit and the kept one chosen by a mask, so every thread runs
-// the same instructions whatever its exponent. r2 = R^2 mod m brings x into Montgomery form.
-template <int N, Impl I, class R, class X, class E, class M, class R2>
-FIXED_HD void powm(R &&r, const X &x, const E &e, const M &m, uint32_t mp, const R2 &r2)
+// acc <- acc^(2^(32N)) xm^e in Montgomery form for an N-word exponent e, with mul(r, a, b) the
+// Montgomery multiplication of W-limb numbers of type T: left-to-right binary exponentiation,
+// both the square and the multiply every bit and the kept one chosen without a branch, so every
+// thread runs the same instructions whatever its exponent. Shared by powm here and the FP64
+// path's (fixed_fp64.cuh).
+template <int N, class T, int W, class E, class Mul>
+FIXED_HD void powm_ladder(T (&acc)[W], const T (&xm)[W], const E &e, Mul mul)
 {
-    uint32_t one[N] = {1u};
-    uint32_t xm[N], acc[N], t[N];
-    montmul<N, I>(xm, x, r2, m, mp);
-    montmul<N, I>(acc, r2, one, m, mp);
+    T t[W];
     FIXED_NO_UNROLL
     for (int w = N - 1; w >= 0; w--) {
         uint32_t ew = 0; // e[w] without indexing a register array at a run-time index
@@ -193,11 +192,28 @@ FIXED_HD void powm(R &&r, const X &x, const E &e, const M &m, uint32_t mp, const
             ew = j == w ? e[j] : ew;
         FIXED_NO_UNROLL
         for (int bit = 31; bit >= 0; bit--) {
-            montmul<N, I>(acc, acc, acc, m, mp);
-            montmul<N, I>(t, acc, xm, m, mp);
-            select<N>(acc, 0u - ((ew >> bit) & 1u), t, acc);
+            mul(acc, acc, acc);
+            mul(t, acc, xm);
+            const bool take = (ew >> bit) & 1u;
+            FIXED_UNROLL
+            for (int j = 0; j < W; j++)
+                acc[j] = take ? t[j] : acc[j];
         }
     }
+}
+
+// r = x^e mod m for x < R, e < R, in Montgomery form (powm_ladder); r2 = R^2 mod m brings x
+// into it.
+template <int N, Impl I, class R, class X, class E, class M, class R2>
+FIXED_HD void powm(R &&r, const X &x, const E &e, const M &m, uint32_t mp, const R2 &r2)
+{
+    uint32_t one[N] = {1u};
+    uint32_t xm[N], acc[N];
+    montmul<N, I>(xm, x, r2, m, mp);
+    montmul<N, I>(acc, r2, one, m, mp);
+    powm_ladder<N>(acc, xm, e, [&](uint32_t(&out)[N], const uint32_t(&a)[N], const uint32_t(&b)[N]) {
+        montmul<N, I>(out, a, b, m, mp);
+    });
     montmul<N, I>(r, acc, one, m, mp);
 }
 

@@ -20,7 +20,9 @@ _Static_assert(MPGPU_FIXED_ADD == (int)FIXED_ADD && MPGPU_FIXED_SUB == (int)FIXE
                    MPGPU_FIXED_POWM == (int)FIXED_POWM && MPGPU_FIXED_N_OPS == (int)FIXED_N_OPS,
                "mpgpu_fixed_op differs from enum fixed_op");
 _Static_assert(MPGPU_FIXED_IMPL_PTX == (int)FIXED_IMPL_PTX &&
-                   MPGPU_FIXED_IMPL_C == (int)FIXED_IMPL_C,
+                   MPGPU_FIXED_IMPL_C == (int)FIXED_IMPL_C &&
+                   MPGPU_FIXED_IMPL_FP64 == (int)FIXED_IMPL_FP64 &&
+                   MPGPU_FIXED_N_IMPLS == (int)FIXED_N_IMPLS,
                "mpgpu_fixed_impl differs from enum fixed_impl");
 _Static_assert(MPGPU_FIXED_MAX_WORDS == FIXED_MAX_WORDS, "the largest precision differs");
 
@@ -100,6 +102,15 @@ mpgpu_status mpgpu_fixed_check(mpgpu_fixed_op op, unsigned bits)
     if ((unsigned)op >= FIXED_N_OPS)
         return MPGPU_ERR_UNKNOWN_METHOD;
     return fixed_launcher(bits) ? MPGPU_OK : MPGPU_ERR_UNSUPPORTED_SIZE;
+}
+
+mpgpu_status mpgpu_fixed_impl_check(mpgpu_fixed_op op, mpgpu_fixed_impl impl)
+{
+    if ((unsigned)impl >= FIXED_N_IMPLS)
+        return MPGPU_ERR_BAD_ARGUMENT;
+    if ((unsigned)op >= FIXED_N_OPS || !fixed_impl_has((enum fixed_impl)impl, (enum fixed_op)op))
+        return MPGPU_ERR_UNKNOWN_METHOD;
+    return MPGPU_OK;
 }
 
 /* 1 if x (n + 1 words) < m (n words). */
@@ -191,8 +202,7 @@ static mpgpu_status check_layout(mpgpu_fixed_op op, unsigned bits, size_t count,
         return st;
     s->opts = opts ? *opts : mpgpu_fixed_default_options();
     const mpgpu_fixed_options *o = &s->opts;
-    if (((unsigned)o->impl != MPGPU_FIXED_IMPL_PTX && (unsigned)o->impl != MPGPU_FIXED_IMPL_C) ||
-        !is_flag(o->global_mem) || !is_flag(o->interleaved) || !is_flag(o->coalesced) ||
+    if ((unsigned)o->impl >= FIXED_N_IMPLS || !is_flag(o->global_mem) || !is_flag(o->interleaved) || !is_flag(o->coalesced) ||
         o->chain == 0 || o->grid > 0x7fffffffu || o->block == 0 || o->block > 1024)
         return MPGPU_ERR_BAD_ARGUMENT;
     s->op = (enum fixed_op)op;
@@ -295,12 +305,13 @@ mpgpu_status mpgpu_fixed_unpack(mpgpu_fixed_op op, unsigned bits, size_t count,
     return MPGPU_OK;
 }
 
-/* What mpgpu_fixed_device and mpgpu_fixed_host check alike: the op built at bits, the options,
- * the modulus, and (count > 0) the three arrays of a_len, b_len and r_len words. */
+/* What mpgpu_fixed_device, _device_moduli and _host check alike: the op built at bits, the
+ * options, the modulus (none to check when `moduli_each`: they are on the device), and
+ * (count > 0) the three arrays of a_len, b_len and r_len words. */
 static mpgpu_status check_call(mpgpu_fixed_op op, unsigned bits, size_t count,
                                const mpgpu_fixed_options *opts, const mpgpu_fixed_modulus *mod,
-                               const uint32_t *a, const uint32_t *b, const uint32_t *r,
-                               int device, struct shape *s)
+                               int moduli_each, const uint32_t *a, const uint32_t *b,
+                               const uint32_t *r, int device, struct shape *s)
 {
     mpgpu_status st = mpgpu_fixed_check(op, bits);
     if (st != MPGPU_OK)
@@ -308,7 +319,10 @@ static mpgpu_status check_call(mpgpu_fixed_op op, unsigned bits, size_t count,
     st = check_layout(op, bits, count, opts, s);
     if (st != MPGPU_OK)
         return st;
-    if (fixed_op_modular(s->op) &&
+    st = mpgpu_fixed_impl_check(op, s->opts.impl);
+    if (st != MPGPU_OK)
+        return st;
+    if (fixed_op_modular(s->op) && !moduli_each &&
         (!mod || mod->bits != bits || (fixed_op_montgomery(s->op) && !(mod->m[0] & 1))))
         return MPGPU_ERR_BAD_ARGUMENT;
     if (count == 0)
@@ -327,13 +341,15 @@ static mpgpu_status check_call(mpgpu_fixed_op op, unsigned bits, size_t count,
     return MPGPU_OK;
 }
 
-/* The launch of checked arguments (count > 0). */
+/* The launch of checked arguments (count > 0): one modulus for all (mod), or one per element
+ * (d_m, mod NULL). */
 static mpgpu_status launch(const struct shape *s, unsigned bits, size_t count,
-                           const mpgpu_fixed_modulus *mod, const uint32_t *d_a,
-                           const uint32_t *d_b, uint32_t *d_r, cudaStream_t stream)
+                           const mpgpu_fixed_modulus *mod, const uint32_t *d_m,
+                           const uint32_t *d_a, const uint32_t *d_b, uint32_t *d_r,
+                           cudaStream_t stream)
 {
     static const uint32_t no_r2[FIXED_MAX_WORDS];
-    const int modular = fixed_op_modular(s->op);
+    const int modular = fixed_op_modular(s->op) && mod;
     struct fixed_config cfg = {
         .bits = bits, .op = s->op, .impl = (enum fixed_impl)s->opts.impl,
         .global_mem = s->opts.global_mem, .interleaved = s->interleaved,
@@ -343,7 +359,8 @@ static mpgpu_status launch(const struct shape *s, unsigned bits, size_t count,
     if (modular)
         memcpy(cfg.m, mod->m, sizeof cfg.m);
     const struct fixed_launch x = {&cfg, d_a, s->interleaved ? d_a + 1 : d_b, d_r, count,
-                                   modular ? mod->m_inv : 0, modular ? mod->r2 : no_r2, stream};
+                                   modular ? mod->m_inv : 0, modular ? mod->r2 : no_r2, d_m,
+                                   stream};
     const cudaError_t err = fixed_launcher(bits)(&x);
     if (err != cudaSuccess)
         return libmpgpu_cuda_failure(
@@ -357,10 +374,43 @@ mpgpu_status mpgpu_fixed_device(mpgpu_fixed_op op, unsigned bits, size_t count,
                                 mpgpu_stream stream)
 {
     struct shape s;
-    mpgpu_status st = check_call(op, bits, count, opts, mod, d_a, d_b, d_r, 1, &s);
+    mpgpu_status st = check_call(op, bits, count, opts, mod, 0, d_a, d_b, d_r, 1, &s);
     if (st != MPGPU_OK || count == 0)
         return st;
-    return launch(&s, bits, count, mod, d_a, d_b, d_r, stream);
+    return launch(&s, bits, count, mod, NULL, d_a, d_b, d_r, stream);
+}
+
+mpgpu_status mpgpu_fixed_pack_moduli(unsigned bits, size_t count, const mpgpu_fixed_options *opts,
+                                     const uint32_t *m, uint32_t *packed_m)
+{
+    struct shape s; /* the moduli are laid out as montmul's n-word results */
+    mpgpu_status st = check_layout(MPGPU_FIXED_MONTMUL, bits, count, opts, &s);
+    if (st != MPGPU_OK || count == 0)
+        return st;
+    if (!m || !packed_m || libmpgpu_overlap(packed_m, BYTES(s.r_total), m, BYTES(s.r_total)))
+        return MPGPU_ERR_BAD_ARGUMENT;
+    const long n = (long)count;
+    for (long p = 0; p < n; p++)
+        for (unsigned j = 0; j < s.rw; j++)
+            packed_m[index_of(s.opts.coalesced, count, s.rw, j, (size_t)p, 1)] = m[(size_t)p * s.rw + j];
+    return MPGPU_OK;
+}
+
+mpgpu_status mpgpu_fixed_device_moduli(mpgpu_fixed_op op, unsigned bits, size_t count,
+                                       const mpgpu_fixed_options *opts, const uint32_t *d_m,
+                                       const uint32_t *d_a, const uint32_t *d_b, uint32_t *d_r,
+                                       mpgpu_stream stream)
+{
+    if ((unsigned)op < FIXED_N_OPS && !fixed_op_modular((enum fixed_op)op))
+        return MPGPU_ERR_UNKNOWN_METHOD;
+    struct shape s;
+    mpgpu_status st = check_call(op, bits, count, opts, NULL, 1, d_a, d_b, d_r, 1, &s);
+    if (st != MPGPU_OK || count == 0)
+        return st;
+    if (!d_m || (uintptr_t)d_m % sizeof(uint32_t) ||
+        libmpgpu_overlap(d_r, BYTES(s.r_total), d_m, BYTES((size_t)fixed_words(bits) * count)))
+        return MPGPU_ERR_BAD_ARGUMENT;
+    return launch(&s, bits, count, NULL, d_m, d_a, d_b, d_r, stream);
 }
 
 /* What mpgpu_fixed_host holds; the caller frees it. */
@@ -383,7 +433,7 @@ static mpgpu_status host_run(struct host_run *h, const struct shape *s, unsigned
     LIBMPGPU_TRY(cudaMalloc((void **)&h->d_ab, BYTES(ab)));
     LIBMPGPU_TRY(cudaMalloc((void **)&h->d_r, BYTES(s->r_total)));
     LIBMPGPU_TRY(cudaMemcpyAsync(h->d_ab, h->stage, BYTES(ab), cudaMemcpyHostToDevice, h->stream));
-    mpgpu_status st = launch(s, bits, count, mod, h->d_ab, s->b_total ? h->d_ab + s->a_total : NULL,
+    mpgpu_status st = launch(s, bits, count, mod, NULL, h->d_ab, s->b_total ? h->d_ab + s->a_total : NULL,
                              h->d_r, h->stream);
     if (st != MPGPU_OK)
         return st;
@@ -398,7 +448,7 @@ mpgpu_status mpgpu_fixed_host(mpgpu_fixed_op op, unsigned bits, size_t count,
                               const uint32_t *a, const uint32_t *b, uint32_t *r)
 {
     struct shape s;
-    mpgpu_status st = check_call(op, bits, count, opts, mod, a, b, r, 0, &s);
+    mpgpu_status st = check_call(op, bits, count, opts, mod, 0, a, b, r, 0, &s);
     if (st != MPGPU_OK || count == 0)
         return st;
     struct host_run h = {0};

@@ -7,14 +7,14 @@ source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # --- help: listed, and every option documented
 expect_ok "fixed" -- --help
-for opt in --op --chain --impl --operands --word-order --mem --grid --block --modulus --input \
+for opt in --op --chain --impl --operands --word-order --mem --grid --block --modulus --moduli --input \
            --count --bits --reps --warmup --seed --device --csv --verify --include-transfers --include-launch \
-           --quiet 109 131 163 191 239 256 384 -Dfixed_bits; do
+           --quiet 109 131 163 191 239 256 384 512 -Dfixed_bits; do
     expect_ok "$opt" -- fixed --help
 done
 
 # --- bad input: precision
-expect_fail 2 "--bits 200 was not built; built: 109, 131, 163, 191, 239, 256, 384; add it with meson setup -Dfixed_bits=200" -- fixed --bits 200
+expect_fail 2 "--bits 200 was not built; built: 109, 131, 163, 191, 239, 256, 384, 512; add it with meson setup -Dfixed_bits=200" -- fixed --bits 200
 expect_fail 2 "--bits 300 was not built" -- fixed --bits 256,300 --op add
 expect_fail 2 "--bits 32 is not accepted; accepted: a multiple of 1 in 64..1024" -- fixed --bits 32
 expect_fail 2 "--bits 2048 is not accepted" -- fixed --bits 2048
@@ -23,7 +23,12 @@ expect_fail 2 "--bits 'x' is not a number" -- fixed --bits x
 # --- bad input: operations and layouts
 expect_fail 2 "--op 'div' is not accepted; accepted: add, sub, addm, subm, mul, karatsuba, montred, montmul, powm" -- fixed --op div
 expect_fail 2 "--op 'add,,mul' is not accepted: it has an empty item" -- fixed --op add,,mul
-expect_fail 2 "--impl 'asm' is not accepted; accepted: ptx, c" -- fixed --impl asm
+expect_fail 2 "--impl 'asm' is not accepted; accepted: ptx, c, fp64" -- fixed --impl asm
+# fp64 has montmul and powm alone: an op no given impl has is refused, one another impl has runs
+expect_fail 2 "--op add is not in --impl fp64, which has montmul and powm" -- fixed --impl fp64 --op montmul,add
+expect_fail 2 "--op montred is not in --impl fp64" -- fixed --impl fp64 --op montred
+expect_fail 2 "--moduli 'each' is not accepted; accepted: shared, per-element" -- fixed --moduli each
+expect_fail 2 "--moduli per-element draws each element's modulus; give no --modulus" -- fixed --bits 109 --op montmul --moduli per-element --modulus 0x11
 expect_fail 2 "--operands 'mixed' is not accepted; accepted: separate, interleaved" -- fixed --operands mixed
 expect_fail 2 "--word-order 'rows' is not accepted; accepted: contiguous, coalesced" -- fixed --word-order rows
 expect_fail 2 "--mem 'shared' is not accepted; accepted: local, global" -- fixed --mem shared
@@ -46,6 +51,7 @@ printf '5 3\n0x10 2\n' >"$tmp/pairs"
 expect_fail 2 "element 1: operand not below the modulus m" -- fixed --bits 109 --op addm --modulus 0xb --input "$tmp/pairs"
 expect_fail 2 "element 0: operand not below the modulus m" -- fixed --bits 109 --op montmul --modulus 0x5 --input "$tmp/pairs"
 expect_fail 2 "--input with --op addm needs --modulus" -- fixed --bits 109 --op addm --input "$tmp/pairs"
+expect_fail 2 "--moduli per-element draws each element's modulus; give no --input" -- fixed --bits 109 --op addm --moduli per-element --input "$tmp/pairs"
 expect_fail 2 "give one --bits and one --op" -- fixed --bits 109 --op add,sub --input "$tmp/pairs"
 printf "%s 1\n" "0x3$(printf "0%.0s" $(seq 32))" >"$tmp/big"
 expect_fail 2 "element 0: T is not below m R = m 2^128" -- fixed --bits 109 --op montred --modulus 0x3 --input "$tmp/big"
@@ -55,29 +61,34 @@ expect_fail 2 "element 0 has an operand not below 2^109" -- fixed --bits 109 --o
 # --- --resources: ptxas's report of every kernel, recorded at build time, without a GPU
 expect_ok "registers" -- fixed --resources
 expect_ok "256   local  montmul   ptx" -- fixed --resources --bits 256
+expect_ok "256   local  powm      fp64" -- fixed --resources --bits 256
 "$MPGPU" fixed --resources >"$tmp/res" 2>&1
-for bits in 109 131 163 191 239 256 384; do
+for bits in 109 131 163 191 239 256 384 512; do
     checks=$((checks + 1))
-    # 9 operations x 2 impls x 2 memories (registers, device memory)
-    if [ "$(grep -c "^$bits " "$tmp/res")" -ne 36 ]; then
-        echo "FAIL: fixed --resources lists $(grep -c "^$bits " "$tmp/res") kernels of $bits bits, want 36"
+    # (9 operations x 2 impls + montmul and powm of fp64) x 2 memories (registers, device memory)
+    if [ "$(grep -c "^$bits " "$tmp/res")" -ne 40 ]; then
+        echo "FAIL: fixed --resources lists $(grep -c "^$bits " "$tmp/res") kernels of $bits bits, want 40"
         fails=$((fails + 1))
     fi
 done
 expect_fail 2 "--bits 200 was not built" -- fixed --resources --bits 200
 
-# --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead)
-"$MPGPU" fixed --bits 131 --op add --count 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"
-status=$?
-checks=$((checks + 1))
-if [ $status -eq 3 ]; then
-    if [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "fixed runs on the GPU only" "$tmp/err"; then
-        echo "FAIL: fixed without a GPU: want one line naming why"; cat "$tmp/err"
+# --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead); fp64 beside
+# ptx with an op fp64 lacks is accepted (add runs in ptx alone)
+for args in "--bits 131 --op add" "--bits 256 --op add,montmul --impl ptx,fp64" \
+            "--bits 256 --op add,powm --impl ptx,fp64 --moduli per-element"; do
+    "$MPGPU" fixed $args --count 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"
+    status=$?
+    checks=$((checks + 1))
+    if [ $status -eq 3 ]; then
+        if [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q "fixed runs on the GPU only" "$tmp/err"; then
+            echo "FAIL: fixed $args without a GPU: want one line naming why"; cat "$tmp/err"
+            fails=$((fails + 1))
+        fi
+    elif [ $status -ne 0 ]; then
+        echo "FAIL: fixed $args -> status $status"; cat "$tmp/err"
         fails=$((fails + 1))
     fi
-elif [ $status -ne 0 ]; then
-    echo "FAIL: fixed --bits 131 --op add -> status $status"; cat "$tmp/err"
-    fails=$((fails + 1))
-fi
+done
 
 finish cli_fixed

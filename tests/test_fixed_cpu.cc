@@ -11,6 +11,13 @@
 //     into and out of Montgomery form; powm against mpz_powm;
 //   --chain semantics (fixed_chain.cuh) against the reference the command line checks with
 //     (cpu_ref/fixed_ref.c).
+// R^2 mod m as the kernels derive it for one modulus per element (kernels/fixed_r2.cuh) against
+// GMP's, on the same moduli.
+// And --impl fp64 (kernels/fixed_fp64.cuh), its FMA sequence run here through C's fma() toward
+// zero (this program is built with -ffp-contract=off -frounding-math): the limb halves against
+// 128-bit products, words to limbs and back, montmul against mpz and against the IMAD path's
+// host twin, powm against mpz_powm, both on the moduli and operands above, and its --chain
+// against cpu_ref/fixed_ref.c, at every built precision and at 512 and 1024 bits.
 #include <gmp.h>
 #include <string.h>
 
@@ -18,6 +25,8 @@
 
 #include "fixed_bits.h"
 #include "fixed_chain.cuh"
+#include "fixed_fp64_chain.cuh"
+#include "fixed_r2.cuh"
 #include "fixed_ref.h"
 extern "C" {
 #include "random_words.h"
@@ -158,18 +167,28 @@ template <int P, Impl I> struct Precision {
         return v;
     }
 
-    void check_modulus(const Num &mw)
+    // m of mw, R = 2^(32n) and R^-1 mod m, initialised here; the caller clears them.
+    static void gmp_modulus(mpz_t m, mpz_t R, mpz_t rinv, const Num &mw)
     {
-        mpz_t m, x, y, s, rinv, R;
-        mpz_inits(m, x, y, s, rinv, R, NULL);
+        mpz_inits(m, R, rinv, NULL);
         to_mpz(m, mw);
         mpz_set_ui(R, 1);
         mpz_mul_2exp(R, R, 32 * N);
         mpz_invert(rinv, R, m);
+    }
+
+    void check_modulus(const Num &mw)
+    {
+        mpz_t m, x, y, s, rinv, R;
+        gmp_modulus(m, R, rinv, mw);
+        mpz_inits(x, y, s, NULL);
         const uint32_t mp = fixed::mont_neg_inv(mw[0]);
         CHECK(mp == fixed_neg_inv(mw[0]) && (uint32_t)(mp * mw[0]) == ~0u, "%s m' = -m^-1", where);
         Num r2(N);
         fixed_r2(N, mw.data(), r2.data());
+        uint32_t r2_device[N]; // as a kernel derives it for one modulus per element
+        fixed::r2_mod<N>(r2_device, mw.data());
+        CHECK(Num(r2_device, r2_device + N) == r2, "%s R^2 mod m by doubling", where);
         const uint32_t *mm = mw.data();
         std::vector<Num> v = below(m);
         Num one(N, 0);
@@ -339,15 +358,139 @@ template <int P, Impl I> struct Precision {
     }
 };
 
+// --impl fp64 at P bits: its operands and moduli are those of the C path's checks.
+template <int P> struct Fp64Precision : Precision<P, Impl::c> {
+    using Base = Precision<P, Impl::c>;
+    static constexpr int N = Base::N, L = fixed::fp64::limbs_of(N);
+    using Limbs = double[L];
+
+    Fp64Precision() { snprintf(this->where, sizeof this->where, "P=%d impl=fp64 (%d limbs)", P, L); }
+
+    void load(Limbs &x, const Num &w) { fixed::fp64::load<N>(x, w.data()); }
+    Num store(const Limbs &x)
+    {
+        Num w(N);
+        fixed::fp64::store<N>(w.data(), x);
+        return w;
+    }
+
+    // The halves of x y for limbs at their ends and random ones, against a 128-bit product.
+    void check_product()
+    {
+        std::vector<uint64_t> v = {0, 1, 2, uint64_t(1) << 51, fixed::fp64::limb_mask - 1,
+                                   fixed::fp64::limb_mask};
+        for (int k = 0; k < 6; k++)
+            v.push_back(splitmix64(seed + stream_counter++) & fixed::fp64::limb_mask);
+        fixed::fp64::RoundTowardZero toward_zero;
+        for (uint64_t x : v)
+            for (uint64_t y : v) {
+                const fixed::fp64::Halves h =
+                    fixed::fp64::product(fixed::fp64::limb_double(x), fixed::fp64::limb_double(y));
+                const unsigned __int128 xy = (unsigned __int128)x * y;
+                CHECK(h.hi == (uint64_t)(xy >> 52) && h.lo == ((uint64_t)xy & fixed::fp64::limb_mask),
+                      "%s halves of %llx * %llx", this->where, (unsigned long long)x,
+                      (unsigned long long)y);
+            }
+    }
+
+    void check_modulus(const Num &mw)
+    {
+        const char *where = this->where;
+        mpz_t m, x, y, s, rinv, R;
+        Base::gmp_modulus(m, R, rinv, mw);
+        mpz_inits(x, y, s, NULL);
+        fixed::fp64::Modulus<N> mod;
+        fixed::fp64::modulus_set<N>(mod, mw.data());
+        const uint64_t mp = fixed::fp64::limb_value(mod.mp);
+        CHECK(((mp * mod.mw[0] + 1) & fixed::fp64::limb_mask) == 0, "%s -m^-1 mod 2^52", where);
+        const uint32_t mp32 = fixed::mont_neg_inv(mw[0]);
+        Num r2(N);
+        fixed_r2(N, mw.data(), r2.data());
+        std::vector<Num> v = this->below(m);
+        v.push_back(Num(N, ~0u)); // all ones of n words: below R, as montmul's first operand may be
+        for (const Num &a : v) {
+            Limbs al, bl, rl;
+            load(al, a);
+            CHECK(store(al) == a, "%s words to limbs and back", where);
+            to_mpz(x, a);
+            for (size_t k = 0; k + 1 < v.size(); k++) { // b below m
+                const Num &b = v[k];
+                load(bl, b);
+                fixed::fp64::montmul<N>(rl, al, bl, mod);
+                to_mpz(y, b);
+                mpz_mul(s, x, y);
+                mpz_mul(s, s, rinv);
+                mpz_mod(s, s, m);
+                CHECK(store(rl) == from_mpz(s, N), "%s montmul", where);
+                uint32_t imad[N];
+                fixed::montmul<N, Impl::c>(imad, a.data(), b.data(), mw.data(), mp32);
+                CHECK(store(rl) == Num(imad, imad + N), "%s montmul as the IMAD path's", where);
+            }
+        }
+        // powm: every third base, exponents 0, 1, all ones of n words and a random one.
+        Num one(N, 0);
+        one[0] = 1;
+        const std::vector<Num> exps = {Num(N, 0), one, Num(N, ~0u), random_num(stream_counter++, N, P)};
+        Limbs r2l;
+        load(r2l, r2);
+        for (size_t i = 0; i < v.size(); i += 3)
+            for (const Num &e : exps) {
+                Limbs bl, rl;
+                load(bl, v[i]);
+                fixed::fp64::powm<N>(rl, bl, e.data(), r2l, mod);
+                to_mpz(x, v[i]);
+                to_mpz(y, e);
+                mpz_powm(s, x, y, m);
+                CHECK(store(rl) == from_mpz(s, N), "%s powm", where);
+            }
+        mpz_clears(m, x, y, s, rinv, R, NULL);
+    }
+
+    void check_chain()
+    {
+        Num m = this->modulus_of(4), r2(N);
+        fixed_r2(N, m.data(), r2.data());
+        for (uint64_t chain : {1, 2, 7})
+            for (uint64_t p = 0; p < 3; p++)
+                for (enum fixed_op o : {FIXED_MONTMUL, FIXED_POWM}) {
+                    if (o == FIXED_POWM && chain > 2)
+                        continue;
+                    uint32_t a[N], b[N], r[N], expect[N];
+                    fixed_random_operands((mpgpu_fixed_op)o, P, seed, p, m.data(), a, b);
+                    if (o == FIXED_MONTMUL)
+                        fixed::fp64::run_chain<P, FIXED_MONTMUL>(r, a, b, m.data(), r2.data(), chain);
+                    else
+                        fixed::fp64::run_chain<P, FIXED_POWM>(r, a, b, m.data(), r2.data(), chain);
+                    fixed_ref((mpgpu_fixed_op)o, P, chain, a, b, m.data(), expect);
+                    CHECK(!memcmp(r, expect, sizeof r), "%s %s --chain %llu element %llu",
+                          this->where, fixed_op_names[o], (unsigned long long)chain,
+                          (unsigned long long)p);
+                }
+    }
+
+    void check_all()
+    {
+        const int before = checks, failed = failures;
+        check_product();
+        for (unsigned kind = 0; kind < 6; kind++)
+            check_modulus(this->modulus_of(kind));
+        check_chain();
+        printf("%-24s %6d checks, %d failures\n", this->where, checks - before, failures - failed);
+    }
+};
+
 template <int... Ps> static void check_precisions()
 {
     (Precision<Ps, Impl::ptx>().check_all(), ...);
     (Precision<Ps, Impl::c>().check_all(), ...);
 }
 
+template <int... Ps> static void check_fp64_precisions() { (Fp64Precision<Ps>().check_all(), ...); }
+
 int main()
 {
     seed = test_seed();
     check_precisions<MPGPU_FIXED_BITS>();
+    check_fp64_precisions<MPGPU_FIXED_BITS, 1024>();
     return test_finish("fixed_cpu");
 }

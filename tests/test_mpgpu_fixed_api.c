@@ -38,6 +38,19 @@ static void test_bits(void)
     CHECK(mpgpu_fixed_check((mpgpu_fixed_op)MPGPU_FIXED_N_OPS, 256) == MPGPU_ERR_UNKNOWN_METHOD,
           "op past the last");
     CHECK(mpgpu_fixed_check((mpgpu_fixed_op)-1, 256) == MPGPU_ERR_UNKNOWN_METHOD, "op -1");
+    /* fp64 has montmul and powm alone; ptx and c every op. */
+    for (int op = 0; op < MPGPU_FIXED_N_OPS; op++) {
+        const int fp64 = op == MPGPU_FIXED_MONTMUL || op == MPGPU_FIXED_POWM;
+        CHECK(mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_PTX) == MPGPU_OK &&
+                  mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_C) == MPGPU_OK &&
+                  mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_FP64) ==
+                      (fp64 ? MPGPU_OK : MPGPU_ERR_UNKNOWN_METHOD),
+              "the impls of op %d", op);
+    }
+    CHECK(mpgpu_fixed_impl_check(MPGPU_FIXED_MONTMUL, (mpgpu_fixed_impl)MPGPU_FIXED_N_IMPLS) ==
+              MPGPU_ERR_BAD_ARGUMENT, "impl past the last");
+    CHECK(mpgpu_fixed_impl_check((mpgpu_fixed_op)MPGPU_FIXED_N_OPS, MPGPU_FIXED_IMPL_FP64) ==
+              MPGPU_ERR_UNKNOWN_METHOD, "op past the last, fp64");
 }
 
 static void test_ops(void)
@@ -195,22 +208,72 @@ static void test_layouts(void)
             CHECK(mpgpu_fixed_unpack((mpgpu_fixed_op)op, BITS, COUNT, &o, packed, back) == MPGPU_OK &&
                       !memcmp(back, a, (size_t)COUNT * info.r_words * 4),
                   "%s layout %d: unpack", info.name, layout);
+            if (op != MPGPU_FIXED_MONTMUL)
+                continue;
+            /* one modulus per element: laid out as n-word results are */
+            CHECK(mpgpu_fixed_pack_moduli(BITS, COUNT, &o, b, packed) == MPGPU_OK,
+                  "layout %d: pack_moduli", layout);
+            same = 1;
+            for (unsigned p = 0; p < COUNT; p++)
+                for (unsigned j = 0; j < N; j++)
+                    same &= packed[o.coalesced ? (size_t)j * COUNT + p : p * N + j] == b[p * N + j];
+            CHECK(same, "layout %d: moduli not where the kernels read them", layout);
         }
+}
+
+/* mpgpu_fixed_device_moduli and _pack_moduli refuse before any CUDA call. */
+static void test_moduli_arguments(void)
+{
+    static uint32_t a[64], b[64], r[64], m[64];
+    mpgpu_fixed_options fp64 = mpgpu_fixed_default_options();
+    fp64.impl = MPGPU_FIXED_IMPL_FP64;
+    const struct {
+        const char *what;
+        mpgpu_fixed_op op;
+        const mpgpu_fixed_options *opts;
+        const uint32_t *d_m;
+        uint32_t *d_r;
+        size_t count;
+        mpgpu_status want;
+    } cases[] = {
+        {"add takes no modulus", MPGPU_FIXED_ADD, NULL, m, r, 1, MPGPU_ERR_UNKNOWN_METHOD},
+        {"mul takes no modulus", MPGPU_FIXED_MUL, NULL, m, r, 1, MPGPU_ERR_UNKNOWN_METHOD},
+        {"fp64 addm", MPGPU_FIXED_ADDM, &fp64, m, r, 1, MPGPU_ERR_UNKNOWN_METHOD},
+        {"no moduli", MPGPU_FIXED_MONTMUL, NULL, NULL, r, 1, MPGPU_ERR_BAD_ARGUMENT},
+        {"misaligned moduli", MPGPU_FIXED_MONTMUL, NULL, (const uint32_t *)((const char *)m + 2),
+         r, 1, MPGPU_ERR_BAD_ARGUMENT},
+        {"moduli overlap the results", MPGPU_FIXED_POWM, &fp64, r + 4, r, 1, MPGPU_ERR_BAD_ARGUMENT},
+        {"count 0", MPGPU_FIXED_POWM, NULL, NULL, NULL, 0, MPGPU_OK},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const mpgpu_status st = mpgpu_fixed_device_moduli(cases[i].op, 256, cases[i].count,
+                                                          cases[i].opts, cases[i].d_m, a, b,
+                                                          cases[i].d_r, NULL);
+        CHECK(st == cases[i].want, "mpgpu_fixed_device_moduli, %s: %s, want %s", cases[i].what,
+              mpgpu_status_string(st), mpgpu_status_string(cases[i].want));
+    }
+    CHECK(mpgpu_fixed_pack_moduli(256, 2, NULL, m, NULL) == MPGPU_ERR_BAD_ARGUMENT,
+          "pack_moduli: NULL output");
+    CHECK(mpgpu_fixed_pack_moduli(256, 2, NULL, m, m + 4) == MPGPU_ERR_BAD_ARGUMENT,
+          "pack_moduli: overlapping");
+    CHECK(mpgpu_fixed_pack_moduli(32, 2, NULL, m, r) == MPGPU_ERR_UNSUPPORTED_SIZE,
+          "pack_moduli: 32 bits");
 }
 
 static void test_resources(void)
 {
     const size_t n = mpgpu_fixed_resources_count();
-    /* 9 operations x 2 implementations x 2 memories per precision */
-    CHECK(n == N_BUILT * MPGPU_FIXED_N_OPS * 2 * 2, "%zu ptxas records", n);
-    int seen[N_BUILT][MPGPU_FIXED_N_OPS][2][2] = {{{{0}}}};
+    /* (9 operations x 2 implementations + fp64's montmul and powm) x 2 memories per precision */
+    CHECK(n == N_BUILT * (MPGPU_FIXED_N_OPS * 2 + 2) * 2, "%zu ptxas records", n);
+    int seen[N_BUILT][MPGPU_FIXED_N_OPS][MPGPU_FIXED_N_IMPLS][2] = {{{{0}}}};
     for (size_t i = 0; i < n; i++) {
         mpgpu_fixed_resources k;
         CHECK(mpgpu_fixed_resources_get(i, &k) == MPGPU_OK, "record %zu", i);
         size_t s = 0;
         while (s < N_BUILT && built[s] != k.bits)
             s++;
-        const int ok = s < N_BUILT && (unsigned)k.op < MPGPU_FIXED_N_OPS && (unsigned)k.impl < 2 &&
+        const int ok = s < N_BUILT && (unsigned)k.op < MPGPU_FIXED_N_OPS &&
+                       (unsigned)k.impl < MPGPU_FIXED_N_IMPLS &&
                        (unsigned)k.global_mem < 2 && k.registers > 0 && k.registers <= 255;
         CHECK(ok, "record %zu: %u bits, op %d, impl %d, mem %d, %u registers", i, k.bits,
               (int)k.op, (int)k.impl, k.global_mem, k.registers);
@@ -219,9 +282,12 @@ static void test_resources(void)
     }
     for (size_t s = 0; s < N_BUILT; s++)
         for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
-            for (int i = 0; i < 4; i++)
-                CHECK(seen[s][op][i >> 1][i & 1] == 1, "%u bits op %d impl %d mem %d: %d records",
+            for (int i = 0; i < 2 * MPGPU_FIXED_N_IMPLS; i++) {
+                const int want = mpgpu_fixed_impl_check((mpgpu_fixed_op)op,
+                                                        (mpgpu_fixed_impl)(i >> 1)) == MPGPU_OK;
+                CHECK(seen[s][op][i >> 1][i & 1] == want, "%u bits op %d impl %d mem %d: %d records",
                       built[s], op, i >> 1, i & 1, seen[s][op][i >> 1][i & 1]);
+            }
     mpgpu_fixed_resources k;
     CHECK(mpgpu_fixed_resources_get(n, &k) == MPGPU_ERR_BAD_ARGUMENT, "index past the end");
     CHECK(mpgpu_fixed_resources_get(0, NULL) == MPGPU_ERR_BAD_ARGUMENT, "NULL info");
@@ -256,8 +322,9 @@ static void test_arguments(const char *name, fixed_call call)
           "%s: the moduli", name);
     const mpgpu_fixed_options dflt = mpgpu_fixed_default_options();
     mpgpu_fixed_options bad_impl = dflt, bad_chain = dflt, bad_block = dflt, big_block = dflt,
-                        bad_grid = dflt, bad_flag = dflt, inter = dflt;
-    bad_impl.impl = (mpgpu_fixed_impl)2;
+                        bad_grid = dflt, bad_flag = dflt, inter = dflt, fp64 = dflt;
+    bad_impl.impl = (mpgpu_fixed_impl)MPGPU_FIXED_N_IMPLS;
+    fp64.impl = MPGPU_FIXED_IMPL_FP64;
     bad_chain.chain = 0;
     bad_block.block = 0;
     big_block.block = 1025;
@@ -279,7 +346,10 @@ static void test_arguments(const char *name, fixed_call call)
         {"bits not built", MPGPU_FIXED_ADD, 200, 1, NULL, NULL, a, b, r,
          MPGPU_ERR_UNSUPPORTED_SIZE},
         {"bits 0", MPGPU_FIXED_ADD, 0, 1, NULL, NULL, a, b, r, MPGPU_ERR_UNSUPPORTED_SIZE},
-        {"impl 2", MPGPU_FIXED_ADD, 256, 1, &bad_impl, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
+        {"impl 3", MPGPU_FIXED_ADD, 256, 1, &bad_impl, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
+        {"fp64 add", MPGPU_FIXED_ADD, 256, 1, &fp64, NULL, a, b, r, MPGPU_ERR_UNKNOWN_METHOD},
+        {"fp64 montred", MPGPU_FIXED_MONTRED, 256, 1, &fp64, &m256, a, NULL, r,
+         MPGPU_ERR_UNKNOWN_METHOD},
         {"chain 0", MPGPU_FIXED_ADD, 256, 1, &bad_chain, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
         {"block 0", MPGPU_FIXED_ADD, 256, 1, &bad_block, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
         {"block 1025", MPGPU_FIXED_ADD, 256, 1, &big_block, NULL, a, b, r,
@@ -398,6 +468,7 @@ int main(void)
     test_layouts();
     test_resources();
     test_layout_arguments();
+    test_moduli_arguments();
     test_arguments("mpgpu_fixed_device", device_default_stream);
     test_arguments("mpgpu_fixed_host", mpgpu_fixed_host);
     return test_finish("test_mpgpu_fixed_api");
