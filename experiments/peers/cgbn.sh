@@ -183,7 +183,9 @@ if [ "${QUICK:-0}" = 1 ]; then
     big=4096 big16k=256 big32k=64 few=1024 reps=2 few_reps=2 gcd_count=1024 mont_count=4096
 fi
 # mpgpu's fastest multiplication methods, each where it applies (the issue's best per size).
-MUL_METHODS=${MUL_METHODS:-"thread-comba-reg thread-comba-reg-shared pair-comba-reg pair-comba-reg-shared split-rowchain thread-rowchain-karatsuba warp-tensor-toeplitz"}
+MUL_METHODS=${MUL_METHODS:-"thread-comba-reg thread-comba-reg-shared pair-comba-reg pair-comba-reg-shared
+    quad-comba-reg-shared octo-comba-reg-shared split-rowchain thread-rowchain-karatsuba
+    warp-tensor-toeplitz"}
 
 # One GPU run holds the whole table: a command that fails (a result that differs from GMP exits
 # 1, a CUDA error 3) is reported and counted, the run goes on, and the script exits 1 at the end.
@@ -233,20 +235,20 @@ mul 16384 "$big16k" "$reps"
 mul 32768 "$big32k" "$reps"
 for bits in 256 512 1024 2048 4096 8192 16384 32768; do mul "$bits" "$few" "$few_reps"; done
 
-# Montgomery multiplication: chains of 100 and 200, for the marginal rate; CGBN with a modulus
-# per element, mpgpu fixed with one for all (its precisions built: 256 and 384 by default).
+# Montgomery multiplication: chains of 100 and 200, for the marginal rate; both with a random odd
+# modulus per element (CGBN's setting), mpgpu on the IMAD pipe (ptx) and the FP64 pipe (fp64).
 for chain in 100 200; do
     both "$CGBN_BENCH" fixed --bits 256,384,512 --count "$mont_count" --chain "$chain" \
         --reps "$reps" --verify sample
-    both "$MPGPU" fixed --op montmul --bits 256,384 --count "$mont_count" --chain "$chain" \
-        --reps "$reps" --verify sample
+    both "$MPGPU" fixed --op montmul --impl ptx,fp64 --moduli per-element --bits 256,384,512 \
+        --count "$mont_count" --chain "$chain" --reps "$reps" --verify sample
 done
 
-# GCD, one pair an instance (CGBN) or a thread (mpgpu's bulk methods), at issue 38's counts:
-# 2^20 pairs and 10240.
+# GCD, one pair an instance (CGBN) or a thread (mpgpu's bulk-lehmer; bulk-binary, 3-30x slower,
+# is experiments/gcd_bulk.sh's), at issue 38's counts: 2^20 pairs and 10240.
 for count in "$gcd_count" "$few"; do
     both "$CGBN_BENCH" gcd --bits 1024,2048,4096 --count "$count" --reps "$reps" --verify sample
-    both "$MPGPU" gcd --method bulk-lehmer,bulk-binary --bits 1024,2048,4096 --count "$count" \
+    both "$MPGPU" gcd --method bulk-lehmer --bits 1024,2048,4096 --count "$count" \
         --reps "$reps" --verify sample
 done
 
