@@ -195,6 +195,14 @@ static uint64_t check_pick_element(const struct check_pick *p, uint64_t s)
     return s == p->steps ? p->elements - 1 : s * p->stride;
 }
 
+void bench_check_unit(const struct bench_check_spec *spec, char *unit, size_t len)
+{
+    if (spec->element_plural)
+        snprintf(unit, len, "%s", spec->element_plural);
+    else
+        snprintf(unit, len, "%ss", spec->element);
+}
+
 /* Looks at the picked elements on spec->threads threads: each one's reference, then the
  * comparison. Returns 0, BENCH_STOPPED (Ctrl-C) or EXIT_BAD_INPUT (no scratch memory). */
 static int check_elements(struct bench *b, const struct bench_ops *ops, void *ctx, struct bench_case *c,
@@ -205,7 +213,7 @@ static int check_elements(struct bench *b, const struct bench_ops *ops, void *ct
     char label[96];
     snprintf(label, sizeof label, "%s %s: check against %s", b->subcommand, c->method, spec->reference);
     char unit[48];
-    snprintf(unit, sizeof unit, "%ss", spec->element);
+    bench_check_unit(spec, unit, sizeof unit);
     struct progress pg;
     progress_begin(&pg, progress_mode_for(b->opt->quiet), label, unit, total);
     uint64_t done = 0, bad = 0, no_scratch = 0, fallbacks = 0, first = UINT64_MAX;

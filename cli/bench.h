@@ -62,11 +62,15 @@ enum bench_ref {
 struct bench_check_spec {
     uint64_t elements;           /* results that can be checked; 0: the case is a reference */
     const char *element;         /* what one is, for messages: "product", "pair", "chunk", ... */
+    const char *element_plural;  /* where it is not element + "s" ("moduli"); else NULL */
     const char *reference;       /* what computes the expected value: "GMP", "the CPU twin" */
     size_t scratch_bytes;        /* for the reference of one element, per checking thread */
     int threads;                 /* CPU threads for the check, >= 1 */
     uint64_t sample;             /* elements of a spread sample; 0: BENCH_SAMPLE_ELEMENTS */
 };
+
+/* What the check's progress counts, the plural of spec->element ("pairs", "moduli"), into unit. */
+void bench_check_unit(const struct bench_check_spec *spec, char *unit, size_t len);
 
 struct bench_ops {
     /* Before the first pass of a case: buffers, uploads. Returns 0, BENCH_STOPPED (Ctrl-C in a

@@ -333,6 +333,7 @@ static int shared_check_begin(void *ctx, struct bench_case *c, struct bench_chec
     }
     spec->elements = r->n;
     spec->element = "modulus";
+    spec->element_plural = "moduli";
     spec->reference = "the all-pairs twin";
     spec->threads = omp_get_num_procs();
     spec->sample = SAMPLE_MODULI;

@@ -302,6 +302,18 @@ static void test_nvml(void)
           "without NVML: available %d, reading valid %d, reasons %llu", nvml_available(), s.valid, reasons);
 }
 
+/* The check's progress names its unit in the plural: "moduli", not "moduluss". */
+static void test_check_unit(void)
+{
+    char unit[48];
+    const struct bench_check_spec pairs = {.element = "pair"};
+    bench_check_unit(&pairs, unit, sizeof unit);
+    CHECK(!strcmp(unit, "pairs"), "the unit of pairs: '%s'", unit);
+    const struct bench_check_spec moduli = {.element = "modulus", .element_plural = "moduli"};
+    bench_check_unit(&moduli, unit, sizeof unit);
+    CHECK(!strcmp(unit, "moduli"), "the unit of moduli: '%s'", unit);
+}
+
 int main(void)
 {
     seed = test_seed();
@@ -312,5 +324,6 @@ int main(void)
     test_json_round_trip();
     test_csv_read();
     test_nvml();
+    test_check_unit();
     return test_finish("test_stats");
 }
