@@ -3,7 +3,7 @@
  * the kernel's very code, compiled by the host compiler). The algorithms are those the CPU
  * models of cpu_ref/ describe and count (gcd_bulk_lehmer_ref.c, gcd_bulk_binary_ref.c, with the
  * proofs of the bounds); here they are written for the GPU: no operation counts, no 128-bit
- * arithmetic, a cheap quotient for the common small ones, and a strided view of the words.
+ * arithmetic, a digit quotient from a double with an exact correction, and a strided view of the words.
  *
  * A number is n 32-bit words, least significant first, word j at x[j * stride]: stride 1 for a
  * thread's own array (the kernel's, in local memory, which the hardware interleaves across a
@@ -183,24 +183,43 @@ GCD_BULK_FN void gcd_bulk_binary_pair(uint32_t *x0, uint32_t *x1, uint32_t strid
     gcd_bulk_shl(x0, A, stride, n, na, za < zb ? za : zb);
 }
 
+/* floor(r0 / r1) for r0 >= r1 > 0, and its remainder in *rem. Every thread of a warp runs the
+ * same instructions: a double's quotient fl(fl(r0) / fl(r1)) is within 3 * 2^-53 of r0 / r1
+ * relatively, within 0.375 while r0 / r1 < 2^50, so its integer part is the true quotient q or
+ * one either side; one less than it is at most q, leaves a remainder below 3 r1 that cannot
+ * overflow, and two conditional subtractions finish. A quotient of 2^50 or more (probability
+ * about 2^-49 by Gauss-Kuzmin) takes the exact division, which the GPU does in software, a long
+ * chain of dependent instructions: taken for every quotient of 3 or more (four in ten), it held
+ * up the whole warp at almost every step of the digits' Euclid. */
+GCD_BULK_FN uint64_t gcd_bulk_quotient(uint64_t r0, uint64_t r1, uint64_t *rem)
+{
+    if (r0 >> 50 >= r1) {
+        const uint64_t q = r0 / r1;
+        *rem = r0 - q * r1;
+        return q;
+    }
+    uint64_t q = (uint64_t)((double)r0 / (double)r1);
+    q -= q != 0;
+    uint64_t r = r0 - q * r1;
+    for (int fix = 0; fix < 2; fix++)
+        if (r >= r1)
+            q++, r -= r1;
+    *rem = r;
+    return q;
+}
+
 /* Euclid on the leading digits (a0, b0) while each remainder is at least both its cofactors,
  * which proves the whole numbers' combination >= 0 (gcd_bulk_lehmer_ref.c): the index k of the
  * last such step and the cofactors of steps k - 1 (u[0], v[0]) and k (u[1], v[1]); k = 1 is the
- * trivial matrix. No overflow: Euclid's cofactors obey u_(i+1) r_i <= b0 and v_(i+1) r_i <= a0.
- * Most quotients are 1 or 2 (Gauss-Kuzmin), found by subtraction; the GPU divides 64-bit
- * numbers in software, so a division is taken only for a larger one. */
+ * trivial matrix. No overflow: Euclid's cofactors obey u_(i+1) r_i <= b0 and v_(i+1) r_i <= a0. */
 GCD_BULK_FN unsigned gcd_bulk_digit_euclid(uint64_t a0, uint64_t b0, uint64_t u[2], uint64_t v[2])
 {
     uint64_t r0 = a0, r1 = b0;
     u[0] = 1, v[0] = 0, u[1] = 0, v[1] = 1;
     unsigned k = 1;
     while (r1) {
-        uint64_t q = 1, r2 = r0 - r1;
-        if (r2 >= r1) {
-            q = 2, r2 -= r1;
-            if (r2 >= r1)
-                q = r0 / r1, r2 = r0 - q * r1;
-        }
+        uint64_t r2;
+        const uint64_t q = gcd_bulk_quotient(r0, r1, &r2);
         const uint64_t u2 = u[0] + q * u[1], v2 = v[0] + q * v[1];
         if (r2 < u2 || r2 < v2)
             break;

@@ -8,7 +8,10 @@
  * - each pair twice: in an array of its own (stride 1, as a thread's local array) and as one
  *   slot of a word-major batch of three (stride 3), whose other slots must stay untouched;
  * - batches in the kernel's word-major layout (stride = the batch's count) over more than one
- *   batch, the last one partial, every pair of every batch checked. */
+ *   batch, the last one partial, every pair of every batch checked;
+ * - the digit quotient (a double's estimate, corrected) against the exact one: quotients just
+ *   below, at and above the 2^50 where it turns to the exact division, remainders 0 and r1 - 1,
+ *   digits near 2^64, and random digits of every length. */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +168,56 @@ static void batches(unsigned bits, size_t count, size_t batch)
     free(x1);
 }
 
+/* gcd_bulk_quotient(r0, r1) against r0 / r1 and r0 % r1 (r0 >= r1 > 0). */
+static void check_quotient(uint64_t r0, uint64_t r1, const char *what)
+{
+    uint64_t rem;
+    const uint64_t q = gcd_bulk_quotient(r0, r1, &rem);
+    CHECK(q == r0 / r1 && rem == r0 % r1,
+          "quotient, %s: %llu / %llu gave %llu rem %llu, want %llu rem %llu", what,
+          (unsigned long long)r0, (unsigned long long)r1, (unsigned long long)q,
+          (unsigned long long)rem, (unsigned long long)(r0 / r1), (unsigned long long)(r0 % r1));
+}
+
+static uint64_t random_bits(unsigned bits)
+{
+    uint64_t x = (uint64_t)gmp_urandomb_ui(rng, 32) << 32 | gmp_urandomb_ui(rng, 32);
+    return bits >= 64 ? x : x & ((UINT64_C(1) << bits) - 1);
+}
+
+static void check_quotients(void)
+{
+    const uint64_t top = UINT64_MAX;
+    check_quotient(1, 1, "1 / 1");
+    check_quotient(top, 1, "all ones / 1");
+    check_quotient(top, top, "all ones / all ones");
+    check_quotient(top, top - 1, "all ones / all ones - 1");
+    check_quotient(top, top >> 1, "all ones / half");
+    check_quotient(top, 3, "all ones / 3");
+    /* Around the switch to the exact division, r0 >> 50 >= r1, and the 2^50 it stands for. */
+    for (uint64_t r1 = 1; r1 < (UINT64_C(1) << 13); r1 = r1 * 3 + 1)
+        for (int64_t d = -2; d <= 2; d++) {
+            const uint64_t q = (UINT64_C(1) << 50) + (uint64_t)d;
+            check_quotient(q * r1, r1, "quotient near 2^50, remainder 0");
+            check_quotient(q * r1 + r1 - 1, r1, "quotient near 2^50, remainder r1 - 1");
+            check_quotient(q * r1 - 1, r1, "just below a multiple near 2^50");
+        }
+    /* Quotients q and remainders at both ends, over digits of every length. */
+    for (unsigned bits = 1; bits <= 64; bits++)
+        for (int i = 0; i < 64; i++) {
+            uint64_t r1 = random_bits(bits) | UINT64_C(1) << (bits - 1);
+            const uint64_t qmax = top / r1;
+            const uint64_t q = 1 + random_bits(64) % qmax;
+            check_quotient(q * r1, r1, "remainder 0");
+            check_quotient(q * r1 + (top - q * r1 < r1 - 1 ? top - q * r1 : r1 - 1), r1,
+                           "largest remainder");
+            uint64_t r0 = random_bits(64);
+            if (r0 < r1)
+                r0 = r1;
+            check_quotient(r0, r1, "random");
+        }
+}
+
 int main(void)
 {
     seed = test_seed();
@@ -177,6 +230,7 @@ int main(void)
     gcd_bulk_edge_cases(rng, check_bulk_case, NULL);
     batches(1024, 100, 32);
     batches(4000, 21, 8);
+    check_quotients();
     printf("%.1f s\n", test_seconds() - t0);
     gmp_randclear(rng);
     return test_finish("gcd_bulk_steps");
