@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # experiments/peers/cgbn.sh (issue 39) without CGBN and without a GPU: with no CGBN_DIR, or one
 # without cgbn/cgbn.h, it says "skipped" and exits 0 before writing anything; a CGBN_BENCH that
-# is no program is refused (exit 2); and its ratio table (--ratios), read from a CSV in mpgpu's
+# is no program is refused (exit 2), as is an unknown table in CGBN_PARTS; and its ratio table (--ratios), read from a CSV in mpgpu's
 # schema written here by hand, sets each case's best CGBN TPI against mpgpu's best method, and
 # the marginal Montgomery rates 100 n / (t(chain 200) - t(chain 100)), with the right numbers.
 set -euo pipefail
@@ -33,6 +33,12 @@ out=$(env -u CGBN_DIR CGBN_BENCH="$work/no_such_program" RESULTS="$work/results"
 [ "$status" -eq 2 ] || fail "CGBN_BENCH that is no program: exit $status, expected 2: $out"
 grep -q "no_such_program" <<<"$out" || fail "CGBN_BENCH refusal does not name it: $out"
 
+status=0
+out=$(CGBN_PARTS="gcd modexp" RESULTS="$work/results" bash "$script" 2>&1) || status=$?
+[ "$status" -eq 2 ] && grep -q "unknown table 'modexp'" <<<"$out" ||
+    fail "CGBN_PARTS naming an unknown table: exit $status, expected 2 naming it: $out"
+[ ! -e "$work/results" ] || fail "CGBN_PARTS refusal wrote $work/results"
+
 # Rows in the schema of docs/csv.md (the columns the table reads, by name, in another order
 # than mpgpu writes them, to show that it finds them by the header).
 csv="$work/rows.csv"
@@ -63,4 +69,4 @@ row "| mul | 32768 | 16384 | kernels |" "| 2.5 ms (cgbn-tpi32) | - (no row) | - 
 # CGBN: 100 x 2^20 / 5 ms = 2.10e10/s at TPI 4 (TPI 8: 1.31e10); mpgpu: 100 x 2^20 / 2 ms.
 row "| fixed | 256 | 1048576 | kernels |" "| 2.1e+10/s (cgbn-tpi4) | 5.24e+10/s (montmul-ptx) | 2.50x |"
 [ "$(grep -c '^| ' <<<"$table")" -eq 6 ] || fail "ratio table: expected a header, a rule and 4 cases: $table"
-echo "cgbn.sh: skips without CGBN, refuses a missing harness, ratio table right"
+echo "cgbn.sh: skips without CGBN, refuses a missing harness and an unknown table, ratio table right"

@@ -18,9 +18,26 @@
 # Building needs mpgpu's build (BUILD, default: the folder above $MPGPU's cli/, or build): the
 # harness links its cli/, kernels/ and cpu_ref/ libraries, so that the command line, timing,
 # checks and rows are mpgpu's own. QUICK=1 runs small counts with 2 repetitions (a smoke run).
+# CGBN_PARTS (default "mul fixed gcd") runs some of the tables only, into
+# $RESULTS/cgbn_PART[_PART...].csv and its _ratios.md unless it names all three; with
+# CGBN_SIZES="1024:4 2048:4 4096:4" the harness is built for the GCD table alone.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+
+# The tables to run (CGBN_PARTS), checked before anything else; the experiment's name.
+CGBN_PARTS=${CGBN_PARTS:-"mul fixed gcd"}
+experiment=cgbn
+for part in $CGBN_PARTS; do
+    case $part in
+    mul | fixed | gcd) ;;
+    *) echo "cgbn: CGBN_PARTS: unknown table '$part' (mul, fixed, gcd)" >&2; exit 2 ;;
+    esac
+done
+# shellcheck disable=SC2086 # the parts are words
+[ "$(printf '%s\n' $CGBN_PARTS | sort -u | tr '\n' ' ')" = "fixed gcd mul " ] ||
+    experiment=cgbn_$(printf '%s\n' $CGBN_PARTS | sort -u | paste -sd_)
+has_part() { [[ " $CGBN_PARTS " == *" $1 "* ]]; }
 
 # ratios CSV: for every case of CGBN rows (subcommand, bits, count, timed region), CGBN's best
 # TPI against mpgpu's best method of the same case; for fixed, the marginal rate of the chain,
@@ -172,8 +189,8 @@ if [ -z "${CGBN_BENCH:-}" ]; then
     CGBN_BENCH=$harness_dir/cgbn_bench
 fi
 
-start_experiment cgbn
-"$CGBN_BENCH" --list >>"$RESULTS/cgbn.machine.txt"
+start_experiment "$experiment"
+"$CGBN_BENCH" --list >>"$RESULTS/$experiment.machine.txt"
 
 # Counts as the issue's tables: 2^20 products up to 8192 bits, 2^16 at 16384, 2^14 at 32768,
 # and 10240 at every size (median of 50, as the issue's mpgpu column); QUICK=1: a smoke run.
@@ -230,14 +247,17 @@ mul() {
         --method "$(supported_list "$1" $MUL_METHODS)"
 }
 
-for bits in 256 512 1024 2048 4096 8192; do mul "$bits" "$big" "$reps"; done
-mul 16384 "$big16k" "$reps"
-mul 32768 "$big32k" "$reps"
-for bits in 256 512 1024 2048 4096 8192 16384 32768; do mul "$bits" "$few" "$few_reps"; done
+if has_part mul; then
+    for bits in 256 512 1024 2048 4096 8192; do mul "$bits" "$big" "$reps"; done
+    mul 16384 "$big16k" "$reps"
+    mul 32768 "$big32k" "$reps"
+    for bits in 256 512 1024 2048 4096 8192 16384 32768; do mul "$bits" "$few" "$few_reps"; done
+fi
 
 # Montgomery multiplication: chains of 100 and 200, for the marginal rate; both with a random odd
 # modulus per element (CGBN's setting), mpgpu on the IMAD pipe (ptx) and the FP64 pipe (fp64).
 for chain in 100 200; do
+    has_part fixed || break
     both "$CGBN_BENCH" fixed --bits 256,384,512 --count "$mont_count" --chain "$chain" \
         --reps "$reps" --verify sample
     both "$MPGPU" fixed --op montmul --impl ptx,fp64 --moduli per-element --bits 256,384,512 \
@@ -247,11 +267,12 @@ done
 # GCD, one pair an instance (CGBN) or a thread (mpgpu's bulk-lehmer; bulk-binary, 3-30x slower,
 # is experiments/gcd_bulk.sh's), at issue 38's counts: 2^20 pairs and 10240.
 for count in "$gcd_count" "$few"; do
+    has_part gcd || break
     both "$CGBN_BENCH" gcd --bits 1024,2048,4096 --count "$count" --reps "$reps" --verify sample
     both "$MPGPU" gcd --method bulk-lehmer --bits 1024,2048,4096 --count "$count" \
         --reps "$reps" --verify sample
 done
 
-ratios "$CSV" >"$RESULTS/cgbn_ratios.md"
-echo "cgbn: wrote $CSV and $RESULTS/cgbn_ratios.md; $failures command(s) failed" >&2
+ratios "$CSV" >"$RESULTS/${experiment}_ratios.md"
+echo "cgbn: wrote $CSV and $RESULTS/${experiment}_ratios.md; $failures command(s) failed" >&2
 [ "$failures" -eq 0 ]
