@@ -404,18 +404,11 @@ static void bulk_put(uint32_t *w, size_t words, const mpz_t x)
     mpz_export(w, NULL, -1, sizeof *w, 0, 0, x);
 }
 
-/* dst[j count + i] = src[i words + j]: pair-major words to word-major, as the bulk kernel reads
- * them; with count and words swapped, back. */
-static void bulk_transpose(uint32_t *dst, const uint32_t *src, size_t count, size_t words)
-{
-    for (size_t i = 0; i < count; i++)
-        for (size_t j = 0; j < words; j++)
-            dst[j * count + i] = src[i * words + j];
-}
-
 /* A bulk case: the pairs as pair-major words, A, B and G (the GCDs) one after the other, made
- * once (not timed); on the device at once when they fit (d_bulk), else taken through by the
- * library in batches of its free memory. */
+ * once (not timed); on the device at once when they fit (d_bulk: A, B and G word-major, as the
+ * bulk kernel reads them, and a pair-major stage that the library's transpose turns them from
+ * and back, as mul's runs do), else taken through by the library in batches of its free
+ * memory. */
 static int bulk_setup(struct gcd_cli *r, struct bench_case *c)
 {
     const size_t words = bulk_words(c->bits), n = r->count * words;
@@ -435,23 +428,23 @@ static int bulk_setup(struct gcd_cli *r, struct bench_case *c)
     uint64_t need = 0;
     library_ok(mpgpu_gcd_bulk_device_bytes(var->library_method, c->bits, r->count, &need),
                "mpgpu_gcd_bulk_device_bytes");
+    need += n * sizeof *r->d_bulk; /* the stage */
     if (need > free_b / 10 * 9) {
         /* Batches through the host call: each launch timed by events around it. */
         c->timed_region = "kernels+launch";
         return 0;
     }
-    uint32_t *word_major = malloc(n * sizeof *word_major);
-    if (!word_major)
-        cli_bad_input("--count %zu --bits %u: out of host memory for the bulk pairs' words",
-                      r->count, c->bits);
-    GPU_CHECK(cudaMalloc((void **)&r->d_bulk, 3 * n * sizeof *r->d_bulk));
+    GPU_CHECK(cudaMalloc((void **)&r->d_bulk, 4 * n * sizeof *r->d_bulk));
     GPU_CHECK(cudaStreamCreateWithFlags(&r->bulk_stream, cudaStreamNonBlocking));
+    uint32_t *const stage = r->d_bulk + 3 * n;
     for (int operand = 0; operand < 2; operand++) {
-        bulk_transpose(word_major, r->words + operand * n, r->count, words);
-        GPU_CHECK(cudaMemcpy(r->d_bulk + operand * n, word_major, n * sizeof *word_major,
+        GPU_CHECK(cudaMemcpy(stage, r->words + operand * n, n * sizeof *stage,
                              cudaMemcpyHostToDevice));
+        library_ok(mpgpu_mul_transpose((unsigned)words, r->count, MPGPU_MUL_PRODUCT_MAJOR, stage,
+                                       r->d_bulk + operand * n, r->bulk_stream),
+                   "mpgpu_mul_transpose");
+        GPU_CHECK(cudaStreamSynchronize(r->bulk_stream));
     }
-    free(word_major);
     return 0;
 }
 
@@ -646,13 +639,12 @@ static int gcd_check_begin(void *ctx, struct bench_case *c, struct bench_check_s
     const struct gcd_variant *var = c->data;
     if (var->bulk && r->d_bulk) {
         const size_t words = bulk_words(c->bits), n = r->count * words;
-        uint32_t *g = r->words + 2 * n, *word_major = malloc(n * sizeof *word_major);
-        if (!word_major)
-            cli_bad_input("--count %zu: out of host memory for the check against GMP", r->count);
-        GPU_CHECK(cudaMemcpy(word_major, r->d_bulk + 2 * n, n * sizeof *word_major,
-                             cudaMemcpyDeviceToHost));
-        bulk_transpose(g, word_major, words, r->count);
-        free(word_major);
+        uint32_t *g = r->words + 2 * n, *const stage = r->d_bulk + 3 * n;
+        library_ok(mpgpu_mul_transpose((unsigned)words, r->count, MPGPU_MUL_WORD_MAJOR,
+                                       r->d_bulk + 2 * n, stage, r->bulk_stream),
+                   "mpgpu_mul_transpose");
+        GPU_CHECK(cudaStreamSynchronize(r->bulk_stream));
+        GPU_CHECK(cudaMemcpy(g, stage, n * sizeof *g, cudaMemcpyDeviceToHost));
         for (size_t i = 0; i < r->count; i++)
             mpz_import(r->g[i], words, -1, sizeof *g, 0, 0, g + i * words);
     }
