@@ -438,8 +438,11 @@ static int bulk_setup(struct gcd_cli *r, struct bench_case *c)
     GPU_CHECK(cudaStreamCreateWithFlags(&r->bulk_stream, cudaStreamNonBlocking));
     uint32_t *const stage = r->d_bulk + 3 * n;
     for (int operand = 0; operand < 2; operand++) {
-        GPU_CHECK(cudaMemcpy(stage, r->words + operand * n, n * sizeof *stage,
-                             cudaMemcpyHostToDevice));
+        /* On the transpose's stream: a cudaMemcpy from pageable memory may return before its
+         * last bytes reach the device, and the non-blocking stream would not wait for them (the
+         * last pairs were read stale, and the check against GMP caught it). */
+        GPU_CHECK(cudaMemcpyAsync(stage, r->words + operand * n, n * sizeof *stage,
+                                  cudaMemcpyHostToDevice, r->bulk_stream));
         library_ok(mpgpu_mul_transpose((unsigned)words, r->count, MPGPU_MUL_PRODUCT_MAJOR, stage,
                                        r->d_bulk + operand * n, r->bulk_stream),
                    "mpgpu_mul_transpose");
@@ -643,8 +646,9 @@ static int gcd_check_begin(void *ctx, struct bench_case *c, struct bench_check_s
         library_ok(mpgpu_mul_transpose((unsigned)words, r->count, MPGPU_MUL_WORD_MAJOR,
                                        r->d_bulk + 2 * n, stage, r->bulk_stream),
                    "mpgpu_mul_transpose");
+        GPU_CHECK(cudaMemcpyAsync(g, stage, n * sizeof *g, cudaMemcpyDeviceToHost,
+                                  r->bulk_stream));
         GPU_CHECK(cudaStreamSynchronize(r->bulk_stream));
-        GPU_CHECK(cudaMemcpy(g, stage, n * sizeof *g, cudaMemcpyDeviceToHost));
         for (size_t i = 0; i < r->count; i++)
             mpz_import(r->g[i], words, -1, sizeof *g, 0, 0, g + i * words);
     }

@@ -205,8 +205,12 @@ mpgpu_status ctt_plan_open(struct mpgpu_ctt_plan *d, const struct mpgpu_ctt_batc
     cudaError_t err = cudaMalloc((void **)&d->d_index, b->count * sizeof *index);
     if (err == cudaSuccess)
         err = cudaMemcpy(d->d_index, index, b->count * sizeof *index, cudaMemcpyHostToDevice);
+    /* A copy from pageable memory may return before its last bytes reach the device, and the
+     * kernels run on streams that do not wait for the legacy stream's copy: wait for it here. */
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(cudaStreamLegacy);
     free(index);
-    CTT_TRY(err, "cudaMalloc/cudaMemcpy (auto's bins)");
+    CTT_TRY(err, "cudaMalloc/cudaMemcpy/cudaStreamSynchronize (auto's bins)");
     d->scratch_words = column_scratch_words(b, rule);
     if (d->scratch_words)
         CTT_TRY(cudaMalloc((void **)&d->d_scratch, d->scratch_words * 4),

@@ -3,7 +3,8 @@
 # without cgbn/cgbn.h, it says "skipped" and exits 0 before writing anything; a CGBN_BENCH that
 # is no program is refused (exit 2), as is an unknown table in CGBN_PARTS; and its ratio table (--ratios), read from a CSV in mpgpu's
 # schema written here by hand, sets each case's best CGBN TPI against mpgpu's best method, and
-# the marginal Montgomery rates 100 n / (t(chain 200) - t(chain 100)), with the right numbers.
+# the marginal Montgomery rates 100 n / (t(chain 200) - t(chain 100)), with the right numbers,
+# leaving out a row with a mismatch however fast.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 script="$repo/experiments/peers/cgbn.sh"
@@ -40,23 +41,25 @@ out=$(CGBN_PARTS="gcd modexp" RESULTS="$work/results" bash "$script" 2>&1) || st
 [ ! -e "$work/results" ] || fail "CGBN_PARTS refusal wrote $work/results"
 
 # Rows in the schema of docs/csv.md (the columns the table reads, by name, in another order
-# than mpgpu writes them, to show that it finds them by the header).
+# than mpgpu writes them, to show that it finds them by the header). The thread-comba-reg row,
+# the fastest but with 3 mismatches, must not be the best method of its case.
 csv="$work/rows.csv"
 cat >"$csv" <<'CSV'
-subcommand,method,bits,count,timed_region,params,median_ms
-mul,cgbn-tpi4,256,1048576,kernels,words=8;tpi=4;block=128,0.1
-mul,cgbn-tpi8,256,1048576,kernels,words=8;tpi=8;block=128,0.08
-mul,split-rowchain,256,1048576,kernels,words=8;batches=1,0.05
-mul,thread-rowchain-karatsuba,256,1048576,kernels,words=8;batches=1,0.04
-mul,cgbn-tpi8,256,1048576,kernels+launch,words=8;tpi=8;block=128,0.09
-mul,split-rowchain,256,1048576,kernels+launch,words=8;batches=1,0.18
-mul,cgbn-tpi32,32768,16384,kernels,words=1024;tpi=32;block=128,2.5
-fixed,cgbn-tpi4,256,104857600,kernels,op=montmul;elements=1048576;chain=100;modulus=per-element;tpi=4;block=128,6
-fixed,cgbn-tpi4,256,209715200,kernels,op=montmul;elements=1048576;chain=200;modulus=per-element;tpi=4;block=128,11
-fixed,cgbn-tpi8,256,104857600,kernels,op=montmul;elements=1048576;chain=100;modulus=per-element;tpi=8;block=128,7
-fixed,cgbn-tpi8,256,209715200,kernels,op=montmul;elements=1048576;chain=200;modulus=per-element;tpi=8;block=128,15
-fixed,montmul-ptx,256,104857600,kernels,op=montmul;impl=ptx;elements=1048576;chain=100;operands=separate;word_order=coalesced;mem=local;grid=0;block=256;modulus=random,2
-fixed,montmul-ptx,256,209715200,kernels,op=montmul;impl=ptx;elements=1048576;chain=200;operands=separate;word_order=coalesced;mem=local;grid=0;block=256;modulus=random,4
+subcommand,method,bits,count,timed_region,params,median_ms,mismatches
+mul,cgbn-tpi4,256,1048576,kernels,words=8;tpi=4;block=128,0.1,0
+mul,cgbn-tpi8,256,1048576,kernels,words=8;tpi=8;block=128,0.08,0
+mul,split-rowchain,256,1048576,kernels,words=8;batches=1,0.05,0
+mul,thread-rowchain-karatsuba,256,1048576,kernels,words=8;batches=1,0.04,0
+mul,thread-comba-reg,256,1048576,kernels,words=8;batches=1,0.01,3
+mul,cgbn-tpi8,256,1048576,kernels+launch,words=8;tpi=8;block=128,0.09,0
+mul,split-rowchain,256,1048576,kernels+launch,words=8;batches=1,0.18,0
+mul,cgbn-tpi32,32768,16384,kernels,words=1024;tpi=32;block=128,2.5,0
+fixed,cgbn-tpi4,256,104857600,kernels,op=montmul;elements=1048576;chain=100;modulus=per-element;tpi=4;block=128,6,0
+fixed,cgbn-tpi4,256,209715200,kernels,op=montmul;elements=1048576;chain=200;modulus=per-element;tpi=4;block=128,11,0
+fixed,cgbn-tpi8,256,104857600,kernels,op=montmul;elements=1048576;chain=100;modulus=per-element;tpi=8;block=128,7,0
+fixed,cgbn-tpi8,256,209715200,kernels,op=montmul;elements=1048576;chain=200;modulus=per-element;tpi=8;block=128,15,0
+fixed,montmul-ptx,256,104857600,kernels,op=montmul;impl=ptx;elements=1048576;chain=100;operands=separate;word_order=coalesced;mem=local;grid=0;block=256;modulus=random,2,0
+fixed,montmul-ptx,256,209715200,kernels,op=montmul;impl=ptx;elements=1048576;chain=200;operands=separate;word_order=coalesced;mem=local;grid=0;block=256;modulus=random,4,0
 CSV
 table=$(bash "$script" --ratios "$csv")
 # row CASE_PATTERN EXPECTED: the table's line for the case holds the expected cells.

@@ -46,6 +46,8 @@ ratios() {
     awk -F, '
         NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         $1 == "timestamp" { next }
+        # A published ratio comes from verified rows only: a row with a mismatch is left out.
+        "mismatches" in col && $col["mismatches"] + 0 > 0 { next }
         {
             sub_ = $col["subcommand"]; m = $col["method"]; side = m ~ /^cgbn-/ ? "cgbn" : "mpgpu"
             t = $col["median_ms"] + 0; region = $col["timed_region"]; bits = $col["bits"]
