@@ -118,15 +118,15 @@ static const struct gcd_variant bulk_binary_variant = {"bulk-binary", NULL, NULL
                                                        false, false, true};
 
 /* --method auto's crossover between the bulk GCD (one pair a thread) and Lehmer's whole-GPU
- * method (issue 38), measured on an H100 (results/gcd_bulk.csv, experiments/gcd_bulk.sh: both
+ * method (issue 38), measured on an H200 (results/gcd_bulk.csv, experiments/gcd_bulk.sh: both
  * at 1, 4, 16, 64 and 256 pairs of 1024..8192 bits): bulk-lehmer was the faster from 4 pairs
- * at 1024 and 2048 bits and from 16 at 4096 and 8192 (at 4 pairs of 4096 bits Lehmer's led by
- * 7 %); one pair is always Lehmer's. A size between rows takes the row above it; past 8192
+ * at 1024, 2048 and 4096 bits and from 16 at 8192 (at 4 pairs of 8192 bits Lehmer's led by
+ * 10 %); one pair is always Lehmer's. A size between rows takes the row above it; past 8192
  * bits the bulk kernel does not apply. */
 static const struct {
     unsigned max_bits;
     size_t min_count;
-} auto_crossover[] = {{2048, 4}, {MPGPU_GCD_BULK_MAX_BITS, 16}};
+} auto_crossover[] = {{4096, 4}, {MPGPU_GCD_BULK_MAX_BITS, 16}};
 
 /* The variant --method auto runs for `count` pairs of `bits` bits. */
 static const struct gcd_variant *auto_variant(size_t count, unsigned bits)
@@ -937,9 +937,9 @@ int cmd_gcd(int argc, char **argv)
                         "         GCD with 64-bit leading digits, numbers of up to 8192 bits, in\n"
                         "         batches that fit the GPU's memory (row gpu-bulk-lehmer)\n"
                         "  bulk-binary  the same with Stein's binary GCD (row gpu-bulk-binary)\n"
-                        "  auto   bulk-lehmer for at least 4 pairs of up to 2048 bits or 16\n"
+                        "  auto   bulk-lehmer for at least 4 pairs of up to 4096 bits or 16\n"
                         "         of up to 8192 bits, else lehmer (the crossover measured on\n"
-                        "         an H100)\n"
+                        "         an H200)\n"
                         "  gmp    GMP mpz_gcd, one pair after another on one host thread (002 "
                         "section 5)\n"
                         "  all    gpu with every barrier and inverse, kary, lehmer, the bulk\n"

@@ -87,13 +87,13 @@ csv="$tmp/bulk_transfers.csv"
 run "bulk --include-transfers" gcd --bits 2048 --count 3000 --method bulk-lehmer --include-transfers \
     --reps 1 --warmup 0 --csv "$csv" && rows_ok "$csv" 1
 csv="$tmp/auto_bulk.csv"
-run "auto: many small pairs go to bulk-lehmer" gcd --bits 1024 --count 4 --method auto --reps 1 \
+run "auto: many small pairs go to bulk-lehmer" gcd --bits 4096 --count 4 --method auto --reps 1 \
     --warmup 0 --csv "$csv" && rows_ok "$csv" 1
-check "auto with 4 pairs of 1024 bits runs bulk-lehmer" grep -q "gpu-bulk-lehmer" "$csv"
+check "auto with 4 pairs of 4096 bits runs bulk-lehmer" grep -q "gpu-bulk-lehmer" "$csv"
 csv="$tmp/auto_lehmer.csv"
-run "auto: few pairs go to lehmer" gcd --bits 4096 --count 15 --method auto --reps 1 --warmup 0 \
+run "auto: few pairs go to lehmer" gcd --bits 8192 --count 15 --method auto --reps 1 --warmup 0 \
     --csv "$csv" && rows_ok "$csv" 1
-check "auto with 15 pairs of 4096 bits runs lehmer" grep -q ",gpu-lehmer," "$csv"
+check "auto with 15 pairs of 8192 bits runs lehmer" grep -q ",gpu-lehmer," "$csv"
 csv="$tmp/bulk_launch.csv"
 run "bulk --include-launch" gcd --bits 1024 --count 5000 --method bulk-lehmer --include-launch \
     --reps 2 --warmup 1 --csv "$csv" && rows_ok "$csv" 1
