@@ -3,7 +3,8 @@
  * the kernel's very code, compiled by the host compiler). The algorithms are those the CPU
  * models of cpu_ref/ describe and count (gcd_bulk_lehmer_ref.c, gcd_bulk_binary_ref.c, with the
  * proofs of the bounds); here they are written for the GPU: no operation counts, no 128-bit
- * arithmetic, a digit quotient from a double with an exact correction, and a strided view of the words.
+ * arithmetic, digit quotients from a double with an exact correction, and a strided view of
+ * the words.
  *
  * A number is n 32-bit words, least significant first, word j at x[j * stride]: stride 1 for a
  * thread's own array (the kernel's, in local memory, which the hardware interleaves across a
@@ -187,8 +188,9 @@ GCD_BULK_FN void gcd_bulk_binary_pair(uint32_t *x0, uint32_t *x1, uint32_t strid
  * same instructions: a double's quotient fl(fl(r0) / fl(r1)) is within 3 * 2^-53 of r0 / r1
  * relatively, within 0.375 while r0 / r1 < 2^50, so its integer part is the true quotient q or
  * one either side; one less than it is at most q, leaves a remainder below 3 r1 that cannot
- * overflow, and two conditional subtractions finish. A quotient of 2^50 or more (probability
- * about 2^-49 by Gauss-Kuzmin) takes the exact division, which the GPU does in software, a long
+ * overflow, and two conditional subtractions finish. A quotient of 2^50 or more takes the exact
+ * division (gcd_bulk_digit_euclid asks for none above 2^32; the branch keeps this helper right
+ * for every input, and test_gcd_bulk_steps checks it), which the GPU does in software, a long
  * chain of dependent instructions: taken for every quotient of 3 or more (four in ten), it held
  * up the whole warp at almost every step of the digits' Euclid. */
 GCD_BULK_FN uint64_t gcd_bulk_quotient(uint64_t r0, uint64_t r1, uint64_t *rem)

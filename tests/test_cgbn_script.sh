@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # experiments/peers/cgbn.sh (issue 39) without CGBN and without a GPU: with no CGBN_DIR, or one
 # without cgbn/cgbn.h, it says "skipped" and exits 0 before writing anything; a CGBN_BENCH that
-# is no program is refused (exit 2), as is an unknown table in CGBN_PARTS; and its ratio table (--ratios), read from a CSV in mpgpu's
-# schema written here by hand, sets each case's best CGBN TPI against mpgpu's best method, and
-# the marginal Montgomery rates 100 n / (t(chain 200) - t(chain 100)), with the right numbers,
-# leaving out a row with a mismatch however fast.
+# is no program is refused (exit 2), as is an unknown table in CGBN_PARTS; and its ratio table
+# (--ratios), read from a CSV in mpgpu's schema written here by hand, sets each case's best CGBN
+# TPI against mpgpu's best method, and the marginal Montgomery rates 100 n / (t(chain 200) -
+# t(chain 100)), with the right numbers, leaving out a row with a mismatch however fast.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 script="$repo/experiments/peers/cgbn.sh"

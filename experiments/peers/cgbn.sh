@@ -266,7 +266,7 @@ for chain in 100 200; do
         --count "$mont_count" --chain "$chain" --reps "$reps" --verify sample
 done
 
-# GCD, one pair an instance (CGBN) or a thread (mpgpu's bulk-lehmer; bulk-binary, 3-30x slower,
+# GCD, one pair an instance (CGBN) or a thread (mpgpu's bulk-lehmer; bulk-binary, 2-44x slower,
 # is experiments/gcd_bulk.sh's), at issue 38's counts: 2^20 pairs and 10240.
 for count in "$gcd_count" "$few"; do
     has_part gcd || break
