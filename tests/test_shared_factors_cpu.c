@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mpgpu.h"
+#include "mpz_arrays.h"
 #include "rsa_moduli.h"
 #include "shared_factors_pairs.h"
 #include "test_seed.h"
@@ -31,21 +32,6 @@ static struct set to_words(size_t n, mpz_t *N)
     for (size_t i = 0; i < n; i++)
         mpz_export(s.w + i * s.words, NULL, -1, sizeof *s.w, 0, 0, N[i]);
     return s;
-}
-
-static mpz_t *mpz_array(size_t n)
-{
-    mpz_t *x = malloc(n * sizeof *x);
-    for (size_t i = 0; i < n; i++)
-        mpz_init(x[i]);
-    return x;
-}
-
-static void mpz_array_free(mpz_t *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        mpz_clear(x[i]);
-    free(x);
 }
 
 /* The kinds the twin gives modulus i: from its exact g, its partners and trial division. */
@@ -144,7 +130,7 @@ static mpgpu_shared_factors_report *search_and_check(const char *name, size_t n,
     }
     size_t *partners = malloc(n * sizeof *partners), *seen = malloc(n * sizeof *seen);
     size_t *got_partners = malloc(n * sizeof *got_partners);
-    mpz_t *common = mpz_array(n), *got_common = mpz_array(n);
+    mpz_t *common = mpz_array_new(n), *got_common = mpz_array_new(n);
     uint32_t *fw = malloc(s.words * sizeof *fw), *fw1 = malloc(s.words * sizeof *fw1);
     size_t k = 0, mismatches = 0, findings = mpgpu_shared_factors_report_count(r);
     CHECK(findings == mpgpu_shared_factors_report_count(r1), "%s: %zu findings, %zu on one thread",
@@ -267,7 +253,7 @@ static void check_planted(const char *name, const mpgpu_shared_factors_report *r
 
 static void test_planted(size_t n, unsigned bits, uint64_t set_seed, unsigned plants)
 {
-    mpz_t *N = mpz_array(n);
+    mpz_t *N = mpz_array_new(n);
     struct rsa_planted pl[RSA_PLANT_KINDS];
     size_t n_planted;
     rsa_moduli_make(N, n, bits, set_seed, plants, 2, NULL, pl, &n_planted);
@@ -283,7 +269,7 @@ static void test_planted(size_t n, unsigned bits, uint64_t set_seed, unsigned pl
         check_planted(name, r, pl, n_planted, N);
     mpgpu_shared_factors_report_destroy(r);
     /* The same seed gives the same set. */
-    mpz_t *again = mpz_array(n);
+    mpz_t *again = mpz_array_new(n);
     rsa_moduli_make(again, n, bits, set_seed, plants, 1, NULL, pl, &n_planted);
     size_t differ = 0;
     for (size_t i = 0; i < n; i++)
@@ -317,7 +303,7 @@ static void test_worst_cases(void)
     gmp_randseed_ui(rs, (unsigned long)seed);
     mpz_t p, q;
     mpz_inits(p, q, NULL);
-    mpz_t *N = mpz_array(64);
+    mpz_t *N = mpz_array_new(64);
 
     /* Two moduli: unrelated, sharing a prime, equal. */
     for (int i = 0; i < 2; i++) {
@@ -412,7 +398,7 @@ static int log_progress(void *ctx, uint64_t done, uint64_t total)
 static void test_progress(void)
 {
     const size_t n = 300;
-    mpz_t *N = mpz_array(n);
+    mpz_t *N = mpz_array_new(n);
     struct rsa_planted pl[RSA_PLANT_KINDS];
     size_t n_planted;
     rsa_moduli_make(N, n, 128, seed, 0, 2, NULL, pl, &n_planted);
