@@ -187,7 +187,7 @@ static const struct cli_option gcd_options[] = {
     {"all-primes", NULL, OPT_ALL_PRIMES, "use every L-bit prime, remainders through the exact path, instead of only those of the cheap fast-remainder category"},
     {"input", "FILE", OPT_INPUT, "read pairs from FILE, one 'HEX_U HEX_V' line each (optional 0x; blank and '#' lines skipped), instead of random pairs"},
     {"output", "FILE", OPT_OUTPUT, "write the GCDs to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); with --shared-factors the moduli found, with --make-moduli the moduli made; FILE is replaced only when they are all written"},
-    {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE (one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all) or pairs-gpu (every pair on the GPU with the bulk GCD, tiled, moduli of up to 8192 bits; see --checkpoint), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
+    {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE (one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all), tree-gpu (the same tree with its levels below 65536 bits on the GPU in mpgpu mul, moduli of up to 32767 bits) or pairs-gpu (every pair on the GPU with the bulk GCD, tiled, moduli of up to 8192 bits; see --checkpoint), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
     {"make-moduli", "N", OPT_MAKE_MODULI, "write N RSA-like moduli of --bits bits (default 2048; even, 64..16384: two random primes of half the size each, from --seed) to --output, one a line, with the relations --plant names, on --threads cores (default all)"},
     {"plant", "P[,P...]", OPT_PLANT, "with --make-moduli, plant each: shared (three moduli share a prime), duplicate (two equal moduli), both (a modulus sharing one prime with one modulus and the other with another), small (a modulus with a prime factor below 2^16), all, none (default)"},
     {"checkpoint", "FILE", OPT_CHECKPOINT, "with --shared-factors --method pairs-gpu: resume from FILE if it exists (the tiles done and the pairs found, for the same input only), and keep it up to date every few seconds and at Ctrl-C"},
@@ -895,7 +895,7 @@ int cmd_gcd(int argc, char **argv)
                  "[--barrier auto|coop|cluster|custom|all] [--inverse fermat|euclid|all] "
                  "[--L 16..32] [--all-primes] [options]\n"
                  "       mpgpu gcd --shared-factors FILE [--output FILE] "
-                 "[--method tree-cpu|pairs-gpu] [--threads T] [--checkpoint FILE] [options]\n"
+                 "[--method tree-cpu|tree-gpu|pairs-gpu] [--threads T] [--checkpoint FILE] [options]\n"
                  "       mpgpu gcd --make-moduli N [--bits B] [--plant P[,P...]] [--seed S] "
                  "--output FILE",
         .description =

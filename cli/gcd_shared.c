@@ -50,6 +50,7 @@ struct shared_run {
     mpz_t *N, *expect;        /* for the check: the moduli, the twin's g_i */
     struct output_file output;
     struct progress pg;
+    bool uses_gpu; /* tree-gpu or pairs-gpu */
     /* pairs-gpu: --checkpoint, the input's hash, and what a checkpoint read holds: the tiles
      * done (a prefix of the tiles in order) and the pairs (i, j) found in them. */
     bool pairs_gpu;
@@ -584,10 +585,16 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
                       opt->n_methods);
     r.method = opt->n_methods ? opt->methods[0] : "tree-cpu";
     mpgpu_shared_factors_method_info info;
-    if (mpgpu_shared_factors_method_find(r.method, &info) != MPGPU_OK)
-        cli_bad_input("gcd --shared-factors: unknown method '%s'; accepted: tree-cpu, pairs-gpu",
-                      r.method);
-    r.pairs_gpu = info.uses_gpu;
+    if (mpgpu_shared_factors_method_find(r.method, &info) != MPGPU_OK) {
+        char accepted[256] = "";
+        for (size_t k = 0; mpgpu_shared_factors_method_get(k, &info) == MPGPU_OK; k++)
+            snprintf(accepted + strlen(accepted), sizeof accepted - strlen(accepted), "%s%s",
+                     k ? ", " : "", info.name);
+        cli_bad_input("gcd --shared-factors: unknown method '%s'; accepted: %s", r.method,
+                      accepted);
+    }
+    r.uses_gpu = info.uses_gpu;
+    r.pairs_gpu = !strcmp(r.method, "pairs-gpu");
     if (r.checkpoint && !r.pairs_gpu)
         cli_bad_input("--checkpoint applies to --method pairs-gpu; %s runs in one go", r.method);
     if (opt->bits_set || opt->count_set)
@@ -625,14 +632,30 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
     }
     output_file_open(&r.output, "--output", a->output, r.path, opt->csv_path);
     char why[256];
-    if (r.pairs_gpu && !gpu_open(opt->device, why, sizeof why)) {
-        fprintf(stderr, "mpgpu: %s; --method pairs-gpu needs one (tree-cpu runs on the host)\n",
-                why);
+    if (r.uses_gpu && !gpu_open(opt->device, why, sizeof why)) {
+        fprintf(stderr, "mpgpu: %s; --method %s needs one (tree-cpu runs on the host)\n", why,
+                r.method);
         return r.output.f ? output_file_abandon(&r.output, EXIT_GPU_ERROR, "findings")
                           : EXIT_GPU_ERROR;
     }
+    if (r.uses_gpu) {
+        uint64_t need = 0;
+        size_t free_b = 0, total_b = 0;
+        mpgpu_shared_factors_device_bytes(r.method, r.n, widest, &need);
+        GPU_CHECK(cudaMemGetInfo(&free_b, &total_b));
+        if (need > free_b) {
+            fprintf(stderr,
+                    "mpgpu: gcd --shared-factors %s: %zu moduli of up to %llu bits take %.2f "
+                    "GiB of GPU memory with %s, the GPU has %.2f GiB free; accepted: fewer "
+                    "moduli, or --method tree-cpu\n",
+                    r.path, r.n, (unsigned long long)widest, need / 1073741824.0, r.method,
+                    free_b / 1073741824.0);
+            return r.output.f ? output_file_abandon(&r.output, EXIT_BAD_INPUT, "findings")
+                              : EXIT_BAD_INPUT;
+        }
+    }
     struct bench b;
-    bench_open(&b, "gcd", opt, r.pairs_gpu, opt->device);
+    bench_open(&b, "gcd", opt, r.uses_gpu, opt->device);
     output_file_move_table(&r.output, &b.table);
     /* One search is the measurement: a run of 10^6 moduli takes minutes. */
     b.reps = a->reps_given ? opt->reps : 1;
@@ -643,7 +666,7 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
         .bits = (unsigned)(mpz_sizeinbase(r.N[0], 2)),
         .count = r.n,
         .throughput_unit = "moduli",
-        .timed_region = r.pairs_gpu ? "kernels+transfers" : "cpu",
+        .timed_region = r.pairs_gpu ? "kernels+transfers" : r.uses_gpu ? "cpu+gpu" : "cpu",
         .cpu_threads = r.pairs_gpu ? 1 : r.threads,
     };
     for (size_t i = 1; i < r.n; i++)

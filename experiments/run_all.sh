@@ -21,6 +21,7 @@ GPU_TESTS=(
     tests/test_cli_gcd_gpu.sh
     tests/test_gcd_bulk_gpu
     tests/test_cli_gcd_shared_gpu.sh
+    tests/test_shared_factors_gpu
     tests/test_mpgpu_gcd_gpu
     tests/test_mpgpu_gpu
     tests/test_mpgpu_fixed_gpu

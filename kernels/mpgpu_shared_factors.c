@@ -1,6 +1,7 @@
 /* libmpgpu's shared-factor search (mpgpu.h, "Shared factors"): the methods that give g_i =
- * gcd(N_i, prod over j != i of N_j) (shared_factors_tree.c on the host, shared_factors_pairs_gpu.c on the GPU), and
- * the report made from them (shared_factors_classify.c), over moduli carried as words. */
+ * gcd(N_i, prod over j != i of N_j) (shared_factors_tree.c on the host; shared_factors_tree_gpu.c
+ * and shared_factors_pairs_gpu.c on the GPU), and the report made from them
+ * (shared_factors_classify.c), over moduli carried as words. */
 #include <gmp.h>
 #include <omp.h>
 #include <stdbool.h>
@@ -17,11 +18,15 @@
  * largest number (2^31 limbs of 64 bits, 2^37 bits). */
 #define TREE_CPU_MAX_TOTAL_BITS (UINT64_C(1) << 36)
 
+/* tree-gpu: the leaves' steps fit mpgpu mul (scaled_tree_shape.h: 2 (floor(bits / 32) + 1) words
+ * at most 2048). */
+#define TREE_GPU_MAX_BITS 32767u
+
 /* pairs-gpu: the bulk GCD kernel's sizes, and moduli indexed by 32 bits. */
 #define PAIRS_GPU_MAX_BITS 8192u
 #define PAIRS_GPU_MAX_TOTAL_BITS ((uint64_t)UINT32_MAX * PAIRS_GPU_MAX_BITS)
 
-enum shared_factors_method { METHOD_TREE_CPU, METHOD_PAIRS_GPU };
+enum shared_factors_method { METHOD_TREE_CPU, METHOD_PAIRS_GPU, METHOD_TREE_GPU };
 
 static const struct {
     mpgpu_shared_factors_method_info info;
@@ -35,6 +40,11 @@ static const struct {
                    "Lehmer steps), tiled; g_i from the pairs that share a factor",
       1, PAIRS_GPU_MAX_BITS, PAIRS_GPU_MAX_TOTAL_BITS},
      METHOD_PAIRS_GPU},
+    {{"tree-gpu", "Bernstein's batch GCD with the levels below 65536 bits on the GPU in mpgpu "
+                  "mul (product tree, scaled remainder tree), those above with GMP on every "
+                  "host core",
+      1, TREE_GPU_MAX_BITS, TREE_CPU_MAX_TOTAL_BITS},
+     METHOD_TREE_GPU},
 };
 #define N_METHODS (sizeof methods / sizeof methods[0])
 
@@ -98,9 +108,30 @@ mpgpu_status mpgpu_shared_factors_host_bytes(const char *method, uint64_t count,
     const mpgpu_status st = mpgpu_shared_factors_check(method, count, bits);
     if (st != MPGPU_OK)
         return st;
-    /* pairs-gpu: a copy of the moduli, and the g_i's products and GCDs, a few numbers each. */
-    *bytes = strcmp(method, "pairs-gpu") ? shared_factors_tree_bytes(count, bits, threads_of(0))
-                                         : 4 * count * ((bits + 63) / 64 * 8 + 32);
+    /* pairs-gpu: a copy of the moduli, and the g_i's products and GCDs, a few numbers each.
+     * tree-gpu: tree-cpu's trees from above (it keeps fewer levels), and the words of the
+     * leaves' remainders and of level G on their way between host and GPU. */
+    if (!strcmp(method, "pairs-gpu"))
+        *bytes = 4 * count * ((bits + 63) / 64 * 8 + 32);
+    else
+        *bytes = shared_factors_tree_bytes(count, bits, threads_of(0)) +
+                 (strcmp(method, "tree-gpu") ? 0 : 4 * count * (bits / 32 + 2) * 4);
+    return MPGPU_OK;
+}
+
+mpgpu_status mpgpu_shared_factors_device_bytes(const char *method, uint64_t count, uint64_t bits,
+                                               uint64_t *bytes)
+{
+    if (!bytes)
+        return MPGPU_ERR_BAD_ARGUMENT;
+    const mpgpu_status st = mpgpu_shared_factors_check(method, count, bits);
+    if (st != MPGPU_OK)
+        return st;
+    *bytes = 0;
+    if (!strcmp(method, "tree-gpu"))
+        return shared_factors_tree_gpu_device_bytes(count, bits, bytes);
+    if (!strcmp(method, "pairs-gpu")) /* the moduli and their staging copy, the pairs' room */
+        *bytes = 2 * count * ((bits + 31) / 32) * 4 + (UINT64_C(1) << 20);
     return MPGPU_OK;
 }
 
@@ -205,6 +236,7 @@ mpgpu_status mpgpu_shared_factors_gcds(const mpgpu_shared_factors_options *o, si
         return MPGPU_ERR_BAD_ARGUMENT;
     if (!strcmp(method, "pairs-gpu"))
         return pairs_gpu(o, count, moduli, words, g);
+    const bool on_gpu = !strcmp(method, "tree-gpu");
     const int threads = threads_of(o->threads);
     mpz_t *N = import_all(count, moduli, words, threads), *G = import_all(count, g, 0, threads);
     if (!N || !G) {
@@ -212,7 +244,10 @@ mpgpu_status mpgpu_shared_factors_gcds(const mpgpu_shared_factors_options *o, si
         shared_factors_mpz_array_free(G, G ? count : 0);
         return MPGPU_ERR_OUT_OF_HOST_MEMORY;
     }
-    st = shared_factors_tree(count, (const mpz_t *)N, G, threads, o->progress, o->progress_ctx);
+    st = on_gpu ? shared_factors_tree_gpu(count, moduli, words, (const mpz_t *)N, G, threads,
+                                          o->progress, o->progress_ctx)
+                : shared_factors_tree(count, (const mpz_t *)N, G, threads, o->progress,
+                                      o->progress_ctx);
     if (st == MPGPU_OK) {
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (size_t i = 0; i < count; i++)

@@ -28,16 +28,7 @@ uint64_t shared_factors_tree_bytes(uint64_t n, uint64_t bits, int threads)
            4 * root;
 }
 
-/* The shared counter of steps done: progress is called under a lock, at most a few thousand
- * times a run, and its verdict read by every thread before each node. */
-struct tree_progress {
-    mpgpu_progress_fn fn;
-    void *ctx;
-    uint64_t done, total, next_call;
-    bool cancelled;
-};
-
-static void tree_step(struct tree_progress *p, uint64_t steps)
+void shared_factors_progress_step(struct shared_factors_progress *p, uint64_t steps)
 {
 #pragma omp critical(shared_factors_tree_progress)
     {
@@ -50,7 +41,7 @@ static void tree_step(struct tree_progress *p, uint64_t steps)
     }
 }
 
-static bool tree_cancelled(struct tree_progress *p)
+bool shared_factors_progress_cancelled(struct shared_factors_progress *p)
 {
     bool c;
 #pragma omp atomic read
@@ -83,12 +74,16 @@ void shared_factors_mpz_array_free(mpz_t *x, size_t n)
     free(x);
 }
 
-mpgpu_status shared_factors_tree(size_t n, const mpz_t *N, mpz_t *g, int threads,
-                                 mpgpu_progress_fn progress, void *progress_ctx)
+mpgpu_status shared_factors_tree_remainders(size_t count, const mpz_t *T, mpz_t *R,
+                                            unsigned base_level, uint64_t n_leaves, int threads,
+                                            struct shared_factors_progress *p)
 {
-    const unsigned depth = shared_factors_tree_depth(n);
-    struct tree_progress p = {progress, progress_ctx, 0, shared_factors_tree_steps(n), 0, false};
-    /* level[0] is N itself (never written); level[k] holds the products of pairs of level[k-1],
+    if (count == 1) {
+        mpz_set(R[0], T[0]); /* P mod P^2 */
+        return MPGPU_OK;
+    }
+    const unsigned depth = shared_factors_tree_depth(count);
+    /* level[0] is T itself (never written); level[k] holds the products of pairs of level[k-1],
      * an odd last node carried up as it is, and level[depth] the root P alone. */
     mpz_t **level = calloc(depth + 1, sizeof *level);
     size_t *len = calloc(depth + 1, sizeof *len);
@@ -98,30 +93,31 @@ mpgpu_status shared_factors_tree(size_t n, const mpz_t *N, mpz_t *g, int threads
         return MPGPU_ERR_OUT_OF_HOST_MEMORY;
     }
     mpgpu_status st = MPGPU_OK;
-    len[0] = n;
+    len[0] = count;
     for (unsigned k = 1; k <= depth && st == MPGPU_OK; k++) {
         len[k] = (len[k - 1] + 1) / 2;
         if (!(level[k] = shared_factors_mpz_array(len[k]))) {
             st = MPGPU_ERR_OUT_OF_HOST_MEMORY;
             break;
         }
-        const mpz_t *below = k == 1 ? N : (const mpz_t *)level[k - 1];
+        const mpz_t *below = k == 1 ? T : (const mpz_t *)level[k - 1];
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
         for (size_t j = 0; j < len[k]; j++) {
-            if (tree_cancelled(&p))
+            if (shared_factors_progress_cancelled(p))
                 continue;
             if (2 * j + 1 < len[k - 1])
                 mpz_mul(level[k][j], below[2 * j], below[2 * j + 1]);
             else
                 mpz_set(level[k][j], below[2 * j]);
-            tree_step(&p, covered(n, k, j));
+            shared_factors_progress_step(p, covered(n_leaves, base_level + k, j));
         }
-        if (p.cancelled)
+        if (p->cancelled)
             st = MPGPU_ERR_CANCELLED;
     }
     /* Down the remainder tree: rem[j] of level k is P mod node(k, j)^2, from its parent's,
      * since node(k, j)^2 divides node(k + 1, j / 2)^2. Each product level is freed once its
-     * children's remainders are made, so at most two remainder levels live beside the tree. */
+     * children's remainders are made, so at most two remainder levels live beside the tree;
+     * the last is R, the caller's. */
     mpz_t *rem_up = NULL;
     size_t rem_up_len = 0;
     if (st == MPGPU_OK) {
@@ -130,53 +126,34 @@ mpgpu_status shared_factors_tree(size_t n, const mpz_t *N, mpz_t *g, int threads
         level[depth] = NULL;
     }
     for (unsigned k = depth; k-- > 0 && st == MPGPU_OK;) {
-        mpz_t *rem = shared_factors_mpz_array(len[k]);
+        mpz_t *rem = k == 0 ? R : shared_factors_mpz_array(len[k]);
         if (!rem) {
             st = MPGPU_ERR_OUT_OF_HOST_MEMORY;
             break;
         }
-        const mpz_t *nodes = k == 0 ? N : (const mpz_t *)level[k];
+        const mpz_t *nodes = k == 0 ? T : (const mpz_t *)level[k];
 #pragma omp parallel num_threads(threads)
         {
             mpz_t square;
             mpz_init(square);
 #pragma omp for schedule(dynamic, 1)
             for (size_t j = 0; j < len[k]; j++) {
-                if (tree_cancelled(&p))
+                if (shared_factors_progress_cancelled(p))
                     continue;
                 mpz_mul(square, nodes[j], nodes[j]);
                 mpz_tdiv_r(rem[j], rem_up[j / 2], square);
-                tree_step(&p, covered(n, k, j));
+                shared_factors_progress_step(p, covered(n_leaves, base_level + k, j));
             }
             mpz_clear(square);
         }
         shared_factors_mpz_array_free(rem_up, rem_up_len);
-        rem_up = rem;
-        rem_up_len = len[k];
+        rem_up = k == 0 ? NULL : rem;
+        rem_up_len = k == 0 ? 0 : len[k];
         if (k > 0) {
             shared_factors_mpz_array_free(level[k], len[k]);
             level[k] = NULL;
         }
-        if (p.cancelled)
-            st = MPGPU_ERR_CANCELLED;
-    }
-    /* P mod N_i^2 is a multiple of N_i: its quotient is prod over j != i of N_j mod N_i. */
-    if (st == MPGPU_OK) {
-#pragma omp parallel num_threads(threads)
-        {
-            mpz_t quotient;
-            mpz_init(quotient);
-#pragma omp for schedule(dynamic, 64)
-            for (size_t i = 0; i < n; i++) {
-                if (tree_cancelled(&p))
-                    continue;
-                mpz_divexact(quotient, rem_up[i], N[i]);
-                mpz_gcd(g[i], N[i], quotient);
-                tree_step(&p, 1);
-            }
-            mpz_clear(quotient);
-        }
-        if (p.cancelled)
+        if (p->cancelled)
             st = MPGPU_ERR_CANCELLED;
     }
     shared_factors_mpz_array_free(rem_up, rem_up_len);
@@ -184,5 +161,35 @@ mpgpu_status shared_factors_tree(size_t n, const mpz_t *N, mpz_t *g, int threads
         shared_factors_mpz_array_free(level[k], len[k]);
     free(level);
     free(len);
+    return st;
+}
+
+mpgpu_status shared_factors_tree_leaves(size_t n, const mpz_t *N, mpz_t *z, mpz_t *g, int threads,
+                                        struct shared_factors_progress *p)
+{
+    /* z is a multiple of N_i: z / N_i is prod over j != i of N_j mod N_i (or N_i itself). */
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+    for (size_t i = 0; i < n; i++) {
+        if (shared_factors_progress_cancelled(p))
+            continue;
+        mpz_divexact(z[i], z[i], N[i]);
+        mpz_gcd(g[i], N[i], z[i]);
+        shared_factors_progress_step(p, 1);
+    }
+    return p->cancelled ? MPGPU_ERR_CANCELLED : MPGPU_OK;
+}
+
+mpgpu_status shared_factors_tree(size_t n, const mpz_t *N, mpz_t *g, int threads,
+                                 mpgpu_progress_fn progress, void *progress_ctx)
+{
+    struct shared_factors_progress p = {progress, progress_ctx, 0, shared_factors_tree_steps(n),
+                                        0, false};
+    mpz_t *z = shared_factors_mpz_array(n);
+    if (!z)
+        return MPGPU_ERR_OUT_OF_HOST_MEMORY;
+    mpgpu_status st = shared_factors_tree_remainders(n, N, z, 0, n, threads, &p);
+    if (st == MPGPU_OK)
+        st = shared_factors_tree_leaves(n, N, z, g, threads, &p);
+    shared_factors_mpz_array_free(z, n);
     return st;
 }

@@ -83,7 +83,7 @@ expect_fail 2 "line 1: expected one hexadecimal number" -- gcd --shared-factors 
 { printf '1'; head -c 16383 /dev/zero | tr '\0' 0; printf '1\n15\n'; } >"$tmp/wide"
 expect_fail 2 "line 1: a number of 65537 bits; accepted: at most 65536 bits" -- gcd --shared-factors "$tmp/wide"
 expect_fail 2 "--shared-factors '$tmp/missing' cannot be opened for reading" -- gcd --shared-factors "$tmp/missing"
-expect_fail 2 "unknown method 'pairs'; accepted: tree-cpu, pairs-gpu" -- gcd --shared-factors "$tmp/m.txt" --method pairs
+expect_fail 2 "unknown method 'pairs'; accepted: tree-cpu, pairs-gpu, tree-gpu" -- gcd --shared-factors "$tmp/m.txt" --method pairs
 expect_fail 2 "give one --method, not 2" -- gcd --shared-factors "$tmp/m.txt" --method tree-cpu,tree-cpu
 expect_fail 2 "drop --bits and --count" -- gcd --shared-factors "$tmp/m.txt" --bits 1024
 expect_fail 2 "--input applies to GCDs of pairs, not to --shared-factors" -- gcd --shared-factors "$tmp/m.txt" --input "$tmp/m.txt"
@@ -126,9 +126,12 @@ check "Ctrl-C: no --output file, no partial file" [ -z "$(ls "$tmp" | grep big-f
 # "no GPU", exit 3, on a machine without one).
 ck=$tmp/ck.txt
 expect_fail 2 "--checkpoint applies to --method pairs-gpu; tree-cpu runs in one go" -- gcd --shared-factors "$tmp/m.txt" --checkpoint "$ck"
+expect_fail 2 "--checkpoint applies to --method pairs-gpu; tree-gpu runs in one go" -- gcd --shared-factors "$tmp/m.txt" --method tree-gpu --checkpoint "$ck"
 expect_fail 2 "--checkpoint applies to --shared-factors --method pairs-gpu" -- gcd --bits 64 --method gmp --checkpoint "$ck"
 printf '%s\n' "$(printf 'f%.0s' {1..2049})" 3 >"$tmp/wide-moduli.txt"
 expect_fail 2 "line 1: a number of 8196 bits; accepted: at most 8192 bits" -- gcd --shared-factors "$tmp/wide-moduli.txt" --method pairs-gpu
+printf '%s\n' "$(printf 'f%.0s' {1..8192})" 3 >"$tmp/wider-moduli.txt"
+expect_fail 2 "line 1: a number of 32768 bits; accepted: at most 32767 bits" -- gcd --shared-factors "$tmp/wider-moduli.txt" --method tree-gpu
 head="# mpgpu gcd --shared-factors --method pairs-gpu checkpoint 1"
 printf 'hello\n' >"$ck"
 expect_fail 2 "--checkpoint $ck line 1: not a pairs-gpu checkpoint (its first line); accepted: a checkpoint that" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$ck"
@@ -161,5 +164,16 @@ if [ "$st" -eq 0 ] || { [ "$st" -eq 3 ] && grep -q "pairs-gpu needs one" "$tmp/e
 fi
 check "a checkpoint of this input is taken (exit $st: 0 with a GPU, 3 without)" [ "$taken" = yes ]
 check "the checkpoint is left as it was, or complete" grep -q "^end$" "$ck"
+
+# --- tree-gpu: with a GPU it runs (the gpu suite checks its findings), without one it says so.
+"$MPGPU" gcd --shared-factors "$tmp/m.txt" --method tree-gpu --output "$tmp/tg.txt" >"$tmp/out" 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 3 ]; then
+    check "tree-gpu without a GPU: one line naming the method" \
+        grep -q "^mpgpu: .*; --method tree-gpu needs one (tree-cpu runs on the host)$" "$tmp/err"
+    check "tree-gpu without a GPU: no --output" [ ! -e "$tmp/tg.txt" ]
+else
+    check "tree-gpu with a GPU: exit $st (want 0)" [ "$st" -eq 0 ]
+fi
 
 finish cli_gcd_shared

@@ -1,14 +1,14 @@
 /* cpu suite: the scaled remainder tree's batch GCD (cpu_ref/scaled_remainder_tree.c, the model
- * of issue 38's GPU tree) against the all-pairs twin (shared_factors_pairs_g): every g_i of
+ * of tree-gpu) against the all-pairs twin (shared_factors_pairs_g): every g_i of
  * - RSA-like sets of --make-moduli's generator with every relation planted, at 256, 1024 and
  *   2048 bits, counts that make full and lopsided trees (a node without a sibling at several
  *   levels);
  * - two and three moduli; equal moduli; one modulus dividing another; moduli of all-ones words
  *   (2^k - 1, which share factors among themselves); seeded random odd numbers of unequal
  *   lengths, 64 to 700 bits, with shared random primes;
- * and the tree's shape: its depth, nodes, guard bits, and the widest multiplication of each
- * level, printed for the 2048-bit set (the levels a GPU multiplication of at most 65536 bits
- * would take). */
+ * each set with the exact start at the leaves, at the level tree-gpu starts its GPU steps from,
+ * one level below the root and at the root (every level a scaled step); and the tree's shape
+ * for 300 moduli of 2048 bits (leaf width, depth, padded nodes, the levels the GPU takes). */
 #include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +21,26 @@
 
 static gmp_randstate_t rng;
 
-/* Every g_i of the tree against the twin's. */
+/* Every g_i of the tree, started at each of the levels above, against the twin's. */
 static void check_set(size_t n, mpz_t *N, const char *what, struct scaled_tree_shape *shape)
 {
-    mpz_t *g = mpz_array_new(n), want;
-    mpz_init(want);
-    scaled_tree_g(n, (const mpz_t *)N, g, shape);
-    for (size_t i = 0; i < n; i++) {
-        shared_factors_pairs_g(n, (const mpz_t *)N, i, want);
-        CHECK(mpz_cmp(g[i], want) == 0, "%s: %zu moduli, g_%zu has %zu bits, want %zu", what, n,
-              i, mpz_sizeinbase(g[i], 2), mpz_sizeinbase(want, 2));
+    mpz_t *g = mpz_array_new(n), *want = mpz_array_new(n);
+    for (size_t i = 0; i < n; i++)
+        shared_factors_pairs_g(n, (const mpz_t *)N, i, want[i]);
+    struct scaled_tree_shape s;
+    scaled_tree_g(n, (const mpz_t *)N, g, 0, &s);
+    const unsigned tops[4] = {0, s.gpu_levels, s.depth ? s.depth - 1 : 0, s.depth};
+    for (int t = 0; t < 4; t++) {
+        if (t > 0)
+            scaled_tree_g(n, (const mpz_t *)N, g, tops[t], NULL);
+        for (size_t i = 0; i < n; i++)
+            CHECK(mpz_cmp(g[i], want[i]) == 0,
+                  "%s: %zu moduli from level %u of %u, g_%zu has %zu bits, want %zu", what, n,
+                  tops[t], s.depth, i, mpz_sizeinbase(g[i], 2), mpz_sizeinbase(want[i], 2));
     }
-    mpz_clear(want);
+    if (shape)
+        *shape = s;
+    mpz_array_free(want, n);
     mpz_array_free(g, n);
 }
 
@@ -113,15 +121,20 @@ int main(void)
     }
     struct scaled_tree_shape shape;
     planted_set(300, 2048, &shape);
-    CHECK(shape.levels == 10 && shape.nodes[0] == 300 && shape.nodes[shape.levels - 1] == 1 &&
-              shape.guard == 12,
-          "shape of 300 moduli: %u levels, %zu leaves, %zu at the root, guard %u; want 10, 300, "
-          "1, 12",
-          shape.levels, shape.nodes[0], shape.nodes[shape.levels - 1], shape.guard);
-    printf("scaled tree of 300 moduli of 2048 bits: level, nodes, widest multiplication operand\n");
-    for (unsigned k = 0; k < shape.levels; k++)
-        printf("  %u %zu %llu\n", k, shape.nodes[k],
-               (unsigned long long)shape.widest_operand_bits[k]);
+    /* 300 -> 150 -> 75 (+1) -> 38 -> 19 (+1) -> 10 -> 5 (+1) -> 3 (+1) -> 2 -> 1; leaves of 65
+     * words (2048 bits and one spare word), steps of 130, 260, 520 and 1040 words on the GPU. */
+    CHECK(shape.depth == 9 && shape.leaf_words == 65 && shape.gpu_levels == 4 &&
+              shape.nodes[2] == 75 && shape.padded[2] == 76 && shape.nodes[3] == 38 &&
+              shape.padded[7] == 4 && shape.nodes[9] == 1 && shape.padded[9] == 1,
+          "shape of 300 moduli: depth %u, %u-word leaves, %u GPU levels, level 2 %zu/%zu, level 7 "
+          "%zu/%zu; want 9, 65, 4, 75/76, 3/4",
+          shape.depth, shape.leaf_words, shape.gpu_levels, shape.nodes[2], shape.padded[2],
+          shape.nodes[7], shape.padded[7]);
+    printf("scaled tree of 300 moduli of 2048 bits: level, nodes (padded), step operand bits\n");
+    for (unsigned k = 0; k <= shape.depth; k++)
+        printf("  %u %zu (%zu) %llu%s\n", k, shape.nodes[k], shape.padded[k],
+               64ull * ((unsigned long long)shape.leaf_words << k),
+               k < shape.gpu_levels ? " gpu" : "");
     gmp_randclear(rng);
     return test_finish("scaled_remainder_tree");
 }

@@ -424,7 +424,7 @@ static void test_progress(void)
 static void test_arguments(void)
 {
     mpgpu_shared_factors_method_info info;
-    CHECK(mpgpu_shared_factors_method_count() == 2, "%zu methods",
+    CHECK(mpgpu_shared_factors_method_count() == 3, "%zu methods",
           mpgpu_shared_factors_method_count());
     CHECK(mpgpu_shared_factors_method_get(0, &info) == MPGPU_OK && !strcmp(info.name, "tree-cpu") &&
               !info.uses_gpu && info.max_bits == 65536 && info.summary && *info.summary,
@@ -434,7 +434,12 @@ static void test_arguments(void)
           "method 1");
     CHECK(mpgpu_shared_factors_check("pairs-gpu", 10, 8193) == MPGPU_ERR_UNSUPPORTED_SIZE,
           "pairs-gpu past 8192 bits");
-    CHECK(mpgpu_shared_factors_method_get(2, &info) == MPGPU_ERR_BAD_ARGUMENT, "past the end");
+    CHECK(mpgpu_shared_factors_method_get(2, &info) == MPGPU_OK && !strcmp(info.name, "tree-gpu") &&
+              info.uses_gpu && info.max_bits == 32767,
+          "method 2");
+    CHECK(mpgpu_shared_factors_check("tree-gpu", 10, 32768) == MPGPU_ERR_UNSUPPORTED_SIZE,
+          "tree-gpu past 32767 bits");
+    CHECK(mpgpu_shared_factors_method_get(3, &info) == MPGPU_ERR_BAD_ARGUMENT, "past the end");
     CHECK(mpgpu_shared_factors_method_get(0, NULL) == MPGPU_ERR_BAD_ARGUMENT, "NULL info");
     CHECK(mpgpu_shared_factors_method_find("tree-cpu", &info) == MPGPU_OK, "find tree-cpu");
     CHECK(mpgpu_shared_factors_method_find("pairs", &info) == MPGPU_ERR_UNKNOWN_METHOD,
@@ -471,6 +476,28 @@ static void test_arguments(void)
           (unsigned long long)bytes_more);
     CHECK(mpgpu_shared_factors_host_bytes("tree-cpu", 1, 2048, &bytes) == MPGPU_ERR_BAD_ARGUMENT,
           "host bytes of one modulus");
+    /* GPU memory: none for tree-cpu; tree-gpu's at least its leaves, nodes and squares of
+     * 2^20 moduli of 2048 bits in 65 words (2^20 * 65 * 4 * 3 bytes), and twice for twice the
+     * moduli; pairs-gpu's at least the moduli. */
+    CHECK(mpgpu_shared_factors_device_bytes("tree-cpu", 100000, 2048, &bytes) == MPGPU_OK &&
+              bytes == 0,
+          "tree-cpu device bytes %llu", (unsigned long long)bytes);
+    CHECK(mpgpu_shared_factors_device_bytes("tree-gpu", 1 << 20, 2048, &bytes) == MPGPU_OK &&
+              mpgpu_shared_factors_device_bytes("tree-gpu", 1 << 21, 2048, &bytes_more) ==
+                  MPGPU_OK &&
+              bytes > (UINT64_C(1) << 20) * 65 * 12 && bytes_more >= 2 * bytes - (1 << 30),
+          "tree-gpu device bytes %llu, twice the moduli %llu", (unsigned long long)bytes,
+          (unsigned long long)bytes_more);
+    CHECK(mpgpu_shared_factors_device_bytes("pairs-gpu", 100000, 2048, &bytes) == MPGPU_OK &&
+              bytes > 100000 * 256,
+          "pairs-gpu device bytes %llu", (unsigned long long)bytes);
+    CHECK(mpgpu_shared_factors_device_bytes("tree-gpu", 10, 32768, &bytes) ==
+                  MPGPU_ERR_UNSUPPORTED_SIZE &&
+              mpgpu_shared_factors_device_bytes("tree", 10, 64, &bytes) ==
+                  MPGPU_ERR_UNKNOWN_METHOD &&
+              mpgpu_shared_factors_device_bytes("tree-gpu", 10, 64, NULL) ==
+                  MPGPU_ERR_BAD_ARGUMENT,
+          "device bytes' refusals");
 
     /* Moduli of two words: 15, an even one, zero, one. */
     uint32_t m[8] = {15, 0, 21, 0, 35, 0, 9, 0}, g[8];
