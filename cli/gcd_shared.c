@@ -47,6 +47,10 @@ struct shared_run {
     int threads;
     mpgpu_shared_factors_report *report;
     double tree_ms, classify_ms;
+    /* The trees: when each phase of n steps ended (ms from the start), the product levels up,
+     * the remainder levels down, the leaves, as the progress calls see them. */
+    double steps_t0, phase_end_ms[2 * 64 + 1];
+    unsigned phases;
     mpz_t *N, *expect;        /* for the check: the moduli, the twin's g_i */
     struct output_file output;
     struct progress pg;
@@ -118,6 +122,9 @@ static void read_moduli(struct shared_run *r, uint64_t max_bits)
 static int tree_progress(void *ctx, uint64_t done, uint64_t total)
 {
     struct shared_run *r = ctx;
+    const unsigned max = sizeof r->phase_end_ms / sizeof r->phase_end_ms[0];
+    while (r->phases < max && done >= (uint64_t)(r->phases + 1) * r->n)
+        r->phase_end_ms[r->phases++] = time_now_ms() - r->steps_t0;
     r->pg.total = total;
     progress_update(&r->pg, done);
     return interrupt_requested();
@@ -297,6 +304,8 @@ static int shared_pass(void *ctx, struct bench_case *c, unsigned pass_index, boo
                    r->pairs_gpu ? "tiles" : "steps", 1);
     const mpgpu_shared_factors_options o = {r->method, r->threads, tree_progress, r};
     const double t0 = time_now_ms();
+    r->steps_t0 = t0;
+    r->phases = 0;
     mpgpu_status st = r->pairs_gpu ? pairs_gpu_gcds(r)
                                    : mpgpu_shared_factors_gcds(&o, r->n, r->moduli, r->words, r->g);
     const double t1 = time_now_ms();
@@ -465,12 +474,21 @@ static void shared_describe(void *ctx, const struct bench_case *c, char *params,
 {
     (void)c;
     const struct shared_run *r = ctx;
+    /* The trees' phases (docs/shared-factors.md): whole milliseconds, '/' between them. */
+    char phases[2 * 64 * 8 + 16] = "";
+    if (!r->pairs_gpu && r->phases) {
+        size_t at = (size_t)snprintf(phases, sizeof phases, ";phases_ms=");
+        for (unsigned k = 0; k < r->phases && at < sizeof phases; k++)
+            at += (size_t)snprintf(phases + at, sizeof phases - at, "%s%.0f", k ? "/" : "",
+                                   r->phase_end_ms[k] - (k ? r->phase_end_ms[k - 1] : 0));
+    }
     snprintf(params, len,
              "threads=%d;found=%zu;shared=%u;both=%u;duplicate=%u;small=%u;tree_ms=%.3f;"
-             "classify_ms=%.3f;resumed_tiles=%llu;input=%s", r->threads, mpgpu_shared_factors_report_count(r->report),
+             "classify_ms=%.3f;resumed_tiles=%llu%s;input=%s",
+             r->threads, mpgpu_shared_factors_report_count(r->report),
              kind_count(r, MPGPU_SHARED_PRIME), kind_count(r, MPGPU_SHARED_ALL),
              kind_count(r, MPGPU_SHARED_DUPLICATE), kind_count(r, MPGPU_SHARED_SMALL), r->tree_ms,
-             r->classify_ms, (unsigned long long)r->resumed_from, r->path);
+             r->classify_ms, (unsigned long long)r->resumed_from, phases, r->path);
 }
 
 /* The kinds as --output and the report name them. */

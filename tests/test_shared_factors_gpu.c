@@ -131,7 +131,7 @@ int main(void)
     mpz_set_str(two[0], "fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffb", 16);
     mpz_mul_ui(two[1], two[0], 1000003);
     mpz_mul_ui(two[0], two[0], 999983);
-    check_set("two moduli sharing a prime", 2, two, 8);
+    check_set("two moduli sharing a prime", 2, two, 9);
     mpz_array_free(two, 2);
     const size_t counts[] = {16, 17, 100, 301, 4097};
     for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
