@@ -2,8 +2,8 @@
 # gpu suite: `mpgpu gcd --shared-factors --method pairs-gpu` and `tree-gpu` (issue 38): on sets
 # with every plant (one tile, and several: more than 1024 moduli), the same --output as
 # tree-cpu, line for line, and every g_i checked against the all-pairs twin; tree-gpu also on
-# random odd numbers of 64 to 32767 bits (every count of GPU levels, from 9 down to 1, odd
-# levels padded) and on 10^5 moduli of 1024 bits;
+# random odd numbers of 64 to 32767 bits (with the planted sets, 1, 2, 4, 5, 6 and 7 GPU levels,
+# odd levels padded) and on 10^5 moduli of 1024 bits;
 # --checkpoint written complete, a rerun resuming from it (resumed_tiles in the row) with the
 # same --output, and from a checkpoint of no tiles; Ctrl-C stops a long search with exit 130
 # and a checkpoint of fewer tiles than all, from which a rerun ends with tree-cpu's --output.
