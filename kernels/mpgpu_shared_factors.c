@@ -26,25 +26,16 @@
 #define PAIRS_GPU_MAX_BITS 8192u
 #define PAIRS_GPU_MAX_TOTAL_BITS ((uint64_t)UINT32_MAX * PAIRS_GPU_MAX_BITS)
 
-enum shared_factors_method { METHOD_TREE_CPU, METHOD_PAIRS_GPU, METHOD_TREE_GPU };
-
-static const struct {
-    mpgpu_shared_factors_method_info info;
-    enum shared_factors_method id;
-} methods[] = {
-    {{"tree-cpu", "Bernstein's batch GCD (product tree, remainder tree of P mod N_i^2) with GMP "
-                  "on every host core",
-      0, TREE_CPU_MAX_BITS, TREE_CPU_MAX_TOTAL_BITS},
-     METHOD_TREE_CPU},
-    {{"pairs-gpu", "gcd(N_i, N_j) of every pair on the GPU, one pair a thread (the bulk GCD's "
-                   "Lehmer steps), tiled; g_i from the pairs that share a factor",
-      1, PAIRS_GPU_MAX_BITS, PAIRS_GPU_MAX_TOTAL_BITS},
-     METHOD_PAIRS_GPU},
-    {{"tree-gpu", "Bernstein's batch GCD with the levels below 65536 bits on the GPU in mpgpu "
-                  "mul (product tree, scaled remainder tree), those above with GMP on every "
-                  "host core",
-      1, TREE_GPU_MAX_BITS, TREE_CPU_MAX_TOTAL_BITS},
-     METHOD_TREE_GPU},
+static const mpgpu_shared_factors_method_info methods[] = {
+    {"tree-cpu", "Bernstein's batch GCD (product tree, remainder tree of P mod N_i^2) with GMP on "
+                 "every host core",
+     0, TREE_CPU_MAX_BITS, TREE_CPU_MAX_TOTAL_BITS},
+    {"pairs-gpu", "gcd(N_i, N_j) of every pair on the GPU, one pair a thread (the bulk GCD's "
+                  "Lehmer steps), tiled; g_i from the pairs that share a factor",
+     1, PAIRS_GPU_MAX_BITS, PAIRS_GPU_MAX_TOTAL_BITS},
+    {"tree-gpu", "Bernstein's batch GCD with the levels below 65536 bits on the GPU in mpgpu mul "
+                 "(product tree, scaled remainder tree), those above with GMP on every host core",
+     1, TREE_GPU_MAX_BITS, TREE_CPU_MAX_TOTAL_BITS},
 };
 #define N_METHODS (sizeof methods / sizeof methods[0])
 
@@ -57,15 +48,15 @@ mpgpu_status mpgpu_shared_factors_method_get(size_t index, mpgpu_shared_factors_
 {
     if (!info || index >= N_METHODS)
         return MPGPU_ERR_BAD_ARGUMENT;
-    *info = methods[index].info;
+    *info = methods[index];
     return MPGPU_OK;
 }
 
 static const mpgpu_shared_factors_method_info *find(const char *name)
 {
     for (size_t i = 0; i < N_METHODS; i++)
-        if (!strcmp(name, methods[i].info.name))
-            return &methods[i].info;
+        if (!strcmp(name, methods[i].name))
+            return &methods[i];
     return NULL;
 }
 
