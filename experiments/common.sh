@@ -115,3 +115,17 @@ build_probe() {
     "${NVCC:-nvcc}" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 "${@:2}" -o "$probe" \
         "$(dirname "${BASH_SOURCE[0]}")/$1.cu"
 }
+
+# moduli_set N BITS: prints the path of a set of N RSA-like moduli of BITS bits with every
+# relation planted (`mpgpu gcd --make-moduli N --bits BITS --plant all --seed 38`), made when
+# absent, in MODULI (default RESULTS/moduli, which git ignores: 10^5 moduli of 2048 bits are
+# 51 MB). The scripts that search sets share them, since making one takes longer than its search.
+moduli_set() {
+    local dir=${MODULI:-$RESULTS/moduli}
+    local file="$dir/rsa_$1_$2.txt"
+    mkdir -p "$dir"
+    [ -s "$file" ] ||
+        "$MPGPU" gcd --make-moduli "$1" --bits "$2" --plant all --seed 38 --output "$file" >&2 ||
+        return 1
+    echo "$file"
+}

@@ -8,21 +8,20 @@
 # moduli, else a sample). Every method's findings must be tree-cpu's line for line at every N;
 # the 9 planted relations are all found at 10^5.
 #
-# SET is the moduli file (default RESULTS/gcd_search/rsa_100000_2048.txt, made when absent by
-#   mpgpu gcd --make-moduli 100000 --bits 2048 --plant all --seed 38, which takes about 10 minutes
-#   of 16 cores, longer than the searches: give a set made before to save the GPU machine's time).
+# SET is the moduli file (default common.sh's moduli_set of 10^5 moduli of 2048 bits, made when
+#   absent by mpgpu gcd --make-moduli 100000 --bits 2048 --plant all --seed 38, which takes about
+#   10 minutes of 16 cores, longer than the searches: give a set made before to save the GPU
+#   machine's time; gcd_shared_factors.sh shares it).
 # SIZES (default "1000 2000 5000 10000 20000 50000 100000") are prefixes of it; METHODS (default
 # "tree-cpu tree-gpu pairs-gpu") the methods, tree-cpu first (the others are compared with it).
 source "$(dirname "$0")/common.sh"
 start_experiment gcd_search
 OUT_DIR="$RESULTS/gcd_search"
 mkdir -p "$OUT_DIR"
-SET=${SET:-$OUT_DIR/rsa_100000_2048.txt}
+SET=${SET:-$(moduli_set 100000 2048)}
 SIZES=${SIZES:-"1000 2000 5000 10000 20000 50000 100000"}
 METHODS=${METHODS:-"tree-cpu tree-gpu pairs-gpu"}
 [[ $METHODS == tree-cpu* ]] || { echo "gcd_search: METHODS must begin with tree-cpu" >&2; exit 2; }
-[ -s "$SET" ] ||
-    "$MPGPU" gcd --make-moduli 100000 --bits 2048 --plant all --seed 38 --output "$SET"
 available=$(grep -vc '^#' "$SET" || true)
 failures=0
 for n in $SIZES; do
