@@ -31,13 +31,6 @@ struct tree_gpu {
     struct shared_factors_progress *progress;
 };
 
-#define TRY(call)                                                                           \
-    do {                                                                                    \
-        const cudaError_t tree_gpu_err_ = (call);                                           \
-        if (tree_gpu_err_ != cudaSuccess)                                                   \
-            return libmpgpu_cuda_failure(tree_gpu_err_, #call);                             \
-    } while (0)
-
 #define TRY_MPGPU(call)                                                                     \
     do {                                                                                    \
         const mpgpu_status tree_gpu_st_ = (call);                                           \
@@ -139,24 +132,24 @@ static mpgpu_status up(struct tree_gpu *t, const uint32_t *moduli)
     const size_t w0 = s->leaf_words, copied = t->words < w0 ? t->words : w0;
     uint32_t **T = &t->buf[BUF_T], **T_up = &t->buf[BUF_T_UP], **A = &t->buf[BUF_A],
              **B = &t->buf[BUF_B];
-    TRY(alloc(t, T, s->padded[0] * w0));
-    TRY(cudaMemsetAsync(*T, 0, s->padded[0] * w0 * 4, t->stream));
-    TRY(cudaMemcpy2DAsync(*T, w0 * 4, moduli, t->words * 4, copied * 4, t->n,
+    LIBMPGPU_TRY(alloc(t, T, s->padded[0] * w0));
+    LIBMPGPU_TRY(cudaMemsetAsync(*T, 0, s->padded[0] * w0 * 4, t->stream));
+    LIBMPGPU_TRY(cudaMemcpy2DAsync(*T, w0 * 4, moduli, t->words * 4, copied * 4, t->n,
                           cudaMemcpyHostToDevice, t->stream));
     if (s->padded[0] > t->n)
-        TRY(set_one(t, *T, t->n, w0));
+        LIBMPGPU_TRY(set_one(t, *T, t->n, w0));
     for (unsigned k = 0; k < s->gpu_levels; k++) {
         const size_t w = words_at(t, k), pairs = s->nodes[k + 1];
-        TRY(alloc(t, &t->squares[k], s->padded[k] * 2 * w));
+        LIBMPGPU_TRY(alloc(t, &t->squares[k], s->padded[k] * 2 * w));
         TRY_MPGPU(multiply(t, 32 * w, s->padded[k], *T, *T, t->squares[k]));
-        TRY(alloc(t, A, pairs * w));
-        TRY(alloc(t, B, pairs * w));
-        TRY(copy_rows(t, *A, w, *T, 2 * w, w, pairs));
-        TRY(copy_rows(t, *B, w, *T + w, 2 * w, w, pairs));
-        TRY(alloc(t, T_up, s->padded[k + 1] * 2 * w));
+        LIBMPGPU_TRY(alloc(t, A, pairs * w));
+        LIBMPGPU_TRY(alloc(t, B, pairs * w));
+        LIBMPGPU_TRY(copy_rows(t, *A, w, *T, 2 * w, w, pairs));
+        LIBMPGPU_TRY(copy_rows(t, *B, w, *T + w, 2 * w, w, pairs));
+        LIBMPGPU_TRY(alloc(t, T_up, s->padded[k + 1] * 2 * w));
         TRY_MPGPU(multiply(t, 32 * w, pairs, *A, *B, *T_up));
         if (s->padded[k + 1] > pairs)
-            TRY(set_one(t, *T_up, pairs, 2 * w));
+            LIBMPGPU_TRY(set_one(t, *T_up, pairs, 2 * w));
         release(t, A);
         release(t, B);
         release(t, T);
@@ -232,28 +225,28 @@ static mpgpu_status down(struct tree_gpu *t)
         const size_t m = 2 * words_at(t, k), count = t->s.padded[k], parents = count / 2;
         *Y_up = *Y;
         *Y = NULL;
-        TRY(alloc(t, lo, count * m));
-        TRY(alloc(t, hi, count * m));
-        TRY(alloc(t, S, count * m));
+        LIBMPGPU_TRY(alloc(t, lo, count * m));
+        LIBMPGPU_TRY(alloc(t, hi, count * m));
+        LIBMPGPU_TRY(alloc(t, S, count * m));
         /* Both children of parent j get its halves; child 2j the square of 2j + 1, and back. */
         for (size_t child = 0; child < 2; child++) {
-            TRY(copy_rows(t, *lo + child * m, 2 * m, *Y_up, 2 * m, m, parents));
-            TRY(copy_rows(t, *hi + child * m, 2 * m, *Y_up + m, 2 * m, m, parents));
-            TRY(copy_rows(t, *S + child * m, 2 * m, t->squares[k] + (1 - child) * m, 2 * m, m,
-                          parents));
+            LIBMPGPU_TRY(copy_rows(t, *lo + child * m, 2 * m, *Y_up, 2 * m, m, parents));
+            LIBMPGPU_TRY(copy_rows(t, *hi + child * m, 2 * m, *Y_up + m, 2 * m, m, parents));
+            LIBMPGPU_TRY(copy_rows(t, *S + child * m, 2 * m, t->squares[k] + (1 - child) * m,
+                                   2 * m, m, parents));
         }
         release(t, Y_up);
         if (k > 0)
             release(t, &t->squares[k]);
-        TRY(alloc(t, P_lo, count * 2 * m));
-        TRY(alloc(t, P_hi, count * 2 * m));
+        LIBMPGPU_TRY(alloc(t, P_lo, count * 2 * m));
+        LIBMPGPU_TRY(alloc(t, P_hi, count * 2 * m));
         TRY_MPGPU(multiply(t, 32 * m, count, *lo, *S, *P_lo));
         TRY_MPGPU(multiply(t, 32 * m, count, *hi, *S, *P_hi));
         release(t, lo);
         release(t, hi);
         release(t, S);
-        TRY(alloc(t, Y, count * m));
-        TRY(scaled_tree_window(*P_lo, *P_hi, *Y, count, m, t->stream));
+        LIBMPGPU_TRY(alloc(t, Y, count * m));
+        LIBMPGPU_TRY(scaled_tree_window(*P_lo, *P_hi, *Y, count, m, t->stream));
         release(t, P_lo);
         release(t, P_hi);
         TRY_MPGPU(level_done(t));
@@ -266,10 +259,10 @@ static mpgpu_status leaves(struct tree_gpu *t, const mpz_t *N, mpz_t *g, int thr
 {
     const size_t m = 2 * t->s.leaf_words;
     uint32_t **X = &t->buf[BUF_P_LO], **Z = &t->buf[BUF_A];
-    TRY(alloc(t, X, t->n * 2 * m));
+    LIBMPGPU_TRY(alloc(t, X, t->n * 2 * m));
     TRY_MPGPU(multiply(t, 32 * m, t->n, t->squares[0], t->buf[BUF_Y], *X));
-    TRY(alloc(t, Z, t->n * m));
-    TRY(scaled_tree_leaf_ceiling(*X, *Z, t->n, m, t->stream));
+    LIBMPGPU_TRY(alloc(t, Z, t->n * m));
+    LIBMPGPU_TRY(scaled_tree_leaf_ceiling(*X, *Z, t->n, m, t->stream));
     uint32_t *words = malloc(t->n * m * sizeof *words);
     mpz_t *z = shared_factors_mpz_array(t->n);
     mpgpu_status st = words && z ? MPGPU_OK : MPGPU_ERR_OUT_OF_HOST_MEMORY;
@@ -297,8 +290,8 @@ static mpgpu_status run(struct tree_gpu *t, const uint32_t *moduli, const mpz_t 
     uint64_t need = 0;
     size_t free_bytes = 0, total_bytes = 0;
     TRY_MPGPU(device_bytes(&t->s, &need));
-    TRY(cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking));
-    TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+    LIBMPGPU_TRY(cudaStreamCreateWithFlags(&t->stream, cudaStreamNonBlocking));
+    LIBMPGPU_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (need > free_bytes)
         return libmpgpu_cuda_failure(cudaErrorMemoryAllocation,
                                      "cudaMemGetInfo (the GPU levels of tree-gpu need more)");
