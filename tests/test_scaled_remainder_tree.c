@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "mpz_arrays.h"
-#include "rsa_moduli.h"
+#include "planted_moduli.h"
 #include "scaled_remainder_tree.h"
 #include "shared_factors_pairs.h"
 #include "test_seed.h"
@@ -46,12 +46,7 @@ static void check_set(size_t n, mpz_t *N, const char *what, struct scaled_tree_s
 
 static void planted_set(size_t n, unsigned bits, struct scaled_tree_shape *shape)
 {
-    mpz_t *N = mpz_array_new(n);
-    struct rsa_planted planted[RSA_PLANT_KINDS];
-    size_t n_planted = 0;
-    if (rsa_moduli_make(N, n, bits, seed + n + bits, RSA_PLANT_ALL, 1, NULL, planted,
-                        &n_planted) != 0)
-        abort();
+    mpz_t *N = planted_moduli(n, bits, seed + n + bits);
     char what[64];
     snprintf(what, sizeof what, "planted set of %u bits", bits);
     check_set(n, N, what, shape);

@@ -14,7 +14,7 @@
 
 #include "mpgpu.h"
 #include "mpz_arrays.h"
-#include "rsa_moduli.h"
+#include "planted_moduli.h"
 #include "shared_factors_pairs.h"
 #include "test_seed.h"
 #define TEST_PROGRAM "test_shared_factors_gpu"
@@ -84,12 +84,7 @@ static void check_set(const char *what, size_t n, mpz_t *N, size_t words)
 
 static void planted(size_t n, unsigned bits, size_t extra_words)
 {
-    mpz_t *N = mpz_array_new(n);
-    struct rsa_planted plants[RSA_PLANT_KINDS];
-    size_t n_plants = 0;
-    if (rsa_moduli_make(N, n, bits, seed + n + bits, RSA_PLANT_ALL, 1, NULL, plants,
-                        &n_plants) != 0)
-        abort();
+    mpz_t *N = planted_moduli(n, bits, seed + n + bits);
     char what[96];
     snprintf(what, sizeof what, "%zu planted moduli of %u bits in %zu words", n, bits,
              bits / 32 + extra_words);
@@ -100,11 +95,7 @@ static void planted(size_t n, unsigned bits, size_t extra_words)
 static void cancelled_then_whole(void)
 {
     const size_t n = 3000;
-    mpz_t *N = mpz_array_new(n);
-    struct rsa_planted plants[RSA_PLANT_KINDS];
-    size_t n_plants = 0;
-    if (rsa_moduli_make(N, n, 512, seed, RSA_PLANT_ALL, 1, NULL, plants, &n_plants) != 0)
-        abort();
+    mpz_t *N = planted_moduli(n, 512, seed);
     uint32_t *w = calloc(n * 16, 4), *g = calloc(n * 16, 4);
     for (size_t i = 0; i < n; i++)
         mpz_export(w + i * 16, NULL, -1, 4, 0, 0, N[i]);
