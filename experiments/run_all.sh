@@ -62,6 +62,7 @@ log="$RESULTS/gpu_tests_$commit.log"
     failed=0
     for t in "${GPU_TESTS[@]}"; do
         echo "== $t"
+        started=$SECONDS
         if [[ $t == tests/test_mpgpu_install.sh ]]; then
             # Built here by experiments/stage.sh when $BUILD is a staged folder; else meson's.
             if [ -d "$BUILD/mpgpu_install" ]; then
@@ -75,10 +76,11 @@ log="$RESULTS/gpu_tests_$commit.log"
             "$BUILD/$t"
         fi
         rc=$?
+        took="$((SECONDS - started)) s"
         case $rc in
-            0) echo "== $t: passed" ;;
-            77) echo "== $t: skipped (exit 77)"; failed=1 ;;
-            *) echo "== $t: FAILED (exit $rc)"; failed=1 ;;
+            0) echo "== $t: passed ($took)" ;;
+            77) echo "== $t: skipped (exit 77, $took)"; failed=1 ;;
+            *) echo "== $t: FAILED (exit $rc, $took)"; failed=1 ;;
         esac
     done
     echo "gpu suite: $([ "$failed" -eq 0 ] && echo "all ${#GPU_TESTS[@]} programs passed" || echo "NOT passed")"

@@ -34,6 +34,8 @@ LAUNCH(mul_warp_column_shuffle_launch);
 LAUNCH(mul_rowchain_karatsuba_launch);
 size_t mul_rowchain_karatsuba_scratch(unsigned words, size_t count);
 LAUNCH(mul_tensor_toeplitz_launch);
+LAUNCH(mul_tensor_karatsuba_launch);
+size_t mul_tensor_karatsuba_scratch_bytes(unsigned words, size_t count);
 LAUNCH(mul_split_rowchain_launch);
 
 /* Toom-k over sum-rotate warp products, k = 2..9 (kernels/mul_toom.cu). */
@@ -141,6 +143,13 @@ static const struct mul_method methods[] = {
      "one warp per product, Toeplitz tiles of byte limbs on the tensor cores (mma.sync u8 x u8 "
      "-> s32), then a carry pass (issue 13)",
      MUL_MIN_WORDS, 256, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_tensor_toeplitz_launch, NULL},
+    /* Above warp-tensor-toeplitz's 256 words: Karatsuba down to its products
+     * (kernels/mul_tensor_karatsuba.cu). */
+    {"warp-tensor-karatsuba",
+     "one warp per product, subtractive Karatsuba down to warp-tensor-toeplitz products of at "
+     "most 8192 bits; 8224..65536 bits (issue 39)",
+     257, MUL_MAX_WORDS, 1, MUL_LAYOUT_PRODUCT_MAJOR, mul_tensor_karatsuba_launch,
+     mul_tensor_karatsuba_scratch_bytes},
     /* Operands are padded to 8, 16, 32, 64 or 128 words, the sizes its kernel is unrolled for,
      * with 4 threads per product up to 16 words, 8 at 32 and 64, 16 at 128
      * (kernels/split_rowchain_shape.h). */

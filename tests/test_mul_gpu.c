@@ -171,9 +171,11 @@ int main(int argc, char **argv)
         return 77;
     /* 16 and 64 words: split-rowchain's padded sizes that the others reach only by padding;
      * 8 to 32 in steps of 4: every size [thread|pair]-comba-reg[-shared] is unrolled for; with
-     * 48 and 64, every size of quad- and octo-comba-reg-shared */
-    unsigned sizes[20] = {2, 3, 8, 12, 16, 20, 24, 28, 32, 33, 48, 64, 128, 512, 1024, 2048};
-    size_t n_sizes = 16;
+     * 48 and 64, every size of quad- and octo-comba-reg-shared; 257, 513 and 1025, the first
+     * of warp-tensor-karatsuba's one, two and three levels, 300 and 1500 with unequal halves */
+    unsigned sizes[25] = {2,  3,  8,   12,  16,  20,  24,   28,   32,  33,   48,
+                          64, 128, 257, 300, 512, 513, 1024, 1025, 1500, 2048};
+    size_t n_sizes = 21;
     for (int i = 0; i < 4; i++) /* random multiples of 32 bits in 64..16384 */
         sizes[n_sizes++] = 2 + (unsigned)(splitmix64(seed + i) % 511);
     for (size_t i = 0; i < n; i++) {
