@@ -4,6 +4,9 @@
 # named after the commit (RESULTS/gpu_tests_<commit>.log), so a results folder holds the gpu
 # suite log of every commit that produced some of its CSVs and says whether that code passed.
 #   RESULTS=results experiments/run_all.sh [experiments/mul_table33.sh ...]
+# GPU_SUITE_PART=K/N runs the K-th of N equal shares of the suite's programs alone, into
+# RESULTS/gpu_tests_<commit>_partKofN.log, for a machine that holds a run for less time than
+# the whole suite takes; the N logs together are the suite.
 set -uo pipefail
 
 # The programs of the gpu suite (tests/meson.build, suite 'gpu'), in the order they run. A name
@@ -30,6 +33,17 @@ GPU_TESTS=(
     tests/test_mpgpu_install.sh
 )
 
+part=${GPU_SUITE_PART:-}
+if [ -n "$part" ]; then
+    if ! [[ $part =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || ((BASH_REMATCH[1] > BASH_REMATCH[2])); then
+        echo "run_all: GPU_SUITE_PART '$part' is not K/N with 1 <= K <= N" >&2
+        exit 2
+    fi
+    k=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]} total=${#GPU_TESTS[@]}
+    first=$(((k - 1) * total / n)) last=$((k * total / n))
+    GPU_TESTS=("${GPU_TESTS[@]:first:last-first}")
+fi
+
 here=$(dirname "$0")
 src=$(cd "$here/.." && pwd)
 RESULTS=${RESULTS:-results}
@@ -42,7 +56,7 @@ mkdir -p "$RESULTS"
 version=$("$MPGPU" --version 2>&1) || version="($MPGPU --version failed: $version)"
 commit=$(sed -nE 's/.*\(commit ([^)]+)\).*/\1/p' <<<"$version")
 commit=${commit:-unknown}
-log="$RESULTS/gpu_tests_$commit.log"
+log="$RESULTS/gpu_tests_$commit${part:+_part${part%/*}of${part#*/}}.log"
 
 # The programs run directly, not through `meson test`: the GPU host's Meson may be newer than
 # the one that configured $BUILD and then refuses to read it.
@@ -58,6 +72,7 @@ log="$RESULTS/gpu_tests_$commit.log"
     fi
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "build: $BUILD"
+    [ -z "$part" ] || echo "part: $part of the suite's programs: ${GPU_TESTS[*]}"
     echo
     failed=0
     for t in "${GPU_TESTS[@]}"; do
@@ -83,7 +98,7 @@ log="$RESULTS/gpu_tests_$commit.log"
             *) echo "== $t: FAILED (exit $rc, $took)"; failed=1 ;;
         esac
     done
-    echo "gpu suite: $([ "$failed" -eq 0 ] && echo "all ${#GPU_TESTS[@]} programs passed" || echo "NOT passed")"
+    echo "gpu suite${part:+ part $part}: $([ "$failed" -eq 0 ] && echo "all ${#GPU_TESTS[@]} programs passed" || echo "NOT passed")"
     exit "$failed"
 } 2>&1 | tee "$log" | tail -15
 status=${PIPESTATUS[0]}

@@ -38,11 +38,11 @@ struct TensorLeaf {
     }
 };
 
-// Three blocks (12 warps) per SM, the leaf's own occupancy: one and two levels keep to its 168
-// registers (two levels spill 36 bytes; left free they take 232 and 8 warps); three would spill
-// 456, so they take two blocks.
+// One level keeps to the leaf's 168 registers and its three blocks (12 warps) per SM. Two and
+// three take 232 and 255 registers, two blocks: held to 168, two levels spill 36 bytes and
+// three 456.
 template <unsigned DEPTH>
-__global__ void __launch_bounds__(32 * WARPS, DEPTH < 3 ? 3 : 2)
+__global__ void __launch_bounds__(32 * WARPS, DEPTH < 2 ? 3 : 2)
     tensor_karatsuba_kernel(const uint32_t *a, const uint32_t *b, uint32_t *c, unsigned words,
                             size_t count, uint32_t *scratch)
 {

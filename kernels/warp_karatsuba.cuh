@@ -23,32 +23,46 @@ namespace warp_karatsuba {
 
 constexpr uint32_t FULL_MASK = 0xffffffffu;
 
+// Chunks a pass loads before it resolves their carries: each lane issues their loads together,
+// so that a pass waits on memory once per PASS_CHUNKS chunks, not once per chunk (the passes
+// read and write L2-resident scratch; latency, not bandwidth, bounds them).
+constexpr unsigned PASS_CHUNKS = 4;
+
 // dst[0, len) = x +- y (x read as xlen words, y as ylen, both zero-extended to len); returns the
-// carry (borrow) out of word len - 1. dst may be x or y: each lane reads its word of a chunk
-// before any lane writes it (the ballots order them). Lane i of a chunk generates a carry when
-// its own sum overflows and propagates one when the sum is all ones (all zeros for a difference);
-// mp::lookahead_carries gives the carries into the lanes. Lanes past len propagate, so the
-// chunk's carry out is the one out of len - 1.
+// carry (borrow) out of word len - 1. dst may be x or y at the same offset: each lane reads its
+// words before it writes them, and no lane touches another's. Lane i of a chunk generates a carry
+// when its own sum overflows and propagates one when the sum is all ones (all zeros for a
+// difference); mp::lookahead_carries gives the carries into the lanes. Lanes past len propagate,
+// so the chunk's carry out is the one out of len - 1.
 __device__ inline uint32_t add_sub(uint32_t *dst, const uint32_t *x, unsigned xlen,
                                    const uint32_t *y, unsigned ylen, unsigned len, bool subtract)
 {
     const unsigned lane = threadIdx.x % 32;
     uint32_t carry = 0;
-    for (unsigned base = 0; base < len; base += 32) {
-        const unsigned i = base + lane;
-        const uint32_t xi = i < xlen ? x[i] : 0, yi = i < ylen ? y[i] : 0;
-        uint32_t r = subtract ? xi - yi : xi + yi;
-        const bool in = i < len;
-        const bool gen = in && (subtract ? xi < yi : r < xi);
-        const bool prop = !in || r == (subtract ? 0u : 0xffffffffu);
-        const uint32_t g = __ballot_sync(FULL_MASK, gen);
-        const uint32_t gp = __ballot_sync(FULL_MASK, gen || prop);
-        const uint64_t carries = mp::lookahead_carries(g, gp, carry);
-        const uint32_t carry_in = (uint32_t)carries >> lane & 1;
-        r = subtract ? r - carry_in : r + carry_in;
-        if (in)
-            dst[i] = r;
-        carry = (uint32_t)(carries >> 32);
+    for (unsigned base = 0; base < len; base += 32 * PASS_CHUNKS) {
+        uint32_t xs[PASS_CHUNKS], ys[PASS_CHUNKS];
+#pragma unroll
+        for (unsigned k = 0; k < PASS_CHUNKS; k++) {
+            const unsigned i = base + 32 * k + lane;
+            xs[k] = i < xlen ? x[i] : 0;
+            ys[k] = i < ylen ? y[i] : 0;
+        }
+#pragma unroll
+        for (unsigned k = 0; k < PASS_CHUNKS; k++) {
+            const unsigned i = base + 32 * k + lane;
+            uint32_t r = subtract ? xs[k] - ys[k] : xs[k] + ys[k];
+            const bool in = i < len;
+            const bool gen = in && (subtract ? xs[k] < ys[k] : r < xs[k]);
+            const bool prop = !in || r == (subtract ? 0u : 0xffffffffu);
+            const uint32_t g = __ballot_sync(FULL_MASK, gen);
+            const uint32_t gp = __ballot_sync(FULL_MASK, gen || prop);
+            const uint64_t carries = mp::lookahead_carries(g, gp, carry);
+            const uint32_t carry_in = (uint32_t)carries >> lane & 1;
+            r = subtract ? r - carry_in : r + carry_in;
+            if (in)
+                dst[i] = r;
+            carry = (uint32_t)(carries >> 32);
+        }
     }
     __syncwarp();
     return carry;
