@@ -2,7 +2,8 @@
 # `mpgpu tune` on this GPU in two count classes, for `mpgpu mul --method auto`, which picks the
 # class nearest its --count in log scale (cli/tune_table.h): Comba on sum-rotate, Karatsuba over
 # it (001 Table II), Toom-2..9, thread-comba, the tensor-core warp-tensor-toeplitz and
-# split-rowchain (issue 13), and the methods named in FAST_METHODS,
+# split-rowchain (issue 13), warp-tensor-karatsuba above 8192 bits (issue 39), and the methods
+# named in FAST_METHODS,
 #   - at 10240 products (the papers' count), at 000 Table 3.4's sizes and the midpoints above
 #     1024 bits, median of 5 runs after one warm-up;
 #   - at 2^20 products (the count of the mul targets), at those sizes up to 8192 bits, the
@@ -15,7 +16,7 @@
 source "$(dirname "$0")/common.sh"
 start_experiment toom_tune
 methods="sumrotate-shuffle,sumrotate-shuffle-karatsuba,sumrotate-shuffle-karatsuba2"
-methods+=",thread-comba,warp-tensor-toeplitz,split-rowchain"
+methods+=",thread-comba,warp-tensor-toeplitz,warp-tensor-karatsuba,split-rowchain"
 methods+=",toom-2,toom-3,toom-4,toom-5,toom-6,toom-7,toom-8,toom-9${FAST_METHODS:+,$FAST_METHODS}"
 small_table="$RESULTS/tune_table_10240.csv"
 large_table="$RESULTS/tune_table_2p20.csv"
