@@ -205,8 +205,8 @@ unsigned mul_method_block_products(const struct mul_method *m, unsigned words)
      * 32; its device-memory split and join kernels take 32 problems per block. */
     if (f == mul_rowchain_karatsuba_launch)
         return words <= 32 ? 128 : 32;
-    /* mul_tensor_toeplitz.cu: 4 warps per block, a product each. */
-    if (f == mul_tensor_toeplitz_launch)
+    /* mul_tensor_toeplitz.cu, mul_tensor_karatsuba.cu: 4 warps per block, a product each. */
+    if (f == mul_tensor_toeplitz_launch || f == mul_tensor_karatsuba_launch)
         return 4;
     /* mul_split_rowchain.cu: 4 warps per block, 32 / T products per warp. */
     if (f == mul_split_rowchain_launch)
