@@ -3,7 +3,8 @@
 // "one warp ... Karatsuba" and "Karatsuba^2"; the sub-products are sumrotate::mul_blocks).
 // The levels are kernels/warp_karatsuba.cuh's: the halves are whole 32-word chunks, which are
 // also sum-rotate's 1024-bit blocks (001 runs Karatsuba on powers of two; other sizes pad A1
-// with zero words that are never read).
+// with zero words that are never read). The registered minimum sizes, 64 words for one level
+// and 128 for two (where m >= 33), keep every level's n above one block, so A1 is not empty.
 #include "mul.h"
 #include "sumrotate.cuh"
 #include "warp_karatsuba.cuh"
