@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "random_words.h"
@@ -64,6 +65,37 @@ static inline void operands_fill(uint32_t *a, uint32_t *b, unsigned words, size_
     default:
         break;
     }
+}
+
+/* Orders the halves of x split at word h (A0 = x[0, h), A1 = x[h, words), m = words - h <= h
+ * words): -1 makes A1 larger than A0, 0 equal, +1 smaller. A0's words from m up are cleared, so
+ * that both halves end at word m - 1 of theirs, which decides. */
+static inline void operands_order_halves(uint32_t *x, unsigned words, unsigned h,
+                                         int low_minus_high)
+{
+    const unsigned m = words - h;
+    memset(x + m, 0, (h - m) * sizeof *x);
+    if (low_minus_high == 0) {
+        memcpy(x + h, x, m * sizeof *x);
+        return;
+    }
+    x[m - 1] = low_minus_high > 0 ? 0xffffffffu : 0;
+    x[words - 1] = low_minus_high > 0 ? 0 : 0xffffffffu;
+}
+
+/* Subtractive Karatsuba adds or subtracts its middle product by the signs of A0 - A1 and
+ * B1 - B0. Case k of the KARATSUBA_SIGN_CASES: seeded random operands of `words` words split at
+ * word h, with sign(A0 - A1) = k / 3 - 1 and sign(B1 - B0) = k % 3 - 1; `what` names it. */
+#define KARATSUBA_SIGN_CASES 9
+static inline void operands_karatsuba_signs(uint32_t *a, uint32_t *b, unsigned words, unsigned h,
+                                            size_t k, uint64_t seed, char *what, size_t what_size)
+{
+    const int sa = (int)(k / 3) - 1, sb = (int)(k % 3) - 1;
+    random_words(seed, 1000 + 2 * words, a, words);
+    random_words(seed, 1001 + 2 * words, b, words);
+    operands_order_halves(a, words, h, sa);
+    operands_order_halves(b, words, h, -sb); /* the middle factor is B1 - B0 */
+    snprintf(what, what_size, "sign(A0 - A1) %d, sign(B1 - B0) %d", sa, sb);
 }
 
 #endif

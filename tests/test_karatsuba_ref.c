@@ -28,35 +28,17 @@ static void check_one(unsigned words, unsigned depth, const char *what)
               words * 32, what);
 }
 
-/* Sets the top word of the high half of x relative to the low half's: -1 makes the high half
- * larger, 0 equal (the high half becomes a copy of the low one), +1 smaller. */
-static void order_halves(uint32_t *x, unsigned words, int low_minus_high)
-{
-    unsigned h = words / 2;
-    if (low_minus_high == 0) {
-        memcpy(x + h, x, h * sizeof *x);
-        return;
-    }
-    x[h - 1] = low_minus_high > 0 ? 0xffffffffu : 0;
-    x[words - 1] = low_minus_high > 0 ? 0 : 0xffffffffu;
-}
-
 static void test_size(unsigned words, unsigned depth)
 {
     for (size_t p = 0; p < 3 * N_PATTERNS; p++) {
         operands_fill(a, b, words, p, seed);
         check_one(words, depth, pattern_names[p % N_PATTERNS]);
     }
-    for (int sa = -1; sa <= 1; sa++)
-        for (int sb = -1; sb <= 1; sb++) {
-            random_words(seed, 1000 + 2 * words, a, words);
-            random_words(seed, 1001 + 2 * words, b, words);
-            order_halves(a, words, sa);
-            order_halves(b, words, -sb); /* the middle factor is y1 - y0 */
-            char what[64];
-            snprintf(what, sizeof what, "sign(x0 - x1) %d, sign(y1 - y0) %d", sa, sb);
-            check_one(words, depth, what);
-        }
+    char what[64];
+    for (size_t k = 0; k < KARATSUBA_SIGN_CASES; k++) {
+        operands_karatsuba_signs(a, b, words, words / 2, k, seed, what, sizeof what);
+        check_one(words, depth, what);
+    }
 }
 
 int main(void)

@@ -41,20 +41,6 @@ static void check_pair(unsigned words, const char *what)
         negative_mids += s.negative_mids;
 }
 
-/* Orders the top level's halves of x: -1 makes A1 larger than A0, 0 equal, +1 smaller. A0's
- * words from m up are cleared, so that both halves end at word m - 1 of theirs, which decides. */
-static void order_halves(uint32_t *x, unsigned words, int low_minus_high)
-{
-    const unsigned h = wk_split_words(words), m = words - h;
-    memset(x + m, 0, (h - m) * sizeof *x);
-    if (low_minus_high == 0) {
-        memcpy(x + h, x, m * sizeof *x);
-        return;
-    }
-    x[m - 1] = low_minus_high > 0 ? 0xffffffffu : 0;
-    x[words - 1] = low_minus_high > 0 ? 0 : 0xffffffffu;
-}
-
 static void test_size(unsigned words)
 {
     char what[96];
@@ -62,15 +48,10 @@ static void test_size(unsigned words)
         operands_fill(a, b, words, p, seed ^ words);
         check_pair(words, pattern_names[p]);
     }
-    for (int sa = -1; sa <= 1; sa++)
-        for (int sb = -1; sb <= 1; sb++) {
-            random_words(seed, 1000 + 2 * words, a, words);
-            random_words(seed, 1001 + 2 * words, b, words);
-            order_halves(a, words, sa);
-            order_halves(b, words, -sb); /* the middle factor is B1 - B0 */
-            snprintf(what, sizeof what, "sign(A0 - A1) %d, sign(B1 - B0) %d", sa, sb);
-            check_pair(words, what);
-        }
+    for (size_t k = 0; k < KARATSUBA_SIGN_CASES; k++) {
+        operands_karatsuba_signs(a, b, words, wk_split_words(words), k, seed, what, sizeof what);
+        check_pair(words, what);
+    }
 }
 
 int main(void)
