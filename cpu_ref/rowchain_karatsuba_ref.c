@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mul_school_ref.h"
 #include "words_ref.h"
 
 /* The kernels' constants: kernels/rowchain_block_layout.cuh (LEAF, FUSED_MAX_LEVELS and
@@ -68,7 +67,7 @@ static signed char as_signed_char(struct run *run, int64_t carry)
     return (signed char)carry;
 }
 
-/* ---- The leaf (kernels/rowchain_leaf.cuh) ------------------------------------------------ */
+/* ---- The leaf (kernels/rowchain_leaf.cuh, direct_leaf) ------------------------------------ */
 
 /* d = |x - y| over HALF words as mp::abs_diff_words: one borrow chain, then the two's
  * complement when it borrowed; returns 1 when x < y. */
@@ -79,45 +78,6 @@ static int leaf_abs_diff(uint32_t *d, const uint32_t *x, const uint32_t *y)
         ref_neg_n(d, HALF);
     return (int)borrow;
 }
-
-/* z[0 .. 2 LEAF) = a * b as karatsuba_leaf: one Karatsuba level over three HALF x HALF
- * products. ref_mul_school is the operand scanning of 000 Algorithm 1 that the row chains run
- * (row i adds a * b_i into the window of words i .. i + HALF; the kernel keeps that window in
- * registers). */
-static void leaf_product(struct run *run, uint32_t *z, const uint32_t *a, const uint32_t *b)
-{
-    const unsigned N = HALF;
-    uint32_t da[HALF], db[HALF], m[2 * HALF], l[2 * HALF], h[2 * HALF];
-    const int b_less = leaf_abs_diff(db, b, b + N);
-    const int subtract = leaf_abs_diff(da, a, a + N) == b_less;
-    ref_mul_school(m, da, N, db, N);
-    ref_mul_school(l, a, N, b, N);
-    /* P = L + X^N (L -+ M) in columns [0, 3N); its signed top stays in carry (column 3N). */
-    int64_t carry = 0;
-    for (unsigned q = 0; q < 3 * N; q++) {
-        if (q < N) {
-            z[q] = l[q];
-            continue;
-        }
-        const int64_t mq = m[q - N];
-        carry += (int64_t)l[q - N] + (q < 2 * N ? l[q] : 0u) + (subtract ? -mq : mq);
-        z[q] = (uint32_t)carry;
-        carry = carry_of(carry);
-    }
-    ref_mul_school(h, a + N, N, b + N, N);
-    int64_t t = 0;
-    for (unsigned q = N; q < 4 * N; q++) {
-        t += q < 3 * N ? (int64_t)z[q] + h[q - N] : (q == 3 * N ? carry : 0);
-        if (q >= 2 * N)
-            t += h[q - 2 * N];
-        z[q] = (uint32_t)t;
-        t = carry_of(t);
-    }
-    if (t != 0) /* the product fits 2 LEAF words */
-        run->broken = 1;
-}
-
-/* ---- The direct kernel at 1024 bits (kernels/rowchain_direct.cu) -------------------------- */
 
 /* c[0 .. 2n) = a * b as comba_product: column q sums a_i b_(q-i), i from the highest down, into
  * a 96-bit accumulator {c2, lo} as ptx::mac96 does (lo: the carry of the columns before, then
@@ -151,7 +111,7 @@ static void comba_product(struct run *run, uint32_t *c, const uint32_t *a, const
  * and whose every word forms S = L -+ M beside it; then H, each word completing one column
  * Z_q = S_(q-N) + H_(q-N) + (q < 2N ? L_q : H_(q-2N)); then H's high half and S's signed
  * top. Checks that S's top is -1, 0 or 1 and that nothing is left past the 2 LEAF words. */
-static void direct_product(struct run *run, uint32_t *z, const uint32_t *a, const uint32_t *b)
+static void leaf_product(struct run *run, uint32_t *z, const uint32_t *a, const uint32_t *b)
 {
     const unsigned N = HALF;
     uint32_t da[HALF], db[HALF], s[2 * HALF], l[2 * HALF], h[2 * HALF];
@@ -484,7 +444,7 @@ int ref_mul_rowchain_karatsuba(uint32_t *c, const uint32_t *a, const uint32_t *b
     /* Exactly one leaf's words: the direct kernel, no block. */
     if (w == LEAF) {
         run.stats.direct = 1;
-        direct_product(&run, c, a, b);
+        leaf_product(&run, c, a, b);
         if (stats)
             *stats = run.stats;
         return run.broken ? -2 : 0;

@@ -16,14 +16,11 @@
  *   complement (+1 at column h, -1 at column 3h); at K = 3 each node's columns in as many
  *   segments as recombine_level cuts them, each from carry 0, then the carry-in, ripple and
  *   run-on passes;
- * - the leaf: |a0 - a1| and |b0 - b1| by one borrow chain and a negation, then three 16x16-word
- *   operand-scanning products (000 Algorithm 1, as the row chains) in the kernel's order,
- *   M = |a0 - a1| |b0 - b1|, L = a0 b0, P = L + X^16 (L -+ M), H = a1 b1,
- *   Z = P + X^16 H + X^32 H;
- * - at exactly 32 words, the direct kernel's leaf instead (rowchain_direct.cu): the same three
- *   products by product scanning (comba_product: each column summed into a 96-bit accumulator),
- *   merged in its order, S = L -+ M as L's words come, then each word of H completing a column
- *   of Z.
+ * - the leaf, the same in the block kernel and in the direct kernel at exactly 32 words
+ *   (rowchain_direct.cu): |a0 - a1| and |b0 - b1| by one borrow chain and a negation, then three
+ *   16x16-word products by product scanning (comba_product: each column summed into a 96-bit
+ *   accumulator), merged in direct_leaf's order, M = |a0 - a1| |b0 - b1|, then L with
+ *   S = L -+ M formed as L's words come, then each word of H completing a column of Z.
  * What it does not share: every intermediate has an array of its own, where the kernels reuse
  * shared and device memory in place (the slot layout of rowchain_block_layout.cuh and the
  * operand views of rowchain_operand_view.cuh are addressing, not arithmetic). Instead it checks

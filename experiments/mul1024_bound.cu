@@ -62,8 +62,9 @@ constexpr size_t L2_PRODUCTS = 8192; // 4 MiB of operands and products: L2-resid
 // the row's products independent: t_j = a_j b_i + r_j (at most 2^64 - 2^32, so no carry leaves
 // it), then one carry chain r_j = lo(t_(j+1)) + hi(t_j). Its last link cannot carry out: the
 // window plus a * b_i is below X^(N+1) and its lowest word has left. Fewer dependent steps than
-// rowchain_product, and slower in the shared-memory leaf (5-7 % at 2048-8192 bits on an H200,
-// docs/000-mul.md, "How we got here"). addend(j, r_j) forms the 64-bit addend of t_j: r_j
+// the row chains (IMAD.WIDE into a window, no carry flag) that the block kernel's leaf had until
+// issue 39, and slower there (5-7 % at 2048-8192 bits on an H200, docs/000-mul.md, "How we got
+// here"). addend(j, r_j) forms the 64-bit addend of t_j: r_j
 // zero-extended by default; lop3_zero_high below makes the zero high word on the ALU pipe.
 struct zero_extended {
     __device__ __forceinline__ uint64_t operator()(int, uint32_t r) const { return r; }

@@ -1,9 +1,11 @@
 // thread-rowchain-karatsuba: subtractive Karatsuba (001 section III, Table I) inside one
 // thread block, over 32-word leaf products that each thread computes in registers, itself by
-// one more Karatsuba level over three 16x16-word operand-scanning row chains (000 Algorithm 1).
+// one more Karatsuba level over three 16x16-word products by product scanning (000 Algorithm
+// 2). The name is the leaf's first form, operand-scanning row chains (000 Algorithm 1), which
+// product scanning replaced: at 1024 bits in issue 13, in the block kernel in issue 39.
 // This file is the host planner: how many levels run in device memory and in one block, and
 // where their scratch lies. The pieces, one idea a file:
-//   rowchain_leaf.cuh            the leaf: one thread, three row chains (why row chains)
+//   rowchain_leaf.cuh            the leaf: one thread, three product-scanning products
 //   rowchain_direct.cu           1024 bits: one leaf a thread, no block, no shared memory
 //   rowchain_block_layout.cuh    a block's shape and the Karatsuba tree in shared memory
 //   rowchain_levels.cuh          the in-block levels: formation and recombination

@@ -1,13 +1,15 @@
 // thread-rowchain-karatsuba: the leaves. One thread multiplies two 32-word (1024-bit) leaf
 // operands in registers, by one more Karatsuba level (001 section III) over three 16x16-word
-// products: operand-scanning row chains (000 Algorithm 1) in the block kernel's leaf, product
-// scanning (000 Algorithm 2, comba_product) in the direct kernel's at exactly 1024 bits.
+// products by product scanning (000 Algorithm 2, comba_product): direct_leaf, the same in the
+// direct kernel at exactly 1024 bits (operands from device memory) and in the block kernel's
+// leaves (operands and product in the leaf's shared-memory slots, leaf_products).
 //
-// Why row chains (GPU.md gives the Hopper ceilings): a row-chain word product is one
-// IMAD.WIDE.U32 t = a_j * b_i + (r + hi(t_prev)) plus one add of two words; the sum never
-// exceeds (2^32 - 1)^2 + 2 (2^32 - 1) = 2^64 - 1, so no carry flag crosses the rows and the
-// unrolled rows overlap freely. Measured on an H200 at 1024 bits, this ran 21% faster than
-// mad.lo.cc / madc.hi.cc chains (4.5e9 against 3.7e9).
+// Why product scanning in both: experiments/mul1024_comba.sh and docs/000-mul.md measured it
+// against carry-chain rows in the direct kernel. The block kernel kept operand-scanning row
+// chains (IMAD.WIDE into a window of words kept in registers, no carry flag between rows) until
+// issue 39; on an H200 at 2^20 products direct_leaf there took 2048 bits from 0.7785 to 0.5782
+// ms, 4096 from 2.448 to 2.046 ms and 8192 from 7.963 to 6.660 ms (one run, both builds,
+// docs/000-mul.md).
 #ifndef MPGPU_ROWCHAIN_LEAF_CUH
 #define MPGPU_ROWCHAIN_LEAF_CUH
 
@@ -17,34 +19,6 @@
 #include "rowchain_block_layout.cuh"
 
 namespace rowchain {
-
-// c[0 .. 2N) = a * b by operand scanning: row i adds a * b_i into the window r of words
-// i .. i + N; word i is final after row i and leaves at once.
-template <int N, class LoadB, class StoreC>
-__device__ __forceinline__ void rowchain_product(const uint32_t (&a)[N], LoadB load_b,
-                                                 StoreC store_c)
-{
-    uint32_t r[N];
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        r[j] = 0;
-#pragma unroll
-    for (int i = 0; i < N; i++) {
-        uint32_t b = load_b(i);
-        uint64_t t = (uint64_t)a[0] * b + r[0];
-        store_c(i, (uint32_t)t);
-#pragma unroll
-        for (int j = 1; j < N; j++) {
-            uint64_t x = (uint64_t)r[j] + (uint32_t)(t >> 32);
-            t = (uint64_t)a[j] * b + x;
-            r[j - 1] = (uint32_t)t;
-        }
-        r[N - 1] = (uint32_t)(t >> 32);
-    }
-#pragma unroll
-    for (int j = 0; j < N; j++)
-        store_c(N + j, r[j]);
-}
 
 // c[0 .. 2N) = a * b by product scanning (000 Algorithm 2) with every word in registers, for the
 // direct kernel's leaf: column q sums a_i b_(q-i) into a 96-bit accumulator {c2, lo} by
@@ -84,76 +58,6 @@ __device__ __forceinline__ void comba_product(const uint32_t (&a)[N], LoadB load
                                               StoreC store_c)
 {
     comba_rect<N, N>(a, load_b, store_c);
-}
-
-// A leaf's 32x32-word product, in place, by one more Karatsuba level inside the thread: three
-// 16x16-word row-chain products M = |a0 - a1| |b0 - b1|, L = a0 b0, H = a1 b1 take a quarter
-// fewer IMAD.WIDE than the 32x32 row chain (GPU.md: IMAD issue limit). Measured on an H200,
-// 2^20 products: 1024 bits 4.7e9/s against 4.3e9/s, 4096 bits 4.04e8/s against 3.94e8/s
-// with the 32x32 row chain as the leaf. The leaf's own slots hold what does not fit in
-// registers: M in the a slot once a is in registers, then P = L + X^16 (L -+ M) (X = 2^32)
-// across both slots once b0 is used, and finally Z = P + X^16 H + X^32 H.
-template <unsigned P>
-__device__ __forceinline__ void karatsuba_leaf(uint32_t *sh, unsigned ra, unsigned rb, unsigned p)
-{
-    constexpr int N = LEAF / 2;
-    // Slot positions: product word q lives at a slot word q (q < 2N), else b slot word q - 2N.
-    auto at = [&](unsigned q) { return sidx<P>(q < 2 * N ? ra + q : rb + q - 2 * N, p); };
-    uint32_t db[N], sb;
-    {
-        uint32_t b0[N], b1[N];
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            b0[j] = sh[sidx<P>(rb + j, p)];
-            b1[j] = sh[sidx<P>(rb + N + j, p)];
-        }
-        sb = mp::abs_diff_words<N>(db, b0, b1);
-    }
-    uint32_t a0[N], a1[N], da[N];
-#pragma unroll
-    for (int j = 0; j < N; j++) {
-        a0[j] = sh[sidx<P>(ra + j, p)];
-        a1[j] = sh[sidx<P>(ra + N + j, p)];
-    }
-    const bool subtract = mp::abs_diff_words<N>(da, a0, a1) == sb;
-    rowchain_product<N>(
-        da, [&](unsigned i) { return db[i]; },
-        [&](unsigned q, uint32_t v) { sh[sidx<P>(ra + q, p)] = v; });
-
-    int64_t carry = 0; // P's signed top, at column 3N
-    {
-        uint32_t l[2 * N], m[2 * N];
-        rowchain_product<N>(
-            a0, [&](unsigned i) { return sh[sidx<P>(rb + i, p)]; },
-            [&](unsigned q, uint32_t v) { l[q] = v; });
-#pragma unroll
-        for (int q = 0; q < 2 * N; q++)
-            m[q] = sh[sidx<P>(ra + q, p)];
-#pragma unroll
-        for (int q = 0; q < 3 * N; q++) {
-            if (q >= N) {
-                int64_t mq = m[q - N];
-                carry += (int64_t)l[q - N] + (q < 2 * N ? l[q] : 0u) + (subtract ? -mq : mq);
-            } else {
-                carry = l[q];
-            }
-            sh[at(q)] = (uint32_t)carry;
-            carry = q >= N ? carry >> 32 : 0;
-        }
-    }
-    uint32_t h[2 * N];
-    rowchain_product<N>(
-        a1, [&](unsigned i) { return sh[sidx<P>(rb + N + i, p)]; },
-        [&](unsigned q, uint32_t v) { h[q] = v; });
-    int64_t z = 0;
-#pragma unroll
-    for (int q = N; q < 4 * N; q++) {
-        z += q < 3 * N ? (int64_t)sh[at(q)] + h[q - N] : (q == 3 * N ? carry : 0);
-        if (q >= 2 * N)
-            z += h[q - 2 * N];
-        sh[at(q)] = (uint32_t)z;
-        z >>= 32;
-    }
 }
 
 // da = |a0 - a1| and db = |b0 - b1| for operands of 2N words (load_a(j), load_b(j), j < 2N;
@@ -260,14 +164,22 @@ __device__ __forceinline__ void direct_leaf(LoadA load_a, LoadB load_b, StoreC s
     }
 }
 
-// One thread per leaf product, in place.
+// One thread per leaf product, in place: product word q goes to the a slot's word q, or the b
+// slot's word q - LEAF. direct_leaf reads every word of a and b for the differences, then a's
+// low half into registers before L stores Z's low words there, a's high half before H stores
+// above, and comba_rect reads all of b's half before its first column, so nothing it still
+// needs is overwritten.
 template <unsigned K> __device__ __forceinline__ void leaf_products(uint32_t *sh)
 {
     constexpr unsigned P = fused_shape<K>::P, T = fused_shape<K>::THREADS;
     constexpr unsigned LEAVES = pow3(K), REGION = LEAVES * LEAF;
     for (unsigned task = threadIdx.x; task < LEAVES * P; task += T) {
-        const unsigned p = task % P, slot = task / P;
-        karatsuba_leaf<P>(sh, slot * LEAF, REGION + slot * LEAF, p);
+        const unsigned p = task % P, ra = task / P * LEAF, rb = REGION + ra;
+        direct_leaf([&](int j) { return sh[sidx<P>(ra + j, p)]; },
+                    [&](int j) { return sh[sidx<P>(rb + j, p)]; },
+                    [&](int q, uint32_t v) {
+                        sh[sidx<P>(q < (int)LEAF ? ra + q : rb + q - LEAF, p)] = v;
+                    });
     }
 }
 
