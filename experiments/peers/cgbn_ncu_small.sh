@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Issue 39: at 10240 products of 256 to 2048 bits, CGBN and mpgpu both take a few microseconds
+# more than the shortest kernel at this count (docs/peers.md), so their ratio, timed by CUDA
+# events, stays near 1. This times the kernels alone: Nsight Compute's gpu__time_duration of
+# each launch (the grid's start to its end on the GPU, without the launch's front end and the
+# events), clocks and caches left as they are, for CGBN's TPI 8 (its best at this count in
+# results/cgbn_mul.csv) and mpgpu's best method of that run at each size, and the shortest
+# kernel (10240 products of 64 bits, thread-comba). Every run checks all its results against
+# GMP. Runs on the GPU machine, with a harness built by `cgbn.sh --build-only OUT`:
+#   CGBN_BENCH=OUT/cgbn_bench MPGPU=... RESULTS=... experiments/peers/cgbn_ncu_small.sh
+# Writes $RESULTS/cgbn_ncu_small.csv (one row a launch) and cgbn_ncu_small.md (the median,
+# min and max a case, and the ratios).
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../common.sh"
+[ -x "${CGBN_BENCH:-}" ] || { echo "cgbn_ncu_small: set CGBN_BENCH to a harness built by cgbn.sh --build-only" >&2; exit 2; }
+command -v ncu >/dev/null || { echo "cgbn_ncu_small: Nsight Compute (ncu) is not on PATH" >&2; exit 2; }
+start_experiment cgbn_ncu_small
+COUNT=10240 LAUNCHES=20 WARMUP=2
+raw=$(mktemp -d)
+trap 'rm -rf "$raw"' EXIT
+
+# profile NAME KERNEL_REGEX CMD...: gpu__time_duration of launches WARMUP+1 .. WARMUP+LAUNCHES
+# of the kernels matching KERNEL_REGEX, into $raw/NAME.csv.
+profile() {
+    local name=$1 kernel=$2
+    shift 2
+    ncu --clock-control none --cache-control none -k "regex:$kernel" --launch-skip "$WARMUP" \
+        -c "$LAUNCHES" --csv --page raw --metrics gpu__time_duration.sum \
+        "$@" --count "$COUNT" --reps "$LAUNCHES" --warmup "$WARMUP" --verify all \
+        >"$raw/$name.csv" 2>"$raw/$name.err" ||
+        { cat "$raw/$name.err" >&2; echo "cgbn_ncu_small: $name failed" >&2; exit 1; }
+}
+
+# The best of each side at 10240 products in results/cgbn_mul_ratios.md (H200, c973ecf), held.
+profile floor-64 'thread_comba_kernel' "$MPGPU" mul --bits 64 --method thread-comba
+for run in 256:thread-comba-reg:comba_reg_kernel 512:pair-comba-reg:comba_reg_kernel \
+    1024:quad-comba-reg-shared:comba_reg_shared_kernel \
+    2048:warp-tensor-toeplitz:tensor_toeplitz_kernel; do
+    IFS=: read -r bits method kernel <<<"$run"
+    profile "cgbn-$bits" 'op_kernel' "$CGBN_BENCH" mul --bits "$bits" --method cgbn-tpi8
+    profile "mpgpu-$bits" "$kernel" "$MPGPU" mul --bits "$bits" --method "$method"
+done
+
+python3 - "$raw" "$CSV" "$RESULTS/cgbn_ncu_small.md" <<'EOF'
+import csv, statistics, sys
+raw, out_csv, out_md = sys.argv[1:]
+scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}
+def launches(name):
+    rows = list(csv.reader(open(f"{raw}/{name}.csv")))
+    start = next(i for i, r in enumerate(rows) if "gpu__time_duration.sum" in r)
+    col = rows[start].index("gpu__time_duration.sum")
+    unit = scale[rows[start + 1][col]]
+    kcol = rows[start].index("Kernel Name")
+    return [(r[kcol], float(r[col].replace(",", "")) * unit) for r in rows[start + 2:] if len(r) == len(rows[start])]
+with open(out_csv, "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["case", "launch", "kernel", "gpu_time_duration_us"])
+    summary = {}
+    for name in ["floor-64"] + [f"{s}-{b}" for b in (256, 512, 1024, 2048) for s in ("cgbn", "mpgpu")]:
+        got = launches(name)
+        if len(got) == 0:
+            sys.exit(f"cgbn_ncu_small: no launch of {name} was profiled")
+        for i, (kernel, us) in enumerate(got):
+            w.writerow([name, i, kernel[:80], f"{us:.3f}"])
+        t = [us for _, us in got]
+        summary[name] = (statistics.median(t), min(t), max(t), len(t))
+with open(out_md, "w") as f:
+    m, lo, hi, n = summary["floor-64"]
+    f.write(f"Shortest kernel, 10240 products of 64 bits (thread-comba): {m:.3f} us "
+            f"(min {lo:.3f}, max {hi:.3f}, {n} launches)\n\n")
+    f.write("| bits | CGBN TPI 8, us | mpgpu, us | CGBN / mpgpu |\n| ---: | ---: | ---: | ---: |\n")
+    for b in (256, 512, 1024, 2048):
+        c, m_ = summary[f"cgbn-{b}"], summary[f"mpgpu-{b}"]
+        f.write(f"| {b} | {c[0]:.3f} ({c[1]:.3f}-{c[2]:.3f}) | {m_[0]:.3f} ({m_[1]:.3f}-{m_[2]:.3f}) "
+                f"| {c[0] / m_[0]:.2f}x |\n")
+EOF
+cat "$RESULTS/cgbn_ncu_small.md"
