@@ -44,7 +44,7 @@ done
 python3 - "$raw" "$CSV" "$RESULTS/cgbn_ncu_small.md" <<'EOF'
 import csv, statistics, sys
 raw, out_csv, out_md = sys.argv[1:]
-scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}
+scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3}
 def launches(name):
     rows = list(csv.reader(open(f"{raw}/{name}.csv")))
     start = next(i for i, r in enumerate(rows) if "gpu__time_duration.sum" in r)
