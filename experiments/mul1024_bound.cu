@@ -64,8 +64,8 @@ constexpr size_t L2_PRODUCTS = 8192; // 4 MiB of operands and products: L2-resid
 // window plus a * b_i is below X^(N+1) and its lowest word has left. Fewer dependent steps than
 // the row chains (IMAD.WIDE into a window, no carry flag) that the block kernel's leaf had until
 // issue 39, and slower there (5-7 % at 2048-8192 bits on an H200, docs/000-mul.md, "How we got
-// here"). addend(j, r_j) forms the 64-bit addend of t_j: r_j
-// zero-extended by default; lop3_zero_high below makes the zero high word on the ALU pipe.
+// here"). addend(j, r_j) forms the 64-bit addend of t_j: r_j zero-extended by default;
+// lop3_zero_high below makes the zero high word on the ALU pipe.
 struct zero_extended {
     __device__ __forceinline__ uint64_t operator()(int, uint32_t r) const { return r; }
 };

@@ -7,12 +7,13 @@
 // from shared memory as 128-bit loads (a window of 16 words of b and 8 words of a serve 64 word
 // products), a thread writes its columns once, where block_mul writes three words a column to
 // global memory and reads two back, and a row of a tile is a row chain (000 Algorithm 1, as
-// thread-rowchain-karatsuba's block leaf had until issue 39): each word product one IMAD.WIDE.U32 t = x y_j + (acc_j + hi(t_prev)),
-// whose sum never passes 2^64 - 1, plus the add of two words, so no carry flag links the rows
-// and ptxas overlaps them. In the SASS of the loop that is 3.4 instructions a word product
-// (the IMAD.WIDE, an IADD3, the carry word as IMAD.X, and moves), where the mad.lo.cc /
-// madc.hi.cc chains of fixed::mad_row take 4.5 (each link an IMAD and an IADD3.X); on the
-// H200, 8192 products of 512 words, 0.537 ms against 0.572 ms with mad_row.
+// thread-rowchain-karatsuba's block leaf had until issue 39): each word product one
+// IMAD.WIDE.U32 t = x y_j + (acc_j + hi(t_prev)), whose sum never passes 2^64 - 1, plus the add
+// of two words, so no carry flag links the rows and ptxas overlaps them. In the SASS of the loop
+// that is 3.4 instructions a word product (the IMAD.WIDE, an IADD3, the carry word as IMAD.X,
+// and moves), where the mad.lo.cc / madc.hi.cc chains of fixed::mad_row take 4.5 (each link an
+// IMAD and an IADD3.X); on the H200, 8192 products of 512 words, 0.537 ms against 0.572 ms with
+// mad_row.
 #ifndef MPGPU_CTT_TILE_MUL_CUH
 #define MPGPU_CTT_TILE_MUL_CUH
 

@@ -4,12 +4,12 @@
 // has k + 1 word products and column N + k has N - 1 - k, so the two ranges of every thread hold
 // N R word products together: the threads of a product are balanced.
 //
-// Within its ranges a thread scans rows, as the row chains of thread-rowchain-karatsuba's leaf
-// did before product scanning replaced them (IMAD.WIDE chains without the carry flag, measured
-// 21% faster than mad.lo.cc / madc.hi.cc Comba on an H200). Row m (0 <= m < N + R - 1) multiplies a_j,
+// Within its ranges a thread scans rows, as the row chains of thread-rowchain-karatsuba's leaf did
+// before product scanning replaced them (IMAD.WIDE chains without the carry flag, measured 21%
+// faster than mad.lo.cc / madc.hi.cc Comba on an H200). Row m (0 <= m < N + R - 1) multiplies a_j,
 // j = (tR + 1 + m) mod N, by the window W[q] = b_{N + q - 1 - m} of the thread's current range:
-// rows with j > tR add into range T + t, and from row N - 1 - tR on (j wrapped to 0) into range
-// t. Both give the same window, so every thread runs the same straight-line code; only its a is
+// rows with j > tR add into range T + t, and from row N - 1 - tR on (j wrapped to 0) into range t.
+// Both give the same window, so every thread runs the same straight-line code; only its a is
 // rotated by tR words and the row where it swaps accumulators differs. The words of W that fall
 // outside b are known at compile time and skipped.
 //

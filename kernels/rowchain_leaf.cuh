@@ -20,16 +20,16 @@
 
 namespace rowchain {
 
-// c[0 .. 2N) = a * b by product scanning (000 Algorithm 2) with every word in registers, for the
-// direct kernel's leaf: column q sums a_i b_(q-i) into a 96-bit accumulator {c2, lo} by
-// ptx::mac96, one IMAD.WIDE.U32 with a carry out a word product and one IADD3.X for two carries.
-// Carry-chain rows (the leaf's products before, kept in experiments/mul1024_bound.cu) spend
-// beside each IMAD.WIDE an IMAD.MOV for the zero high word of its addend and an IADD3.X in the
-// row's carry chain. Why it pays (experiments/mul1024_comba.sh, docs/000-mul.md):
-// the leaf's instructions fall by a third and its IMAD-pipe cycles by a fifth. The column runs
-// from the highest i down: the sums are the same either way, and in trials on an H200 (not
-// recorded) ptxas's schedule for this order was as fast or up to 1 % faster. comba_rect is the
-// same for an NA-word a and an NB-word b (c has NA + NB words); comba_product is the square one.
+// c[0 .. 2N) = a * b by product scanning (000 Algorithm 2) with every word in registers, for
+// direct_leaf: column q sums a_i b_(q-i) into a 96-bit accumulator {c2, lo} by ptx::mac96, one
+// IMAD.WIDE.U32 with a carry out a word product and one IADD3.X for two carries. Carry-chain rows
+// (the direct kernel's products before, kept in experiments/mul1024_bound.cu) spend beside each
+// IMAD.WIDE an IMAD.MOV for the zero high word of its addend and an IADD3.X in the row's carry
+// chain. Why it pays (experiments/mul1024_comba.sh, docs/000-mul.md): the leaf's instructions fall
+// by a third and its IMAD-pipe cycles by a fifth. The column runs from the highest i down: the sums
+// are the same either way, and in trials on an H200 (not recorded) ptxas's schedule for this order
+// was as fast or up to 1 % faster. comba_rect is the same for an NA-word a and an NB-word b (c has
+// NA + NB words); comba_product is the square one.
 template <int NA, int NB, class LoadB, class StoreC>
 __device__ __forceinline__ void comba_rect(const uint32_t (&a)[NA], LoadB load_b, StoreC store_c)
 {

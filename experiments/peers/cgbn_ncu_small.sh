@@ -12,8 +12,10 @@
 # min and max a case, and the ratios).
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../common.sh"
-[ -x "${CGBN_BENCH:-}" ] || { echo "cgbn_ncu_small: set CGBN_BENCH to a harness built by cgbn.sh --build-only" >&2; exit 2; }
-command -v ncu >/dev/null || { echo "cgbn_ncu_small: Nsight Compute (ncu) is not on PATH" >&2; exit 2; }
+[ -x "${CGBN_BENCH:-}" ] ||
+    { echo "cgbn_ncu_small: set CGBN_BENCH (cgbn.sh --build-only OUT builds one)" >&2; exit 2; }
+command -v ncu >/dev/null ||
+    { echo "cgbn_ncu_small: Nsight Compute (ncu) is not on PATH" >&2; exit 2; }
 start_experiment cgbn_ncu_small
 COUNT=10240 LAUNCHES=20 WARMUP=2
 raw=$(mktemp -d)
@@ -31,7 +33,8 @@ profile() {
         { cat "$raw/$name.err" >&2; echo "cgbn_ncu_small: $name failed" >&2; exit 1; }
 }
 
-# The best of each side at 10240 products in results/cgbn_mul_ratios.md (H200, c973ecf), held.
+# The best of each side at 10240 products, held, in results/cgbn_mul_ratios.md (H200, c973ecf
+# and aa724e9 alike).
 profile floor-64 'thread_comba_kernel' "$MPGPU" mul --bits 64 --method thread-comba
 for run in 256:thread-comba-reg:comba_reg_kernel 512:pair-comba-reg:comba_reg_kernel \
     1024:quad-comba-reg-shared:comba_reg_shared_kernel \
@@ -51,12 +54,14 @@ def launches(name):
     col = rows[start].index("gpu__time_duration.sum")
     unit = scale[rows[start + 1][col]]
     kcol = rows[start].index("Kernel Name")
-    return [(r[kcol], float(r[col].replace(",", "")) * unit) for r in rows[start + 2:] if len(r) == len(rows[start])]
+    return [(r[kcol], float(r[col].replace(",", "")) * unit)
+            for r in rows[start + 2:] if len(r) == len(rows[start])]
 with open(out_csv, "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["case", "launch", "kernel", "gpu_time_duration_us"])
     summary = {}
-    for name in ["floor-64"] + [f"{s}-{b}" for b in (256, 512, 1024, 2048) for s in ("cgbn", "mpgpu")]:
+    cases = [f"{s}-{b}" for b in (256, 512, 1024, 2048) for s in ("cgbn", "mpgpu")]
+    for name in ["floor-64"] + cases:
         got = launches(name)
         if len(got) == 0:
             sys.exit(f"cgbn_ncu_small: no launch of {name} was profiled")
@@ -71,7 +76,7 @@ with open(out_md, "w") as f:
     f.write("| bits | CGBN TPI 8, us | mpgpu, us | CGBN / mpgpu |\n| ---: | ---: | ---: | ---: |\n")
     for b in (256, 512, 1024, 2048):
         c, m_ = summary[f"cgbn-{b}"], summary[f"mpgpu-{b}"]
-        f.write(f"| {b} | {c[0]:.3f} ({c[1]:.3f}-{c[2]:.3f}) | {m_[0]:.3f} ({m_[1]:.3f}-{m_[2]:.3f}) "
-                f"| {c[0] / m_[0]:.2f}x |\n")
+        f.write(f"| {b} | {c[0]:.3f} ({c[1]:.3f}-{c[2]:.3f}) "
+                f"| {m_[0]:.3f} ({m_[1]:.3f}-{m_[2]:.3f}) | {c[0] / m_[0]:.2f}x |\n")
 EOF
 cat "$RESULTS/cgbn_ncu_small.md"
