@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Issue 39: where the time goes at 1024 bits x 10240 products, the one size at this count where
+# mpgpu's kernel itself, not the fixed cost of a grid, keeps it below 1.2x CGBN (by Nsight
+# Compute's durations, results/cgbn_ncu_small.md: 1.06x). Nsight Compute on one launch each of
+# mpgpu's quad-comba-reg-shared and CGBN's TPI 8, and of the shortest kernel at this count (10240
+# products of 64 bits, thread-comba): throughput, occupancy, issue, warp stalls and memory, every
+# result checked against GMP. Runs on the GPU machine, with a harness built by
+# `cgbn.sh --build-only OUT`:
+#   CGBN_BENCH=OUT/cgbn_bench MPGPU=... RESULTS=... experiments/peers/mul1024_small_ncu.sh
+# Writes $RESULTS/mul1024_small_ncu.txt with the machine above it.
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../common.sh"
+[ -x "${CGBN_BENCH:-}" ] ||
+    { echo "mul1024_small_ncu: set CGBN_BENCH (cgbn.sh --build-only OUT builds one)" >&2; exit 2; }
+command -v ncu >/dev/null ||
+    { echo "mul1024_small_ncu: Nsight Compute (ncu) is not on PATH" >&2; exit 2; }
+start_experiment mul1024_small_ncu
+out="$RESULTS/mul1024_small_ncu.txt"
+# profile TITLE KERNEL_REGEX CMD...: one launch after two warm-ups.
+profile() {
+    local title=$1 kernel=$2
+    shift 2
+    echo
+    echo "# Nsight Compute, one launch of $title, 10240 products"
+    ncu --clock-control none --cache-control none -k "regex:$kernel" --launch-skip 2 -c 1 \
+        --section SpeedOfLight --section Occupancy --section LaunchStats \
+        --section SchedulerStats --section WarpStateStats --section MemoryWorkloadAnalysis \
+        --metrics smsp__inst_executed.sum,gpu__time_duration.sum,smsp__cycles_active.avg \
+        "$@" --count 10240 --reps 3 --warmup 2 --verify all 2>&1
+}
+{
+    cat "$RESULTS/mul1024_small_ncu.machine.txt"
+    profile "mpgpu quad-comba-reg-shared, 1024 bits" comba_reg_shared_kernel \
+        "$MPGPU" mul --bits 1024 --method quad-comba-reg-shared
+    profile "CGBN TPI 8, 1024 bits" op_kernel "$CGBN_BENCH" mul --bits 1024 --method cgbn-tpi8
+    profile "mpgpu thread-comba, 64 bits (the shortest kernel)" thread_comba_kernel \
+        "$MPGPU" mul --bits 64 --method thread-comba
+} >"$out"
+rm -f "$RESULTS/mul1024_small_ncu.machine.txt" "$RESULTS/mul1024_small_ncu.csv"
+echo "mul1024_small_ncu: wrote $out" >&2
