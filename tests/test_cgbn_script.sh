@@ -4,7 +4,8 @@
 # is no program is refused (exit 2), as is an unknown table in CGBN_PARTS; and its ratio table
 # (--ratios), read from a CSV in mpgpu's schema written here by hand, sets each case's best CGBN
 # TPI against mpgpu's best method, and the marginal Montgomery rates 100 n / (t(chain 200) -
-# t(chain 100)), with the right numbers, leaving out a row with a mismatch however fast.
+# t(chain 100)), with the right numbers, leaving out a row with a mismatch however fast. The
+# Nsight Compute scripts beside it refuse without a harness or without ncu.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 script="$repo/experiments/peers/cgbn.sh"
@@ -72,4 +73,23 @@ row "| mul | 32768 | 16384 | kernels |" "| 2.5 ms (cgbn-tpi32) | - (no row) | - 
 # CGBN: 100 x 2^20 / 5 ms = 2.10e10/s at TPI 4 (TPI 8: 1.31e10); mpgpu: 100 x 2^20 / 2 ms.
 row "| fixed | 256 | 1048576 | kernels |" "| 2.1e+10/s (cgbn-tpi4) | 5.24e+10/s (montmul-ptx) | 2.50x |"
 [ "$(grep -c '^| ' <<<"$table")" -eq 6 ] || fail "ratio table: expected a header, a rule and 4 cases: $table"
-echo "cgbn.sh: skips without CGBN, refuses a missing harness and an unknown table, ratio table right"
+# The Nsight Compute scripts beside it refuse, exit 2 and write nothing, without a harness and
+# without ncu on PATH (a PATH of the system's folders only; skipped where ncu is there).
+for ncu_script in cgbn_ncu_small.sh mul1024_small_ncu.sh; do
+    path="$repo/experiments/peers/$ncu_script"
+    status=0
+    out=$(env -u CGBN_BENCH RESULTS="$work/results" bash "$path" 2>&1) || status=$?
+    [ "$status" -eq 2 ] && grep -q "CGBN_BENCH" <<<"$out" ||
+        fail "$ncu_script without CGBN_BENCH: exit $status, expected 2 naming it: $out"
+    [ ! -e "$work/results" ] || fail "$ncu_script without CGBN_BENCH wrote $work/results"
+    if ! PATH=/usr/bin:/bin command -v ncu >/dev/null; then
+        status=0
+        out=$(PATH=/usr/bin:/bin CGBN_BENCH=/bin/true RESULTS="$work/results" bash "$path" 2>&1) ||
+            status=$?
+        [ "$status" -eq 2 ] && grep -q "ncu" <<<"$out" ||
+            fail "$ncu_script without ncu: exit $status, expected 2 naming it: $out"
+        [ ! -e "$work/results" ] || fail "$ncu_script without ncu wrote $work/results"
+    fi
+done
+echo "cgbn.sh: skips without CGBN, refuses a missing harness and an unknown table, ratio table right;"
+echo "cgbn_ncu_small.sh, mul1024_small_ncu.sh: refuse without a harness or ncu"
