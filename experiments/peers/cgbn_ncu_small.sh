@@ -11,12 +11,8 @@
 # Writes $RESULTS/cgbn_ncu_small.csv (one row a launch) and cgbn_ncu_small.md (the median,
 # min and max a case, and the ratios).
 here=$(cd "$(dirname "$0")" && pwd)
-# Refused before common.sh makes $RESULTS: nothing is written.
-[ -x "${CGBN_BENCH:-}" ] ||
-    { echo "cgbn_ncu_small: set CGBN_BENCH (cgbn.sh --build-only OUT builds one)" >&2; exit 2; }
-command -v ncu >/dev/null ||
-    { echo "cgbn_ncu_small: Nsight Compute (ncu) is not on PATH" >&2; exit 2; }
-source "$here/../common.sh"
+ncu_script=cgbn_ncu_small
+source "$here/ncu_common.sh"
 start_experiment cgbn_ncu_small
 COUNT=10240 LAUNCHES=20 WARMUP=2
 raw=$(mktemp -d)

@@ -9,12 +9,8 @@
 #   CGBN_BENCH=OUT/cgbn_bench MPGPU=... RESULTS=... experiments/peers/mul1024_small_ncu.sh
 # Writes $RESULTS/mul1024_small_ncu.txt with the machine above it.
 here=$(cd "$(dirname "$0")" && pwd)
-# Refused before common.sh makes $RESULTS: nothing is written.
-[ -x "${CGBN_BENCH:-}" ] ||
-    { echo "mul1024_small_ncu: set CGBN_BENCH (cgbn.sh --build-only OUT builds one)" >&2; exit 2; }
-command -v ncu >/dev/null ||
-    { echo "mul1024_small_ncu: Nsight Compute (ncu) is not on PATH" >&2; exit 2; }
-source "$here/../common.sh"
+ncu_script=mul1024_small_ncu
+source "$here/ncu_common.sh"
 start_experiment mul1024_small_ncu
 out="$RESULTS/mul1024_small_ncu.txt"
 # profile TITLE KERNEL_REGEX CMD...: one launch after two warm-ups.
