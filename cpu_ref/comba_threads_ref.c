@@ -5,26 +5,45 @@
 #define MAX_H COMBA_THREADS_MAX_WORDS
 
 /* c[0 .. na + nb) = a * b, column q summing a_i b_(q-i) from the highest i down into
- * {c2, lo}, as rowchain::comba_rect; returns the word products taken. */
+ * {c2, lo}, as rowchain::comba_rect with `group` columns at a time: the first of a group starts
+ * from the carry of the columns before, the others from zero, and each takes the carry of the one
+ * before it when the group is summed (counted in *group_carries when that addition carries out
+ * of lo). Returns the word products taken. */
 static unsigned comba_rect(uint32_t *c, const uint32_t *a, unsigned na, const uint32_t *b,
-                           unsigned nb)
+                           unsigned nb, unsigned group, unsigned *group_carries)
 {
+    const unsigned columns = na + nb - 1; /* columns with terms */
     unsigned products = 0;
-    uint64_t lo = 0;
-    for (unsigned q = 0; q + 1 < na + nb; q++) {
-        uint32_t c2 = 0;
-        for (unsigned i = na; i-- > 0;) {
-            if (q < i || q - i >= nb)
-                continue;
-            const unsigned __int128 t = (unsigned __int128)lo + (uint64_t)a[i] * b[q - i];
-            lo = (uint64_t)t;
-            c2 += (uint32_t)(t >> 64);
-            products++;
+    uint64_t lo = 0; /* the carry of the columns before */
+    for (unsigned q0 = 0; q0 < columns; q0 += group) {
+        uint64_t acc[COMBA_THREADS_MAX_GROUP];
+        uint32_t top[COMBA_THREADS_MAX_GROUP];
+        for (unsigned g = 0; g < group; g++) {
+            acc[g] = g == 0 ? lo : 0;
+            top[g] = 0;
         }
-        c[q] = (uint32_t)lo;
-        lo = lo >> 32 | (uint64_t)c2 << 32;
+        for (unsigned i = na; i-- > 0;)
+            for (unsigned g = 0; g < group; g++) {
+                const unsigned q = q0 + g;
+                if (q >= columns || q < i || q - i >= nb)
+                    continue;
+                const unsigned __int128 t = (unsigned __int128)acc[g] + (uint64_t)a[i] * b[q - i];
+                acc[g] = (uint64_t)t;
+                top[g] += (uint32_t)(t >> 64);
+                products++;
+            }
+        for (unsigned g = 0; g < group && q0 + g < columns; g++) {
+            if (g > 0) {
+                const unsigned __int128 t = (unsigned __int128)acc[g] + lo;
+                acc[g] = (uint64_t)t;
+                top[g] += (uint32_t)(t >> 64);
+                *group_carries += (uint32_t)(t >> 64);
+            }
+            c[q0 + g] = (uint32_t)acc[g];
+            lo = acc[g] >> 32 | (uint64_t)top[g] << 32;
+        }
     }
-    c[na + nb - 1] = (uint32_t)lo;
+    c[columns] = (uint32_t)lo;
     return products;
 }
 
@@ -50,7 +69,7 @@ static int all_ones(const uint32_t *v, unsigned h)
 }
 
 void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, unsigned n,
-                           unsigned t, struct comba_threads_stats *stats)
+                           unsigned t, unsigned group, struct comba_threads_stats *stats)
 {
     const unsigned hw = n / t; /* H, the words of a chunk */
     uint32_t part[COMBA_THREADS_MAX][COMBA_THREADS_MAX_WORDS + MAX_H];
@@ -58,7 +77,8 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
     uint32_t sum_carry[2][COMBA_THREADS_MAX] = {{0}}, gen[2][COMBA_THREADS_MAX];
     memset(stats, 0, sizeof *stats);
     for (unsigned h = 0; h < t; h++) {
-        stats->products[h] = comba_rect(part[h], a + h * hw, hw, b, n);
+        stats->products[h] = comba_rect(part[h], a + h * hw, hw, b, n, group,
+                                        &stats->group_carries);
         memcpy(chunk[0][h], part[h], hw * sizeof(uint32_t));
         memcpy(chunk[1][h], part[h] + t * hw, hw * sizeof(uint32_t));
     }

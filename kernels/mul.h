@@ -24,7 +24,7 @@ extern "C" {
 
 enum mul_layout { MUL_LAYOUT_PRODUCT_MAJOR, MUL_LAYOUT_WORD_MAJOR };
 
-/* thread-comba-reg, pair-comba-reg and their -shared variants, quad- and octo-comba-reg-shared
+/* thread-, pair-, quad- and octo-comba-reg and their -shared variants
  * (kernels/mul_thread_comba_reg.cu): warps per thread block, 1, 2, 4 or 8 threads a product.
  * Two, so that 10240 products fill 160 blocks or more, more than an H100 or H200 has SMs. */
 #define MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK 2u

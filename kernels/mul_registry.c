@@ -15,7 +15,9 @@ LAUNCH(mul_thread_comba_reg_launch);
 LAUNCH(mul_thread_comba_reg_shared_launch);
 LAUNCH(mul_pair_comba_reg_launch);
 LAUNCH(mul_pair_comba_reg_shared_launch);
+LAUNCH(mul_quad_comba_reg_launch);
 LAUNCH(mul_quad_comba_reg_shared_launch);
+LAUNCH(mul_octo_comba_reg_launch);
 LAUNCH(mul_octo_comba_reg_shared_launch);
 LAUNCH(mul_thread_karatsuba_launch);
 LAUNCH(mul_thread_karatsuba2_launch);
@@ -84,6 +86,14 @@ static const struct mul_method methods[] = {
      8, 32, 8, MUL_LAYOUT_PRODUCT_MAJOR, mul_pair_comba_reg_shared_launch, NULL},
     /* Each of four (eight) threads takes a quarter (an eighth) of a in whole 16-byte vectors:
      * 16..64 words in steps of 16 (32..64 in steps of 32). */
+    {"quad-comba-reg",
+     "four threads per product, each Comba of a quarter of a by b in registers, joined by "
+     "shuffles; their own 16-byte loads and stores (issue 39)",
+     16, 64, 16, MUL_LAYOUT_PRODUCT_MAJOR, mul_quad_comba_reg_launch, NULL},
+    {"octo-comba-reg",
+     "eight threads per product, each Comba of an eighth of a by b in registers, joined by "
+     "shuffles; their own 16-byte loads and stores (issue 39)",
+     32, 64, 32, MUL_LAYOUT_PRODUCT_MAJOR, mul_octo_comba_reg_launch, NULL},
     {"quad-comba-reg-shared",
      "four threads per product, each Comba of a quarter of a by b in registers, joined by "
      "shuffles; a warp's 8 products staged through shared memory (issue 39)",
@@ -217,9 +227,9 @@ unsigned mul_method_block_products(const struct mul_method *m, unsigned words)
         return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 32;
     if (f == mul_pair_comba_reg_launch || f == mul_pair_comba_reg_shared_launch)
         return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 16;
-    if (f == mul_quad_comba_reg_shared_launch)
+    if (f == mul_quad_comba_reg_launch || f == mul_quad_comba_reg_shared_launch)
         return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 8;
-    if (f == mul_octo_comba_reg_shared_launch)
+    if (f == mul_octo_comba_reg_launch || f == mul_octo_comba_reg_shared_launch)
         return MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK * 4;
     /* thread-school, thread-comba, thread-karatsuba[2]: 128 threads per block, a product each;
      * Toom-k: its interpolation kernel, the same. */

@@ -1,15 +1,15 @@
-// thread-comba-reg, pair-comba-reg and their -shared variants, quad-comba-reg-shared and
-// octo-comba-reg-shared: one, two, four or eight threads per product of 256 to 2048 bits, every
-// word in registers (issue 39: ahead of CGBN on small products, where a product is 128 to 1024
-// bytes of memory traffic and memory binds, not the IMAD pipe).
+// thread-comba-reg, pair-comba-reg, quad-comba-reg, octo-comba-reg and their -shared variants:
+// one, two, four or eight threads per product of 256 to 2048 bits, every word in registers
+// (issue 39: ahead of CGBN on small products, where a product is 128 to 1024 bytes of memory
+// traffic and memory binds, not the IMAD pipe).
 //
 // All read the product-major layout the CLI times them in (no transpose), move each operand word
 // into the GPU once and each product word out once, and launch one kernel and nothing else. The
 // product is product scanning, rowchain::comba_rect (the leaf of thread-rowchain-karatsuba's
 // direct kernel, kernels/rowchain_leaf.cuh: 96-bit column accumulators by ptx::mac96, measured a
 // third fewer instructions than carry-chain rows at 1024 bits), unrolled for the word count N.
-// With one thread a product its CPU twin is comba_product in cpu_ref/rowchain_karatsuba_ref.c,
-// the same column order; with more, cpu_ref/comba_threads_ref.c.
+// Their CPU twin is cpu_ref/comba_threads_ref.c: the same column order, column groups, exchange
+// and carries.
 //
 // T threads per product (a template argument; 32 / T products a warp): thread h multiplies its
 // H = N / T words a_h of a by all of b, all threads by the same straight-line code, which cuts
@@ -23,10 +23,21 @@
 // - without -shared: each thread moves its own operand words and product words by 16-byte
 //   vector loads and stores. A warp's load instruction then uses part of every 32-byte sector it
 //   touches (half at 256 bits with one thread a product); the thread's next loads take the rest
-//   of those sectors while they are still in L1, so device memory sees each sector once.
+//   of those sectors while they are still in L1, so device memory sees each sector once. With
+//   10240 products they lead from 256 to 1024 bits; with 2^20 the L1 no longer keeps the
+//   sectors, and above 256 bits they lose (docs/000-mul.md).
 // - -shared: a warp's products are contiguous in memory, so the warp loads them as consecutive
 //   16-byte vectors (every sector whole in one instruction), stages them in shared memory and
 //   writes its products back the same way.
+//
+// Column groups (COLUMN_GROUP): the -shared kernels sum two columns of comba_rect at a time, two
+// independent chains of multiply-adds in flight, the second column's carry in added when its sum
+// is done. On an H200 with 2^20 products that took thread-comba-reg-shared from 72.5 to 68.1 us
+// at 512 bits and from 206 to 171 us at 1024, and quad-comba-reg-shared from 723 to 681 us at
+// 2048 (one run of both builds, docs/000-mul.md). The plain kernels lead only at 10240 products,
+// where two columns gained nothing (octo-comba-reg at 1024 bits: 6.24 us with one, 6.30-6.43
+// with two), and pair-comba-reg lost with them at 512 bits x 2^20 (82.6 against 78.6 us): they
+// keep one column at a time.
 //
 // A thread's words are whole 16-byte vectors (N / T a multiple of 4) so that each starts on a
 // vector; libmpgpu checks that the buffers are 16-byte aligned.
@@ -40,6 +51,9 @@ constexpr unsigned WARPS_PER_BLOCK = MUL_THREAD_COMBA_REG_WARPS_PER_BLOCK;
 constexpr unsigned THREADS = WARPS_PER_BLOCK * 32;
 
 constexpr unsigned FULL = 0xffffffffu;
+
+// Columns of comba_rect summed together: two in the -shared kernels, one in the others (above).
+template <bool SHARED> constexpr int COLUMN_GROUP = SHARED ? 2 : 1;
 
 // The T threads of a product split c into 2T chunks of H = N / T words, chunk k = words k H ..
 // k H + H: thread h owns chunks h (its low chunk) and T + h (its high chunk). Thread h's partial
@@ -67,15 +81,15 @@ __device__ __forceinline__ uint32_t add_masked(uint32_t (&v)[H], const uint32_t 
 }
 
 // Thread h's chunks of c, low = words h H .., high = words N + h H .., from ah, its H words of a
-// (words h H ..), and all of b.
-template <int N, int T>
+// (words h H ..), and all of b; G columns of its partial product at a time.
+template <int N, int T, int G>
 __device__ __forceinline__ void product_part(uint32_t (&low)[N / T], uint32_t (&high)[N / T],
                                              const uint32_t (&ah)[N / T], const uint32_t (&b)[N],
                                              unsigned h)
 {
     constexpr int H = N / T;
     uint32_t part[H + N]; // ah b, at word h H of c
-    rowchain::comba_rect<H, N>(
+    rowchain::comba_rect<H, N, G>(
         ah, [&](unsigned i) { return b[i]; }, [&](unsigned q, uint32_t v) { part[q] = v; });
 #pragma unroll
     for (int k = 0; k < H; k++) {
@@ -112,7 +126,7 @@ __global__ void __launch_bounds__(THREADS)
     uint32_t x[H], y[N], low[H], high[H];
     mp::words_from_vectors<H>(x, a + at * (N / 4) + h * (H / 4));
     mp::words_from_vectors<N>(y, b + at * (N / 4));
-    product_part<N, T>(low, high, x, y, h);
+    product_part<N, T, COLUMN_GROUP<false>>(low, high, x, y, h);
     if (p < count) {
         uint4 *cp = c + p * (N / 2) + h * (H / 4);
         mp::words_to_vectors<H>(cp, low);
@@ -162,7 +176,7 @@ __global__ void __launch_bounds__(THREADS)
     uint32_t x[H], y[N], low[H], high[H];
     mp::words_from_vectors<H>(x, as + at * S::QA + h * (H / 4));
     mp::words_from_vectors<N>(y, bs + at * S::QA);
-    product_part<N, T>(low, high, x, y, h);
+    product_part<N, T, COLUMN_GROUP<true>>(low, high, x, y, h);
     __syncwarp(); // every operand read before the products overwrite them
     uint4 *cs = as;
     if (p < n) {
@@ -220,5 +234,7 @@ COMBA_REG_LAUNCH(mul_thread_comba_reg_launch, 1, false)
 COMBA_REG_LAUNCH(mul_thread_comba_reg_shared_launch, 1, true)
 COMBA_REG_LAUNCH(mul_pair_comba_reg_launch, 2, false)
 COMBA_REG_LAUNCH(mul_pair_comba_reg_shared_launch, 2, true)
+COMBA_REG_LAUNCH(mul_quad_comba_reg_launch, 4, false)
 COMBA_REG_LAUNCH(mul_quad_comba_reg_shared_launch, 4, true)
+COMBA_REG_LAUNCH(mul_octo_comba_reg_launch, 8, false)
 COMBA_REG_LAUNCH(mul_octo_comba_reg_shared_launch, 8, true)

@@ -97,6 +97,13 @@ __device__ __forceinline__ void mac96(uint64_t &lo, uint32_t &hi, uint32_t a, ui
     hi += (uint32_t)(t >> 64);
 }
 
+/* {hi, lo} += x for a 96-bit accumulator, the form of mac96 without the product. */
+__device__ __forceinline__ void add96(uint64_t &lo, uint32_t &hi, uint64_t x) {
+    const unsigned __int128 t = (unsigned __int128)lo + x;
+    lo = (uint64_t)t;
+    hi += (uint32_t)(t >> 64);
+}
+
 } // namespace ptx
 
 #endif

@@ -29,28 +29,49 @@ namespace rowchain {
 // by a third and its IMAD-pipe cycles by a fifth. The column runs from the highest i down: the sums
 // are the same either way, and in trials on an H200 (not recorded) ptxas's schedule for this order
 // was as fast or up to 1 % faster. comba_rect is the same for an NA-word a and an NB-word b (c has
-// NA + NB words); comba_product is the square one.
-template <int NA, int NB, class LoadB, class StoreC>
+// NA + NB words); comba_product is the square one. comba_rect sums G columns at a time: the
+// first starts from the carry of the columns before, the others from zero, and each takes the
+// carry of the one before it when all are summed, so G chains of multiply-adds are in flight
+// (the -shared kernels of mul_thread_comba_reg.cu take G = 2, where it was measured faster).
+template <int NA, int NB, int G = 1, class LoadB, class StoreC>
 __device__ __forceinline__ void comba_rect(const uint32_t (&a)[NA], LoadB load_b, StoreC store_c)
 {
     uint32_t b[NB];
 #pragma unroll
     for (int i = 0; i < NB; i++)
         b[i] = load_b(i);
-    uint64_t lo = 0; // the carry of the columns before, then the column's low 64 bits
+    constexpr int Q = NA + NB - 1; // columns with terms
+    uint64_t lo = 0; // the carry of the columns before
 #pragma unroll
-    for (int q = 0; q < NA + NB - 1; q++) {
-        uint32_t c2 = 0; // the column's bits 64 and up: at most min(NA, NB)
+    for (int q0 = 0; q0 < Q; q0 += G) {
+        uint64_t acc[G]; // column q0 + g's low 64 bits
+        uint32_t top[G]; // its bits 64 and up: at most min(NA, NB) + 1
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+            acc[g] = g == 0 ? lo : 0;
+            top[g] = 0;
+        }
 #pragma unroll
         for (int i = NA - 1; i >= 0; i--) {
-            if (q - i < 0 || q - i >= NB)
-                continue;
-            ptx::mac96(lo, c2, a[i], b[q - i]);
+#pragma unroll
+            for (int g = 0; g < G; g++) {
+                const int q = q0 + g;
+                if (q >= Q || q - i < 0 || q - i >= NB)
+                    continue;
+                ptx::mac96(acc[g], top[g], a[i], b[q - i]);
+            }
         }
-        store_c(q, (uint32_t)lo);
-        lo = (lo >> 32) | ((uint64_t)c2 << 32);
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+            if (q0 + g >= Q)
+                break;
+            if (g > 0)
+                ptx::add96(acc[g], top[g], lo);
+            store_c(q0 + g, (uint32_t)acc[g]);
+            lo = (acc[g] >> 32) | ((uint64_t)top[g] << 32);
+        }
     }
-    store_c(NA + NB - 1, (uint32_t)lo);
+    store_c(Q, (uint32_t)lo);
 }
 
 template <int N, class LoadB, class StoreC>

@@ -18,11 +18,13 @@ enum operand_pattern {
     PATTERN_UNEQUAL, /* A has its low quarter of words only, B its high half only */
     PATTERN_MAX_A_RANDOM_B,
     PATTERN_CARRY_RIPPLE, /* the sum-rotate carry loop's worst case (tests/test_sumrotate_model.c) */
+    PATTERN_GROUP_CARRY,  /* a column's carry in carrying out of its sum (comba_rect's groups) */
     N_PATTERNS
 };
 
 static const char *const pattern_names[N_PATTERNS] = {
-    "random", "all-ones", "zero", "one", "unequal-lengths", "all-ones-times-random", "carry-ripple"};
+    "random", "all-ones", "zero", "one", "unequal-lengths", "all-ones-times-random", "carry-ripple",
+    "group-carry"};
 
 /* Fills operand pair p of `words` words; the pattern is p % N_PATTERNS. */
 static inline void operands_fill(uint32_t *a, uint32_t *b, unsigned words, size_t p, uint64_t seed)
@@ -62,6 +64,19 @@ static inline void operands_fill(uint32_t *a, uint32_t *b, unsigned words, size_
         b[words - 1] = 0xffffffffu;
         break;
     }
+    case PATTERN_GROUP_CARRY:
+        /* At every fourth word of a (where a comba-reg thread's share of a starts, and where
+         * operand scanning starts a row), a_i = 2^32 - 1 and a_(i+1) = 2^31, with b_0 = 2^32 - 1
+         * and b_1 = 2^31 + 1: that share's column 1, (2^32 - 1)(2^32 + 1) = 2^64 - 1, takes
+         * column 0's carry 2^32 - 2 and carries out of 64 bits. Random words elsewhere. */
+        for (unsigned i = 0; i + 1 < words; i += 4) {
+            a[i] = 0xffffffffu;
+            a[i + 1] = 0x80000000u;
+        }
+        b[0] = 0xffffffffu;
+        if (words > 1)
+            b[1] = 0x80000001u;
+        break;
     default:
         break;
     }

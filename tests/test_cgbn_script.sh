@@ -91,5 +91,18 @@ for ncu_script in cgbn_ncu_small.sh mul1024_small_ncu.sh; do
         [ ! -e "$work/results" ] || fail "$ncu_script without ncu wrote $work/results"
     fi
 done
+# cgbn_ncu_small.sh takes mpgpu's fastest methods from cgbn.sh's CSV in the same RESULTS, and
+# refuses the same way without it (a stand-in ncu on PATH, which the refusal must not run).
+mkdir -p "$work/bin"
+printf '#!/bin/sh\necho ran >"%s/ncu-ran"\n' "$work" >"$work/bin/ncu"
+chmod +x "$work/bin/ncu"
+status=0
+out=$(PATH="$work/bin:$PATH" CGBN_BENCH=/bin/true RESULTS="$work/results" \
+    bash "$repo/experiments/peers/cgbn_ncu_small.sh" 2>&1) || status=$?
+[ "$status" -eq 2 ] && grep -q "cgbn_mul.csv" <<<"$out" ||
+    fail "cgbn_ncu_small.sh without cgbn_mul.csv: exit $status, expected 2 naming it: $out"
+[ ! -e "$work/results" ] && [ ! -e "$work/ncu-ran" ] ||
+    fail "cgbn_ncu_small.sh without cgbn_mul.csv wrote $work/results or ran ncu"
 echo "cgbn.sh: skips without CGBN, refuses a missing harness and an unknown table, ratio table right;"
-echo "cgbn_ncu_small.sh, mul1024_small_ncu.sh: refuse without a harness or ncu"
+echo "cgbn_ncu_small.sh, mul1024_small_ncu.sh: refuse without a harness or ncu;"
+echo "cgbn_ncu_small.sh: refuses without cgbn.sh's CSV"

@@ -206,17 +206,20 @@ fi
 expect_ok "thread-karatsuba2 128 65536 128" -- mul --list-methods
 # thread-comba-reg[-shared] are unrolled for 8..32 words in steps of 4 (whole 16-byte vectors),
 # pair-comba-reg[-shared] in steps of 8 (whole vectors in each half of a), quad- and
-# octo-comba-reg-shared in steps of 16 and 32 up to 64 words.
+# octo-comba-reg[-shared] in steps of 16 and 32 up to 64 words.
 expect_ok "thread-comba-reg 256 1024 128" -- mul --list-methods
 expect_ok "thread-comba-reg-shared 256 1024 128" -- mul --list-methods
 expect_ok "pair-comba-reg 256 1024 256" -- mul --list-methods
 expect_ok "pair-comba-reg-shared 256 1024 256" -- mul --list-methods
+expect_ok "quad-comba-reg 512 2048 512" -- mul --list-methods
+expect_ok "octo-comba-reg 1024 2048 1024" -- mul --list-methods
 expect_ok "quad-comba-reg-shared 512 2048 512" -- mul --list-methods
 expect_ok "octo-comba-reg-shared 1024 2048 1024" -- mul --list-methods
 expect_fail 2 "method thread-comba-reg does not support 288 bits; accepted: multiples of 128 bits in 256..1024" -- mul --method thread-comba-reg --bits 288 --count 10
 expect_fail 2 "method thread-comba-reg-shared does not support 2048 bits; accepted: multiples of 128 bits in 256..1024" -- mul --method thread-comba-reg-shared --bits 2048 --count 10
 expect_fail 2 "method pair-comba-reg does not support 384 bits; accepted: multiples of 256 bits in 256..1024" -- mul --method pair-comba-reg --bits 384 --count 10
 expect_fail 2 "method quad-comba-reg-shared does not support 768 bits; accepted: multiples of 512 bits in 512..2048" -- mul --method quad-comba-reg-shared --bits 768 --count 10
+expect_fail 2 "method octo-comba-reg does not support 3072 bits; accepted: multiples of 1024 bits in 1024..2048" -- mul --method octo-comba-reg --bits 3072 --count 10
 expect_fail 2 "method octo-comba-reg-shared does not support 1536 bits; accepted: multiples of 1024 bits in 1024..2048" -- mul --method octo-comba-reg-shared --bits 1536 --count 10
 # The table names the unit of every column and shows short times in us.
 expect_ok "products/s" -- mul --method gmp --bits 64 --count 10 --reps 1

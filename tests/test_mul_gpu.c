@@ -171,7 +171,7 @@ int main(int argc, char **argv)
         return 77;
     /* 16 and 64 words: split-rowchain's padded sizes that the others reach only by padding;
      * 8 to 32 in steps of 4: every size [thread|pair]-comba-reg[-shared] is unrolled for; with
-     * 48 and 64, every size of quad- and octo-comba-reg-shared; 257, 513 and 1025, the first
+     * 48 and 64, every size of quad- and octo-comba-reg[-shared]; 257, 513 and 1025, the first
      * of warp-tensor-karatsuba's one, two and three levels, 300 and 1500 with unequal halves */
     unsigned sizes[25] = {2,  3,  8,   12,  16,  20,  24,   28,   32,  33,   48,
                           64, 128, 257, 300, 512, 513, 1024, 1025, 1500, 2048};

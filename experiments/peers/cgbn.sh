@@ -203,8 +203,8 @@ if [ "${QUICK:-0}" = 1 ]; then
 fi
 # mpgpu's fastest multiplication methods, each where it applies (the issue's best per size).
 MUL_METHODS=${MUL_METHODS:-"thread-comba-reg thread-comba-reg-shared pair-comba-reg pair-comba-reg-shared
-    quad-comba-reg-shared octo-comba-reg-shared split-rowchain thread-rowchain-karatsuba
-    warp-tensor-toeplitz warp-tensor-karatsuba"}
+    quad-comba-reg quad-comba-reg-shared octo-comba-reg octo-comba-reg-shared split-rowchain
+    thread-rowchain-karatsuba warp-tensor-toeplitz warp-tensor-karatsuba"}
 
 # One GPU run holds the whole table: a command that fails (a result that differs from GMP exits
 # 1, a CUDA error 3) is reported and counted, the run goes on, and the script exits 1 at the end.

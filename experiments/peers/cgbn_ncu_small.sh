@@ -4,14 +4,15 @@
 # events, stays near 1. This times the kernels alone: Nsight Compute's gpu__time_duration of
 # each launch (the grid's start to its end on the GPU, without the launch's front end and the
 # events), clocks and caches left as they are, for CGBN's TPI 8 (its best at this count in
-# results/cgbn_mul.csv) and mpgpu's best method of that run at each size, and the shortest
-# kernel (10240 products of 64 bits, thread-comba). Every run checks all its results against
-# GMP. Runs on the GPU machine, with a harness built by `cgbn.sh --build-only OUT`:
+# results/cgbn_mul.csv) and mpgpu's fastest method at each size, held, in the cgbn_mul.csv of
+# the same $RESULTS (cgbn.sh, run first), and the shortest kernel (10240 products of 64 bits,
+# thread-comba). Every run checks all its results against GMP. Runs on the GPU machine, with a
+# harness built by `cgbn.sh --build-only OUT`:
 #   CGBN_BENCH=OUT/cgbn_bench MPGPU=... RESULTS=... experiments/peers/cgbn_ncu_small.sh
 # Writes $RESULTS/cgbn_ncu_small.csv (one row a launch) and cgbn_ncu_small.md (the median,
-# min and max a case, and the ratios).
+# min and max a case, mpgpu's method, and the ratios).
 here=$(cd "$(dirname "$0")" && pwd)
-ncu_script=cgbn_ncu_small
+ncu_script=cgbn_ncu_small ncu_needs_csv=cgbn_mul.csv
 source "$here/ncu_common.sh"
 start_experiment cgbn_ncu_small
 COUNT=10240 LAUNCHES=20 WARMUP=2
@@ -30,13 +31,41 @@ profile() {
         { cat "$raw/$name.err" >&2; echo "cgbn_ncu_small: $name failed" >&2; exit 1; }
 }
 
-# The best of each side at 10240 products, held, in results/cgbn_mul_ratios.md (H200, c973ecf
-# and aa724e9 alike).
+# The kernel of each method that can be fastest at these sizes (Nsight Compute's filter).
+kernel_of() {
+    case $1 in
+    *-comba-reg) echo comba_reg_kernel ;;
+    *-comba-reg-shared) echo comba_reg_shared_kernel ;;
+    warp-tensor-toeplitz) echo tensor_toeplitz_kernel ;;
+    split-rowchain) echo split_rowchain_kernel ;;
+    thread-rowchain-karatsuba) echo 'direct_kernel|karatsuba_block_kernel' ;;
+    *) return 1 ;;
+    esac
+}
+# mpgpu's fastest method at each size, 10240 products, held, in this run's cgbn_mul.csv.
+best=$(python3 - "$RESULTS/cgbn_mul.csv" <<'EOF'
+import csv, sys
+best = {}
+for r in csv.DictReader(open(sys.argv[1])):
+    if (r["subcommand"] == "mul" and r["count"] == "10240" and r["timed_region"] == "kernels"
+            and r["bits"] in ("256", "512", "1024", "2048") and r["method"] != "gmp"
+            and not r["method"].startswith("cgbn-")):
+        t = float(r["median_ms"])
+        if r["bits"] not in best or t < best[r["bits"]][0]:
+            best[r["bits"]] = (t, r["method"])
+for bits in ("256", "512", "1024", "2048"):
+    if bits not in best:
+        sys.exit(f"cgbn_ncu_small: no mpgpu row at {bits} bits x 10240 in {sys.argv[1]}")
+    print(f"{bits}:{best[bits][1]}")
+EOF
+) || exit 1
+
 profile floor-64 'thread_comba_kernel' "$MPGPU" mul --bits 64 --method thread-comba
-for run in 256:thread-comba-reg:comba_reg_kernel 512:pair-comba-reg:comba_reg_kernel \
-    1024:quad-comba-reg-shared:comba_reg_shared_kernel \
-    2048:warp-tensor-toeplitz:tensor_toeplitz_kernel; do
-    IFS=: read -r bits method kernel <<<"$run"
+for run in $best; do
+    IFS=: read -r bits method <<<"$run"
+    kernel=$(kernel_of "$method") ||
+        { echo "cgbn_ncu_small: no kernel name known for $method" >&2; exit 1; }
+    echo "$method" >"$raw/method-$bits"
     profile "cgbn-$bits" 'op_kernel' "$CGBN_BENCH" mul --bits "$bits" --method cgbn-tpi8
     profile "mpgpu-$bits" "$kernel" "$MPGPU" mul --bits "$bits" --method "$method"
 done
@@ -70,10 +99,12 @@ with open(out_md, "w") as f:
     m, lo, hi, n = summary["floor-64"]
     f.write(f"Shortest kernel, 10240 products of 64 bits (thread-comba): {m:.3f} us "
             f"(min {lo:.3f}, max {hi:.3f}, {n} launches)\n\n")
-    f.write("| bits | CGBN TPI 8, us | mpgpu, us | CGBN / mpgpu |\n| ---: | ---: | ---: | ---: |\n")
+    f.write("| bits | CGBN TPI 8, us | mpgpu, us | mpgpu method | CGBN / mpgpu |\n"
+            "| ---: | ---: | ---: | --- | ---: |\n")
     for b in (256, 512, 1024, 2048):
         c, m_ = summary[f"cgbn-{b}"], summary[f"mpgpu-{b}"]
+        method = open(f"{raw}/method-{b}").read().strip()
         f.write(f"| {b} | {c[0]:.3f} ({c[1]:.3f}-{c[2]:.3f}) "
-                f"| {m_[0]:.3f} ({m_[1]:.3f}-{m_[2]:.3f}) | {c[0] / m_[0]:.2f}x |\n")
+                f"| {m_[0]:.3f} ({m_[1]:.3f}-{m_[2]:.3f}) | {method} | {c[0] / m_[0]:.2f}x |\n")
 EOF
 cat "$RESULTS/cgbn_ncu_small.md"
