@@ -65,10 +65,10 @@ static inline void operands_fill(uint32_t *a, uint32_t *b, unsigned words, size_
         break;
     }
     case PATTERN_GROUP_CARRY:
-        /* At every fourth word of a (where a comba-reg thread's share of a starts, and where
-         * operand scanning starts a row), a_i = 2^32 - 1 and a_(i+1) = 2^31, with b_0 = 2^32 - 1
-         * and b_1 = 2^31 + 1: that share's column 1, (2^32 - 1)(2^32 + 1) = 2^64 - 1, takes
-         * column 0's carry 2^32 - 2 and carries out of 64 bits. Random words elsewhere. */
+        /* At every fourth word of a (where each comba-reg thread's share of a starts: the shares
+         * are whole 16-byte vectors), a_i = 2^32 - 1 and a_(i+1) = 2^31, with b_0 = 2^32 - 1 and
+         * b_1 = 2^31 + 1: that share's column 1, (2^32 - 1)(2^32 + 1) = 2^64 - 1, takes column
+         * 0's carry 2^32 - 2 and carries out of 64 bits. Random words elsewhere. */
         for (unsigned i = 0; i + 1 < words; i += 4) {
             a[i] = 0xffffffffu;
             a[i + 1] = 0x80000000u;
