@@ -12,7 +12,7 @@
 
 #define COMBA_THREADS_MAX_WORDS 64u
 #define COMBA_THREADS_MAX 8u
-#define COMBA_THREADS_MAX_GROUP 2u /* columns summed at a time */
+#define COMBA_THREADS_MAX_GROUP 4u /* columns summed at a time */
 
 /* What the twin observed in one product. */
 struct comba_threads_stats {

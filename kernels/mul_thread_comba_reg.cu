@@ -35,9 +35,11 @@
 // is done. On an H200 with 2^20 products that took thread-comba-reg-shared from 72.5 to 68.1 us
 // at 512 bits and from 206 to 171 us at 1024, and quad-comba-reg-shared from 723 to 681 us at
 // 2048 (one run of both builds, docs/000-mul.md). The plain kernels lead only at 10240 products,
-// where two columns gained nothing (octo-comba-reg at 1024 bits: 6.24 us with one, 6.30-6.43
-// with two), and pair-comba-reg lost with them at 512 bits x 2^20 (82.6 against 78.6 us): they
-// keep one column at a time.
+// where two columns gained nothing below 2048 bits (octo-comba-reg at 1024 bits: 6.24 us with
+// one, 6.30-6.43 with two), and pair-comba-reg lost with them at 512 bits x 2^20 (82.6 against
+// 78.6 us): they keep one column at a time, except at 2048 bits, where a column has up to 8 or
+// 16 terms and four columns at a time took octo-comba-reg from 12.00-12.10 to 11.71-11.81 us
+// at 10240 products (three rounds of one H200 run of builds with one, two and four).
 //
 // A thread's words are whole 16-byte vectors (N / T a multiple of 4) so that each starts on a
 // vector; libmpgpu checks that the buffers are 16-byte aligned.
@@ -52,8 +54,9 @@ constexpr unsigned THREADS = WARPS_PER_BLOCK * 32;
 
 constexpr unsigned FULL = 0xffffffffu;
 
-// Columns of comba_rect summed together: two in the -shared kernels, one in the others (above).
-template <bool SHARED> constexpr int COLUMN_GROUP = SHARED ? 2 : 1;
+// Columns of comba_rect summed together: two in the -shared kernels, one in the others but four
+// at 64 words (above).
+template <bool SHARED, int N> constexpr int COLUMN_GROUP = SHARED ? 2 : N == 64 ? 4 : 1;
 
 // The T threads of a product split c into 2T chunks of H = N / T words, chunk k = words k H ..
 // k H + H: thread h owns chunks h (its low chunk) and T + h (its high chunk). Thread h's partial
@@ -126,7 +129,7 @@ __global__ void __launch_bounds__(THREADS)
     uint32_t x[H], y[N], low[H], high[H];
     mp::words_from_vectors<H>(x, a + at * (N / 4) + h * (H / 4));
     mp::words_from_vectors<N>(y, b + at * (N / 4));
-    product_part<N, T, COLUMN_GROUP<false>>(low, high, x, y, h);
+    product_part<N, T, COLUMN_GROUP<false, N>>(low, high, x, y, h);
     if (p < count) {
         uint4 *cp = c + p * (N / 2) + h * (H / 4);
         mp::words_to_vectors<H>(cp, low);
@@ -176,7 +179,7 @@ __global__ void __launch_bounds__(THREADS)
     uint32_t x[H], y[N], low[H], high[H];
     mp::words_from_vectors<H>(x, as + at * S::QA + h * (H / 4));
     mp::words_from_vectors<N>(y, bs + at * S::QA);
-    product_part<N, T, COLUMN_GROUP<true>>(low, high, x, y, h);
+    product_part<N, T, COLUMN_GROUP<true, N>>(low, high, x, y, h);
     __syncwarp(); // every operand read before the products overwrite them
     uint4 *cs = as;
     if (p < n) {
