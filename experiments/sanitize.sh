@@ -19,14 +19,15 @@ export MPGPU_CACHE=${MPGPU_CACHE:-$(mktemp -d)}
 # One line of mpgpu arguments a run: every GPU method of every subcommand, --devices 0,0 (two
 # host threads and streams on one GPU) where a subcommand splits work over GPUs, both table
 # memories of collatz and delay, and fixed's other layouts; sizes that take a few seconds under
-# the slowest tool. The gcd lehmer run is issue 36's racecheck reproduction. The third mul run
+# the slowest tool. The gcd lehmer run is issue 36's racecheck reproduction. The second mul run
+# takes the plain comba-reg kernels at 64 words, where they sum four columns at a time. The third
 # takes the warp Karatsuba levels over both of their leaves, with one level and with two, the
 # halves unequal (9600 and 16416 bits: 300 and 513 words), which 1024 bits does not reach. The
 # fourth takes thread-rowchain-karatsuba's block kernel at two and three in-block levels (its
 # leaves write their products over their operands in shared memory).
 RUNS=(
     "mul --method all --bits 1024 --count 64 --reps 1 --warmup 0"
-    "mul --method thread-rowchain-karatsuba,sumrotate-shuffle --bits 2048 --count 64 --devices 0,0 --reps 1 --warmup 0"
+    "mul --method thread-rowchain-karatsuba,sumrotate-shuffle,quad-comba-reg,octo-comba-reg --bits 2048 --count 64 --devices 0,0 --reps 1 --warmup 0"
     "mul --method warp-tensor-karatsuba,sumrotate-shuffle-karatsuba2,sumrotate-shared-karatsuba --bits 9600,16416 --count 8 --reps 1 --warmup 0"
     "mul --method thread-rowchain-karatsuba --bits 4096,8192 --count 40 --reps 1 --warmup 0"
     "toom --k all --bits 1024 --count 64 --reps 1 --warmup 0"
