@@ -24,8 +24,8 @@
 //   vector loads and stores. A warp's load instruction then uses part of every 32-byte sector it
 //   touches (half at 256 bits with one thread a product); the thread's next loads take the rest
 //   of those sectors while they are still in L1, so device memory sees each sector once. With
-//   10240 products they lead from 256 to 1024 bits; with 2^20 the L1 no longer keeps the
-//   sectors, and from 512 bits a -shared kernel is the faster (docs/000-mul.md).
+//   10240 products they lead from 256 to 2048 bits; with 2^20 the L1 no longer keeps the
+//   sectors, and at 512 and 1024 bits a -shared kernel is the faster (docs/000-mul.md).
 // - -shared: a warp's products are contiguous in memory, so the warp loads them as consecutive
 //   16-byte vectors (every sector whole in one instruction), stages them in shared memory and
 //   writes its products back the same way.
