@@ -147,7 +147,7 @@ int main(int argc, char **argv)
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     printf("commit,date,device,count,bits,kernel,threads_per_product,median_ms,min_ms,max_ms\n");
     char row[256]; // the columns every row starts with
-    snprintf(row, sizeof row, "%s,%s,%s,%zu", commit, date, prop.name, COUNT);
+    snprintf(row, sizeof row, "%.40s,%s,%.100s,%zu", commit, date, prop.name, COUNT);
     for (int threads : {1, 2, 4, 8}) {
         float e[3];
         const unsigned blocks = blocks_for(threads);

@@ -102,6 +102,12 @@ named_gpus() { { grep -oE 'NVIDIA H[0-9]+( [0-9]+GB [A-Z0-9]+)?' "$1" || true; }
             gpu=$(csv_field "$f" gpu | { grep -v '^none$' || true; } | join)
             [ "$gpu" = - ] && gpu="none (CPU rows only)"
             date=$(csv_field "$f" timestamp | span) ;;
+        commit,date,device,*)
+            # mul_floor.csv: a probe's rows, each naming its commit, date and device.
+            rows=$(($(wc -l <"$f") - 1))
+            commit=$(cut -d, -f1 "$f" | tail -n +2 | short | join)
+            gpu=$(cut -d, -f3 "$f" | tail -n +2 | join)
+            date=$(cut -d, -f2 "$f" | tail -n +2 | span) ;;
         commit,*)
             # fixed_resources.csv: ptxas's report at build time; no device, no date.
             rows=$(($(wc -l <"$f") - 1))
