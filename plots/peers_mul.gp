@@ -1,0 +1,33 @@
+# mpgpu against NVIDIA CGBN, products (issue 39; docs/peers.md): at each size and count, CGBN's
+# fastest threads per instance over mpgpu's fastest method, both from the same run
+# (experiments/peers/cgbn.sh, results/cgbn_mul.csv), held and with the launch; above 1 mpgpu is
+# faster. Beside them, at 10240 products, the most any kernel could reach held: CGBN's time over
+# a kernel that only copies each product's operands into its product's words
+# (experiments/mul_floor.sh, results/mul_floor.csv, the same session), and the issue's 1.2x.
+# Makefile.plots passes csv (cgbn_mul.csv); the floor CSV lies beside it.
+fig_w = 900
+fig_h = 560
+if (!exists("plotdir")) plotdir = 'plots'
+load plotdir.'/style.gp'
+floor_csv = csv[1:strlen(csv) - strlen('cgbn_mul.csv')].'mul_floor.csv'
+# ratio(count, region): bits and CGBN's best median over mpgpu's best, one line a size (columns
+# 13 method, 14 bits, 16 count, 21 timed_region, 22 median_ms; GMP's rows are neither side).
+ratio(count, region) = sprintf("< %s | awk -F'\t' 'NR > 1 && $16 == %d && $21 == \"%s\" && $13 != \"gmp\" { side = $13 ~ /^cgbn-/ ? \"c\" : \"m\"; k = $14 SUBSEP side; if (!(k in best) || $22 < best[k]) best[k] = $22; bits[$14] = 1 } END { for (b in bits) if ((b SUBSEP \"c\") in best && (b SUBSEP \"m\") in best) print b \"\t\" best[b SUBSEP \"c\"] / best[b SUBSEP \"m\"] }' | sort -n", tsv, count, region)
+# The largest count at each size (2^20 up to 8192 bits, fewer above), held.
+largest = sprintf("< %s | awk -F'\t' 'NR > 1 && $21 == \"kernels\" && $13 != \"gmp\" { if ($16 > most[$14]) most[$14] = $16; side = $13 ~ /^cgbn-/ ? \"c\" : \"m\"; k = $14 SUBSEP $16 SUBSEP side; if (!(k in best) || $22 < best[k]) best[k] = $22 } END { for (b in most) { c = best[b SUBSEP most[b] SUBSEP \"c\"]; m = best[b SUBSEP most[b] SUBSEP \"m\"]; if (c && m) print b \"\t\" c / m } }' | sort -n", tsv)
+# CGBN's held time at 10240 over the copy at its best threads a product (mul_floor.csv: 5 bits,
+# 6 kernel, 8 median_ms).
+reach = sprintf("< { %s | awk -F'\t' 'NR > 1 && $16 == 10240 && $21 == \"kernels\" && $13 ~ /^cgbn-/ { if (!($14 in c) || $22 < c[$14]) c[$14] = $22 } END { for (b in c) print \"c\t\" b \"\t\" c[b] }'; awk -F, 'NR > 1 && $6 == \"copy\" { if (!($5 in f) || $8 < f[$5]) f[$5] = $8 } END { for (b in f) print \"f\t\" b \"\t\" f[b] }' %s; } | awk -F'\t' '$1 == \"c\" { c[$2] = $3 } $1 == \"f\" { f[$2] = $3 } END { for (b in f) if (b in c) print b \"\t\" c[b] / f[b] }' | sort -n", tsv, q(floor_csv))
+set title sprintf("mpgpu against NVIDIA CGBN, products: CGBN's best time over mpgpu's best, same run\n%s; above 1 mpgpu is faster", our_gpu) noenhanced
+set xlabel 'operand bits'
+set ylabel 'CGBN time / mpgpu time'
+set logscale x 2
+set xtics (256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
+set xrange [200:42000]
+set yrange [0.8:3.2]
+set key outside below left Left reverse horizontal maxcols 2 samplen 3
+plot largest using 1:2 with linespoints lw 2 pt 7 ps 0.8 lc rgb '#1f77b4' title '2^20 products (2^16, 2^14 above 8192 bits), held', \
+     ratio(10240, 'kernels') using 1:2 with linespoints lw 2 pt 5 ps 0.8 lc rgb '#d62728' title '10240 products, held', \
+     ratio(10240, 'kernels+launch') using 1:2 with linespoints lw 2 dt 2 pt 4 ps 0.8 lc rgb '#d62728' title '10240 products, with the launch', \
+     reach using 1:2 with linespoints lw 2 dt 3 pt 9 ps 0.9 lc rgb '#7f7f7f' title '10240 products: CGBN over a copy of the operands (the most reachable)', \
+     1.2 with lines lw 1 dt 4 lc rgb '#000000' title "issue 39's 1.2x"
