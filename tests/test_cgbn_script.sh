@@ -103,6 +103,15 @@ out=$(PATH="$work/bin:$PATH" CGBN_BENCH=/bin/true RESULTS="$work/results" \
     fail "cgbn_ncu_small.sh without cgbn_mul.csv: exit $status, expected 2 naming it: $out"
 [ ! -e "$work/results" ] && [ ! -e "$work/ncu-ran" ] ||
     fail "cgbn_ncu_small.sh without cgbn_mul.csv wrote $work/results or ran ncu"
+# mul1024_small_ncu.sh profiles a comba-reg method and refuses any other before writing anything.
+status=0
+out=$(PATH="$work/bin:$PATH" CGBN_BENCH=/bin/true RESULTS="$work/results" METHOD=split-rowchain \
+    bash "$repo/experiments/peers/mul1024_small_ncu.sh" 2>&1) || status=$?
+[ "$status" -eq 2 ] && grep -q "METHOD=split-rowchain" <<<"$out" ||
+    fail "mul1024_small_ncu.sh with METHOD=split-rowchain: exit $status, expected 2 naming it: $out"
+[ ! -e "$work/results" ] && [ ! -e "$work/ncu-ran" ] ||
+    fail "mul1024_small_ncu.sh with METHOD=split-rowchain wrote $work/results or ran ncu"
 echo "cgbn.sh: skips without CGBN, refuses a missing harness and an unknown table, ratio table right;"
 echo "cgbn_ncu_small.sh, mul1024_small_ncu.sh: refuse without a harness or ncu;"
-echo "cgbn_ncu_small.sh: refuses without cgbn.sh's CSV"
+echo "cgbn_ncu_small.sh: refuses without cgbn.sh's CSV; mul1024_small_ncu.sh: refuses a method"
+echo "that is not a comba-reg one"
