@@ -87,21 +87,20 @@ __device__ __forceinline__ void mac3(uint32_t &t, uint32_t &u, uint32_t &v, uint
     t = addc(t, 0);
 }
 
-/* {hi, lo} += a * b: the same 96-bit column accumulator with its low 64 bits in one register
- * pair. Written as a 128-bit sum in C rather than as PTX carry chains, because ptxas compiles
- * this form (and not mac3's) to one IMAD.WIDE.U32 that adds the product into lo and sets a
- * carry flag, and gathers those flags into hi two at a time by one IADD3.X (sm_90). */
-__device__ __forceinline__ void mac96(uint64_t &lo, uint32_t &hi, uint32_t a, uint32_t b) {
-    const unsigned __int128 t = (unsigned __int128)lo + (uint64_t)a * b;
-    lo = (uint64_t)t;
-    hi += (uint32_t)(t >> 64);
-}
-
-/* {hi, lo} += x for a 96-bit accumulator, the form of mac96 without the product. */
+/* {hi, lo} += x for a 96-bit accumulator. Written as a 128-bit sum in C rather than as PTX
+ * carry chains, because ptxas compiles this form (and not mac3's) to one add that sets a carry
+ * flag, and gathers those flags into hi two at a time by one IADD3.X (sm_90). */
 __device__ __forceinline__ void add96(uint64_t &lo, uint32_t &hi, uint64_t x) {
     const unsigned __int128 t = (unsigned __int128)lo + x;
     lo = (uint64_t)t;
     hi += (uint32_t)(t >> 64);
+}
+
+/* {hi, lo} += a * b: the same 96-bit column accumulator as mac3 with its low 64 bits in one
+ * register pair, which ptxas compiles to one IMAD.WIDE.U32 that adds the product into lo and
+ * sets the carry flag that add96 gathers. */
+__device__ __forceinline__ void mac96(uint64_t &lo, uint32_t &hi, uint32_t a, uint32_t b) {
+    add96(lo, hi, (uint64_t)a * b);
 }
 
 } // namespace ptx
