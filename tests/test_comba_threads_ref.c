@@ -8,7 +8,8 @@
  * second column's carry in carrying out of its low 64 bits; chunk sums that carry at every T > 1;
  * from T = 4, chunks that generate a carry in the shift and lookahead carries into all-ones chunks
  * (with two threads only the high chunks sum two terms, and those need a chunk sum of exactly all
- * ones, which these operands do not give). */
+ * ones, which these operands do not give); and at every T, products where no chunk generated a
+ * carry, whose lookahead the kernels skip. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,7 +19,7 @@
 #include "test_seed.h"
 
 struct reached {
-    unsigned group_carries, chunk_carries, generated, propagated;
+    unsigned group_carries, chunk_carries, generated, propagated, skipped;
 };
 
 static void check_size(unsigned n, unsigned t, unsigned group, size_t products,
@@ -46,6 +47,7 @@ static void check_size(unsigned n, unsigned t, unsigned group, size_t products,
         r->chunk_carries += st.chunk_carries;
         r->generated += st.generated;
         r->propagated += st.propagated;
+        r->skipped += st.lookahead_skipped;
     }
 }
 
@@ -54,14 +56,15 @@ int main(void)
     seed = test_seed();
     for (unsigned t = 1; t <= COMBA_THREADS_MAX; t *= 2)
         for (unsigned group = 1; group <= COMBA_THREADS_MAX_GROUP; group++) {
-            struct reached r = {0, 0, 0, 0};
+            struct reached r = {0, 0, 0, 0, 0};
             for (unsigned n = t; n <= COMBA_THREADS_MAX_WORDS; n += t)
                 check_size(n, t, group, 40 * N_PATTERNS, &r);
             printf("T=%u G=%u: carries out of a group's later columns %u, out of chunk sums %u, "
-                   "generated %u, lookahead into all-ones %u\n",
-                   t, group, r.group_carries, r.chunk_carries, r.generated, r.propagated);
+                   "generated %u, lookahead into all-ones %u, products without lookahead %u\n",
+                   t, group, r.group_carries, r.chunk_carries, r.generated, r.propagated,
+                   r.skipped);
             CHECK((group == 1 || r.group_carries > 0) && (t == 1 || r.chunk_carries > 0) &&
-                      (t < 4 || (r.generated > 0 && r.propagated > 0)),
+                      (t < 4 || (r.generated > 0 && r.propagated > 0)) && r.skipped > 0,
                   "T=%u G=%u: a carry path was never reached", t, group);
         }
     return test_finish("test_comba_threads_ref");
