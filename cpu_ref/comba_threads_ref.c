@@ -99,8 +99,8 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         gen[0][h] = add_chunk(chunk[0][h], NULL, 0, into_low, hw);
         gen[1][h] = add_chunk(chunk[1][h], NULL, 0, into_high, hw);
     }
-    /* The lookahead over the 2T chunks, from the ballots of one product's lanes; the kernels
-     * skip it when no chunk generated a carry (the warp's vote), and then no carry moves. */
+    /* The lookahead over the 2T chunks, from the ballots of one product's lanes. The kernels
+     * skip it when no chunk generated a carry (the warp's vote): with g = 0 it moves none. */
     uint32_t g = 0, gp = 0;
     for (unsigned k = 0; k < 2 * t; k++) {
         const uint32_t *v = chunk[k / t][k % t];
@@ -108,7 +108,7 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         gp |= (gen[k / t][k % t] | (uint32_t)all_ones(v, hw)) << k;
     }
     stats->lookahead_skipped = g == 0;
-    const uint32_t carries_in = g ? (g + gp) ^ g ^ gp : 0;
+    const uint32_t carries_in = (g + gp) ^ g ^ gp;
     for (unsigned k = 0; k < 2 * t; k++) {
         uint32_t *v = chunk[k / t][k % t];
         const uint32_t in = carries_in >> k & 1;

@@ -4,7 +4,7 @@
  * its N / T words of a by all of b by product scanning with a 96-bit column accumulator, one or
  * (the -shared kernels) two columns at a time, then the rotation that sends each chunk of the
  * partial products to the thread that owns it, the chunk sums, one shift of their carries, and
- * carry lookahead over the 2T chunks of c, skipped when no chunk generated a carry. */
+ * carry lookahead over the 2T chunks of c (which the kernels skip when no chunk generated one). */
 #ifndef MPGPU_COMBA_THREADS_REF_H
 #define MPGPU_COMBA_THREADS_REF_H
 
@@ -21,7 +21,7 @@ struct comba_threads_stats {
     unsigned chunk_carries; /* carried out of the chunk sums, shifted by the first carry step */
     unsigned generated;     /* chunks that carried out when that step added its carry */
     unsigned propagated;    /* all-ones chunks that the lookahead carried into (and through) */
-    unsigned lookahead_skipped; /* 1 when no chunk generated a carry, so the lookahead is skipped */
+    unsigned lookahead_skipped; /* 1 when no chunk generated a carry: the kernels skip the lookahead */
     uint32_t top_carry;     /* out of the last chunk: the kernel drops it, so it must be 0 */
 };
 

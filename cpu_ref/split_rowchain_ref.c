@@ -69,13 +69,12 @@ void split_rowchain_ref_resolve(uint32_t *c, const uint64_t *spill, unsigned n, 
         generate |= carry << k;
         propagate |= (uint64_t)(ones == 0xffffffffu) << k;
     }
-    stats->carries_resolved = 0;
-    stats->longest_ripple = 0;
-    if (!generate)
-        return; /* no range carried out: the kernel's vote skips the lookahead */
-    /* carry-lookahead over the ranges, as mp::lookahead_carries: bit k is the carry into range k */
+    /* carry-lookahead over the ranges, as mp::lookahead_carries: bit k is the carry into range k
+     * (the kernel skips it when no range generated a carry, and then it moves none) */
     const uint64_t gp = generate | propagate;
     const uint64_t carries = (generate + gp) ^ generate ^ gp;
+    stats->carries_resolved = 0;
+    stats->longest_ripple = 0;
     for (unsigned k = 0; k < ranges; k++) {
         if (!(carries >> k & 1))
             continue;

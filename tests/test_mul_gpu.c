@@ -1,12 +1,13 @@
-/* gpu suite: every registered GPU multiplication method against GMP, at the sizes the issues
- * name (64, 96, 1024, 1056, 4096, 16384, 32768, 65536 bits), 512 and 2048 bits, plus random
- * multiples of 32, on every operand pattern of tests/mul_operands.h (seeded random, all ones,
- * zero, one, unequal lengths, all ones times random, the carry-ripple worst case, the group
- * carry of the comba-reg kernels), with the product buffer poisoned before each run. Every method at every size runs at least two full
- * thread blocks of each of its kernels and a partial one (batch_count). Each product compared
- * is one check. The products run through libmpgpu (mpgpu_mul_device_workspace on product-major
- * buffers: the layout transposes, then the kernels). Optional argument: one method name (a name
- * no method has is an error). Exits 77 (skipped) without a GPU. */
+/* gpu suite: every registered GPU multiplication method against GMP, at the sizes the issues name
+ * (64, 96, 1024, 1056, 4096, 16384, 32768, 65536 bits), 512 and 2048 bits, plus random multiples
+ * of 32, on every operand pattern of tests/mul_operands.h (seeded random, all ones, zero, one,
+ * unequal lengths, all ones times random, the carry-ripple worst case, the group carry of the
+ * comba-reg kernels), with the product buffer poisoned before each run. Every method at every size
+ * runs at least two full thread blocks of each of its kernels and a partial one (batch_count).
+ * Each product compared is one check. The products run through libmpgpu
+ * (mpgpu_mul_device_workspace on product-major buffers: the layout transposes, then the kernels).
+ * Optional argument: one method name (a name no method has is an error). Exits 77 (skipped)
+ * without a GPU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
