@@ -1,5 +1,4 @@
 #include "comba_threads_ref.h"
-#include "words_ref.h"
 
 #include <string.h>
 
@@ -48,12 +47,13 @@ static unsigned comba_rect(uint32_t *c, const uint32_t *a, unsigned na, const ui
     return products;
 }
 
-/* v[0 .. h) += carry; returns the carry out (add_bit, and add_spill's carry). */
-static uint32_t add_carry(uint32_t *v, uint32_t carry, unsigned h)
+/* v[0 .. h) += w & mask, then + carry; returns the carry out (add_masked and add_word). */
+static uint32_t add_chunk(uint32_t *v, const uint32_t *w, uint32_t mask, uint32_t carry,
+                          unsigned h)
 {
     uint64_t sum = carry;
     for (unsigned k = 0; k < h; k++) {
-        sum += v[k];
+        sum += (uint64_t)v[k] + (w ? w[k] & mask : 0);
         v[k] = (uint32_t)sum;
         sum >>= 32;
     }
@@ -82,31 +82,22 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         memcpy(chunk[0][h], part[h], hw * sizeof(uint32_t));
         memcpy(chunk[1][h], part[h] + t * hw, hw * sizeof(uint32_t));
     }
-    /* Exchange step d, from d = T - 1 down: lane h receives chunk d of lane h - d mod T, c's
-     * chunk h if d <= h, else T + h. It adds every received chunk into `sum` and keeps sum as it
-     * stands after the last one for the high chunk (d = h + 1) as to_high; the high chunk then
-     * adds to_high and the low one sum - to_high. */
-    for (unsigned h = 0; h < t; h++) {
-        uint32_t sum[MAX_H] = {0}, to_high[MAX_H] = {0}, sum_top = 0, high_top = 0;
-        for (unsigned d = t - 1; d >= 1; d--) {
-            sum_top += ref_add_n(sum, sum, part[(h + t - d) % t] + d * hw, hw);
-            if (d > h) {
-                memcpy(to_high, sum, hw * sizeof(uint32_t));
-                high_top = sum_top;
-            }
+    /* Exchange step d: lane h receives chunk d of lane h - d mod T, c's chunk h if d <= h. */
+    for (unsigned d = 1; d < t; d++)
+        for (unsigned h = 0; h < t; h++) {
+            const uint32_t *received = part[(h + t - d) % t] + d * hw;
+            const uint32_t to_low = d <= h ? ~0u : 0u;
+            sum_carry[0][h] += add_chunk(chunk[0][h], received, to_low, 0, hw);
+            sum_carry[1][h] += add_chunk(chunk[1][h], received, ~to_low, 0, hw);
         }
-        const uint32_t low_top = sum_top - high_top - ref_sub_n(sum, sum, to_high, hw);
-        sum_carry[0][h] = low_top + ref_add_n(chunk[0][h], chunk[0][h], sum, hw);
-        sum_carry[1][h] = high_top + ref_add_n(chunk[1][h], chunk[1][h], to_high, hw);
-    }
     /* The carry shift: chunk k's carry into chunk k + 1; lane T - 1's low feeds lane 0's high. */
     for (unsigned h = 0; h < t; h++) {
         const unsigned prev = (h + t - 1) % t;
         const uint32_t into_low = h ? sum_carry[0][prev] : 0;
         const uint32_t into_high = h ? sum_carry[1][prev] : sum_carry[0][prev];
         stats->chunk_carries += into_low + into_high;
-        gen[0][h] = add_carry(chunk[0][h], into_low, hw);
-        gen[1][h] = add_carry(chunk[1][h], into_high, hw);
+        gen[0][h] = add_chunk(chunk[0][h], NULL, 0, into_low, hw);
+        gen[1][h] = add_chunk(chunk[1][h], NULL, 0, into_high, hw);
     }
     /* The lookahead over the 2T chunks, from the ballots of one product's lanes. The kernels
      * skip it when no chunk generated a carry (the warp's vote): with g = 0 it moves none. */
@@ -123,7 +114,7 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         const uint32_t in = carries_in >> k & 1;
         stats->generated += gen[k / t][k % t];
         stats->propagated += in & (uint32_t)all_ones(v, hw);
-        const uint32_t out = add_carry(v, in, hw);
+        const uint32_t out = add_chunk(v, NULL, 0, in, hw);
         if (k == 2 * t - 1)
             stats->top_carry = out | gen[1][t - 1] | sum_carry[1][t - 1];
         memcpy(c + k * hw, v, hw * sizeof(uint32_t));

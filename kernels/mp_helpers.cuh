@@ -23,18 +23,6 @@ __device__ __forceinline__ uint32_t sub_words(uint32_t (&d)[N], const uint32_t (
     return ptx::subc(0u, 0u) & 1;
 }
 
-// d = x + y over N words in registers; returns the carry out.
-template <int N>
-__device__ __forceinline__ uint32_t add_words(uint32_t (&d)[N], const uint32_t (&x)[N],
-                                              const uint32_t (&y)[N])
-{
-    d[0] = ptx::add_cc(x[0], y[0]);
-#pragma unroll
-    for (int j = 1; j < N; j++)
-        d[j] = ptx::addc_cc(x[j], y[j]);
-    return ptx::addc(0u, 0u);
-}
-
 // d = |x - y| over N words in registers; returns 1 if x < y. The difference is negated in
 // two's complement when it borrowed, without a branch, so a thread's registers stay put.
 template <int N>

@@ -38,10 +38,8 @@
 // where two columns gained nothing below 2048 bits (octo-comba-reg at 1024 bits: 6.24 us with
 // one, 6.30-6.43 with two), and pair-comba-reg lost with them at 512 bits x 2^20 (82.6 against
 // 78.6 us): they keep one column at a time, except at 2048 bits, where a column has up to 8 or
-// 16 terms. There four columns at a time took octo-comba-reg from 12.00-12.10 to 11.71-11.81 us
-// at 10240 products with the exchange that added each received chunk into both chunks; with
-// the one chain of product_part's exchange two columns are the fastest, 11.20-11.30 us against
-// 11.36-11.46 with one and 12.29 with four (three rounds of one H200 run of each).
+// 16 terms and four columns at a time took octo-comba-reg from 12.00-12.10 to 11.71-11.81 us
+// at 10240 products (three rounds of one H200 run of builds with one, two and four).
 //
 // A thread's words are whole 16-byte vectors (N / T a multiple of 4) so that each starts on a
 // vector; libmpgpu checks that the buffers are 16-byte aligned.
@@ -56,9 +54,9 @@ constexpr unsigned THREADS = WARPS_PER_BLOCK * 32;
 
 constexpr unsigned FULL = 0xffffffffu;
 
-// Columns of comba_rect summed together: two in the -shared kernels, one in the others but two
+// Columns of comba_rect summed together: two in the -shared kernels, one in the others but four
 // at 64 words (above).
-template <bool SHARED, int N> constexpr int COLUMN_GROUP = SHARED || N == 64 ? 2 : 1;
+template <bool SHARED, int N> constexpr int COLUMN_GROUP = SHARED ? 2 : N == 64 ? 4 : 1;
 
 // The T threads of a product split c into 2T chunks of H = N / T words, chunk k = words k H ..
 // k H + H: thread h owns chunks h (its low chunk) and T + h (its high chunk). Thread h's partial
@@ -72,6 +70,18 @@ template <bool SHARED, int N> constexpr int COLUMN_GROUP = SHARED || N == 64 ? 2
 // the high chunk of 0): the same 2T ranges, two a lane, as split-rowchain's, whose carries
 // mp::resolve_range_carries resolves by one shuffle and lookahead over ballots. T = 1: chunks
 // 0 and 1 are the whole product.
+
+// v += w & mask over H words; returns the carry out.
+template <int H>
+__device__ __forceinline__ uint32_t add_masked(uint32_t (&v)[H], const uint32_t (&w)[H],
+                                               uint32_t mask)
+{
+    v[0] = ptx::add_cc(v[0], w[0] & mask);
+#pragma unroll
+    for (int k = 1; k < H; k++)
+        v[k] = ptx::addc_cc(v[k], w[k] & mask);
+    return ptx::addc(0u, 0u);
+}
 
 // Thread h's chunks of c, low = words h H .., high = words N + h H .., from ah, its H words of a
 // (words h H ..), and all of b; G columns of its partial product at a time.
@@ -90,35 +100,17 @@ __device__ __forceinline__ void product_part(uint32_t (&low)[N / T], uint32_t (&
         high[k] = part[T * H + k];
     }
     if constexpr (T > 1) {
-        // The chunk received in step d is c's chunk h if d <= h, else T + h. The steps run from
-        // d = T - 1 down, so the chunks for the high one come first: `sum` adds every received
-        // chunk in one carry chain and `to_high` keeps it as it stands after the last of those
-        // (a select per word at each step, since where that falls depends on the lane). The
-        // high chunk then adds to_high and the low one sum - to_high: one chain and a select,
-        // where adding each received chunk masked into both chunks took two chains and a mask.
-        // On an H200 at 10240 products that took octo-comba-reg from 6.08-6.27 to 5.92-5.95 us
-        // at 1024 bits and quad-comba-reg from 4.13-4.26 to 4.03-4.16 at 512 (three rounds of
-        // one run of both builds, docs/000-mul.md).
-        uint32_t sum[H], to_high[H], sum_top = 0, high_top = 0; // tops: at most T - 1
+        uint32_t low_carry = 0, high_carry = 0; // out of the chunk sums: at most T - 1
 #pragma unroll
-        for (int k = 0; k < H; k++)
-            sum[k] = to_high[k] = 0;
-#pragma unroll
-        for (int d = T - 1; d >= 1; d--) {
+        for (int d = 1; d < T; d++) {
             uint32_t received[H];
 #pragma unroll
             for (int k = 0; k < H; k++)
                 received[k] = __shfl_sync(FULL, part[d * H + k], h + T - d, T);
-            sum_top += mp::add_words<H>(sum, sum, received);
-            const bool for_high = d > (int)h;
-#pragma unroll
-            for (int k = 0; k < H; k++)
-                to_high[k] = for_high ? sum[k] : to_high[k];
-            high_top = for_high ? sum_top : high_top;
+            const uint32_t to_low = d <= (int)h ? ~0u : 0u;
+            low_carry += add_masked<H>(low, received, to_low);
+            high_carry += add_masked<H>(high, received, ~to_low);
         }
-        const uint32_t low_top = sum_top - high_top - mp::sub_words<H>(sum, sum, to_high, 0);
-        const uint32_t low_carry = low_top + mp::add_words<H>(low, low, sum);
-        const uint32_t high_carry = high_top + mp::add_words<H>(high, high, to_high);
         mp::resolve_range_carries<H, T>(low, high, low_carry, high_carry);
     }
 }
