@@ -4,20 +4,26 @@
 # faster. Beside them, at 10240 products, the most any kernel could reach held: CGBN's time over
 # a kernel that only copies each product's operands into its product's words
 # (experiments/mul_floor.sh, results/mul_floor.csv, the same session), and the issue's 1.2x.
-# Makefile.plots passes csv (cgbn_mul.csv); the floor CSV lies beside it.
+# Makefile.plots passes csv (cgbn_mul.csv); the ratio table and the floor CSV lie beside it.
 fig_w = 900
 fig_h = 560
 if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/style.gp'
-floor_csv = csv[1:strlen(csv) - strlen('cgbn_mul.csv')].'mul_floor.csv'
-# ratio(count, region): bits and CGBN's best median over mpgpu's best, one line a size (columns
-# 13 method, 14 bits, 16 count, 21 timed_region, 22 median_ms; GMP's rows are neither side).
-ratio(count, region) = sprintf("< %s | awk -F'\t' 'NR > 1 && $16 == %d && $21 == \"%s\" && $13 != \"gmp\" { side = $13 ~ /^cgbn-/ ? \"c\" : \"m\"; k = $14 SUBSEP side; if (!(k in best) || $22 < best[k]) best[k] = $22; bits[$14] = 1 } END { for (b in bits) if ((b SUBSEP \"c\") in best && (b SUBSEP \"m\") in best) print b \"\t\" best[b SUBSEP \"c\"] / best[b SUBSEP \"m\"] }' | sort -n", tsv, count, region)
+results_dir = csv[1:strlen(csv) - strlen('cgbn_mul.csv')]
+floor_csv = results_dir.'mul_floor.csv'
+# The ratios are the table cgbn.sh wrote beside the CSV (cgbn_mul_ratios.md), so that the figure
+# and the docs take the same rows by the same rule (verified rows only, each side's best). Its
+# columns, split at '|': 2 subcommand, 3 bits, 4 count, 5 timed region, 6 CGBN's best ("T ms
+# (cgbn-tpiN)"), 8 the ratio ("1.20x"; "-" without an mpgpu row).
+ratios_md = results_dir.'cgbn_mul_ratios.md'
+table = sprintf("awk -F'|' -v OFS='|' '{ for (i = 2; i <= 8; i++) gsub(/^ +| +$/, \"\", $i) } $2 == \"mul\" && $8 ~ /x$/' %s", q(ratios_md))
+# ratio(count, region): bits and the ratio at that count, one line a size.
+ratio(count, region) = sprintf("< %s | awk -F'|' '$4 == %d && $5 == \"%s\" { print $3 \"\t\" $8 + 0 }' | sort -n", table, count, region)
 # The largest count at each size (2^20 up to 8192 bits, fewer above), held.
-largest = sprintf("< %s | awk -F'\t' 'NR > 1 && $21 == \"kernels\" && $13 != \"gmp\" { if ($16 > most[$14]) most[$14] = $16; side = $13 ~ /^cgbn-/ ? \"c\" : \"m\"; k = $14 SUBSEP $16 SUBSEP side; if (!(k in best) || $22 < best[k]) best[k] = $22 } END { for (b in most) { c = best[b SUBSEP most[b] SUBSEP \"c\"]; m = best[b SUBSEP most[b] SUBSEP \"m\"]; if (c && m) print b \"\t\" c / m } }' | sort -n", tsv)
+largest = sprintf("< %s | awk -F'|' '$5 == \"kernels\" && $4 + 0 > most[$3] { most[$3] = $4 + 0; r[$3] = $8 + 0 } END { for (b in r) print b \"\t\" r[b] }' | sort -n", table)
 # CGBN's held time at 10240 over the copy at its best threads a product (mul_floor.csv: 5 bits,
 # 6 kernel, 8 median_ms).
-reach = sprintf("< { %s | awk -F'\t' 'NR > 1 && $16 == 10240 && $21 == \"kernels\" && $13 ~ /^cgbn-/ { if (!($14 in c) || $22 < c[$14]) c[$14] = $22 } END { for (b in c) print \"c\t\" b \"\t\" c[b] }'; awk -F, 'NR > 1 && $6 == \"copy\" { if (!($5 in f) || $8 < f[$5]) f[$5] = $8 } END { for (b in f) print \"f\t\" b \"\t\" f[b] }' %s; } | awk -F'\t' '$1 == \"c\" { c[$2] = $3 } $1 == \"f\" { f[$2] = $3 } END { for (b in f) if (b in c) print b \"\t\" c[b] / f[b] }' | sort -n", tsv, q(floor_csv))
+reach = sprintf("< { %s | awk -F'|' '$4 == 10240 && $5 == \"kernels\" { print \"c\t\" $3 \"\t\" $6 + 0 }'; awk -F, 'NR > 1 && $6 == \"copy\" { if (!($5 in f) || $8 < f[$5]) f[$5] = $8 } END { for (b in f) print \"f\t\" b \"\t\" f[b] }' %s; } | awk -F'\t' '$1 == \"c\" { c[$2] = $3 } $1 == \"f\" { f[$2] = $3 } END { for (b in f) if (b in c) print b \"\t\" c[b] / f[b] }' | sort -n", table, q(floor_csv))
 set title sprintf("mpgpu against NVIDIA CGBN, products: CGBN's best time over mpgpu's best, same run\n%s; above 1 mpgpu is faster", our_gpu) noenhanced
 set xlabel 'operand bits'
 set ylabel 'CGBN time / mpgpu time'
