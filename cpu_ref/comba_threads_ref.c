@@ -47,17 +47,28 @@ static unsigned comba_rect(uint32_t *c, const uint32_t *a, unsigned na, const ui
     return products;
 }
 
-/* v[0 .. h) += w & mask, then + carry; returns the carry out (add_masked and add_word). */
-static uint32_t add_chunk(uint32_t *v, const uint32_t *w, uint32_t mask, uint32_t carry,
-                          unsigned h)
+/* v[0 .. h) += w (none when NULL), then + carry; returns the carry out (the kernels' add_chunk,
+ * add_share, mp::add_spill and mp::add_bit). */
+static uint32_t add_chunk(uint32_t *v, const uint32_t *w, uint32_t carry, unsigned h)
 {
     uint64_t sum = carry;
     for (unsigned k = 0; k < h; k++) {
-        sum += (uint64_t)v[k] + (w ? w[k] & mask : 0);
+        sum += (uint64_t)v[k] + (w ? w[k] : 0);
         v[k] = (uint32_t)sum;
         sum >>= 32;
     }
     return (uint32_t)sum;
+}
+
+/* d = x - y over h words, x >= y (mp::sub_words). */
+static void sub_chunk(uint32_t *d, const uint32_t *x, const uint32_t *y, unsigned h)
+{
+    uint32_t borrow = 0;
+    for (unsigned k = 0; k < h; k++) {
+        const uint64_t diff = (uint64_t)x[k] - y[k] - borrow;
+        d[k] = (uint32_t)diff;
+        borrow = (uint32_t)(diff >> 63);
+    }
 }
 
 static int all_ones(const uint32_t *v, unsigned h)
@@ -74,7 +85,7 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
     const unsigned hw = n / t; /* H, the words of a chunk */
     uint32_t part[COMBA_THREADS_MAX][COMBA_THREADS_MAX_WORDS + MAX_H];
     uint32_t chunk[2][COMBA_THREADS_MAX][MAX_H]; /* [0]: the low chunk h, [1]: the high T + h */
-    uint32_t sum_carry[2][COMBA_THREADS_MAX] = {{0}}, gen[2][COMBA_THREADS_MAX];
+    uint32_t sum_carry[2][COMBA_THREADS_MAX], gen[2][COMBA_THREADS_MAX];
     memset(stats, 0, sizeof *stats);
     for (unsigned h = 0; h < t; h++) {
         stats->products[h] = comba_rect(part[h], a + h * hw, hw, b, n, group,
@@ -82,22 +93,33 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         memcpy(chunk[0][h], part[h], hw * sizeof(uint32_t));
         memcpy(chunk[1][h], part[h] + t * hw, hw * sizeof(uint32_t));
     }
-    /* Exchange step d: lane h receives chunk d of lane h - d mod T, c's chunk h if d <= h. */
+    /* Exchange step d: lane h receives chunk d of lane h - d mod T (c's chunk h if d <= h) and
+     * adds it to its chain of H + 1 words, which after step h is the low chunk's share (the
+     * kernels run step d as soon as chunk d of the partial product is stored, in line with the
+     * columns still to come; the sums do not depend on when). The rest of the chain is the high
+     * chunk's share. */
+    uint32_t chain[COMBA_THREADS_MAX][MAX_H + 1] = {{0}};
+    uint32_t share[2][COMBA_THREADS_MAX][MAX_H + 1] = {{{0}}};
     for (unsigned d = 1; d < t; d++)
         for (unsigned h = 0; h < t; h++) {
             const uint32_t *received = part[(h + t - d) % t] + d * hw;
-            const uint32_t to_low = d <= h ? ~0u : 0u;
-            sum_carry[0][h] += add_chunk(chunk[0][h], received, to_low, 0, hw);
-            sum_carry[1][h] += add_chunk(chunk[1][h], received, ~to_low, 0, hw);
+            chain[h][hw] += add_chunk(chain[h], received, 0, hw);
+            if (d == h)
+                memcpy(share[0][h], chain[h], (hw + 1) * sizeof(uint32_t));
         }
+    for (unsigned h = 0; h < t; h++) {
+        sub_chunk(share[1][h], chain[h], share[0][h], hw + 1); /* share[0]: a prefix of the sum */
+        for (unsigned s = 0; s < 2; s++)
+            sum_carry[s][h] = share[s][h][hw] + add_chunk(chunk[s][h], share[s][h], 0, hw);
+    }
     /* The carry shift: chunk k's carry into chunk k + 1; lane T - 1's low feeds lane 0's high. */
     for (unsigned h = 0; h < t; h++) {
         const unsigned prev = (h + t - 1) % t;
         const uint32_t into_low = h ? sum_carry[0][prev] : 0;
         const uint32_t into_high = h ? sum_carry[1][prev] : sum_carry[0][prev];
         stats->chunk_carries += into_low + into_high;
-        gen[0][h] = add_chunk(chunk[0][h], NULL, 0, into_low, hw);
-        gen[1][h] = add_chunk(chunk[1][h], NULL, 0, into_high, hw);
+        gen[0][h] = add_chunk(chunk[0][h], NULL, into_low, hw);
+        gen[1][h] = add_chunk(chunk[1][h], NULL, into_high, hw);
     }
     /* The lookahead over the 2T chunks, from the ballots of one product's lanes. The kernels
      * skip it when no chunk generated a carry (the warp's vote): with g = 0 it moves none. */
@@ -114,7 +136,7 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         const uint32_t in = carries_in >> k & 1;
         stats->generated += gen[k / t][k % t];
         stats->propagated += in & (uint32_t)all_ones(v, hw);
-        const uint32_t out = add_chunk(v, NULL, 0, in, hw);
+        const uint32_t out = add_chunk(v, NULL, in, hw);
         if (k == 2 * t - 1)
             stats->top_carry = out | gen[1][t - 1] | sum_carry[1][t - 1];
         memcpy(c + k * hw, v, hw * sizeof(uint32_t));

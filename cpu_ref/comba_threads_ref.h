@@ -1,10 +1,11 @@
 /* The reference twin of thread-, pair-, quad- and octo-comba-reg and their -shared variants
  * (kernels/mul_thread_comba_reg.cu, T = 1, 2, 4, 8 threads a product): the T threads of one
  * product are simulated one after the other, step by step as the lanes take them: each multiplies
- * its N / T words of a by all of b by product scanning with a 96-bit column accumulator, one or
- * (the -shared kernels) two columns at a time, then the rotation that sends each chunk of the
- * partial products to the thread that owns it, the chunk sums, one shift of their carries, and
- * carry lookahead over the 2T chunks of c (which the kernels skip when no chunk generated one). */
+ * its N / T words of a by all of b by product scanning with a 96-bit column accumulator, one
+ * (thread-comba-reg) or two columns at a time, then the rotation that sends each chunk of the
+ * partial products to the thread that owns it, summed in one chain that is split into the low
+ * and the high chunk's shares, the chunk sums, one shift of their carries, and carry lookahead
+ * over the 2T chunks of c (which the kernels skip when no chunk generated one). */
 #ifndef MPGPU_COMBA_THREADS_REF_H
 #define MPGPU_COMBA_THREADS_REF_H
 
@@ -12,7 +13,7 @@
 
 #define COMBA_THREADS_MAX_WORDS 64u
 #define COMBA_THREADS_MAX 8u
-#define COMBA_THREADS_MAX_GROUP 4u /* columns summed at a time */
+#define COMBA_THREADS_MAX_GROUP 2u /* columns summed at a time */
 
 /* What the twin observed in one product. */
 struct comba_threads_stats {

@@ -20,7 +20,7 @@ export MPGPU_CACHE=${MPGPU_CACHE:-$(mktemp -d)}
 # host threads and streams on one GPU) where a subcommand splits work over GPUs, both table
 # memories of collatz and delay, and fixed's other layouts; sizes that take a few seconds under
 # the slowest tool. The gcd lehmer run is issue 36's racecheck reproduction. The second mul run
-# takes the plain comba-reg kernels at 64 words, where they sum four columns at a time. The third
+# takes the plain comba-reg kernels at 64 words, their largest chunks. The third
 # takes the warp Karatsuba levels over both of their leaves, with one level and with two, the
 # halves unequal (9600 and 16416 bits: 300 and 513 words), which 1024 bits does not reach. The
 # fourth takes thread-rowchain-karatsuba's block kernel at two and three in-block levels (its

@@ -30,16 +30,16 @@
 //   16-byte vectors (every sector whole in one instruction), stages them in shared memory and
 //   writes its products back the same way.
 //
-// Column groups (COLUMN_GROUP): the -shared kernels sum two columns of comba_rect at a time, two
-// independent chains of multiply-adds in flight, the second column's carry in added when its sum
-// is done. On an H200 with 2^20 products that took thread-comba-reg-shared from 72.5 to 68.1 us
+// Column groups (COLUMN_GROUP): every kernel with two or more threads a product sums two
+// columns of comba_rect at a time, two independent chains of multiply-adds in flight, the second
+// column's carry in added when its sum is done; thread-comba-reg keeps one, thread-comba-reg-shared
+// takes two. On an H200 with 2^20 products two took thread-comba-reg-shared from 72.5 to 68.1 us
 // at 512 bits and from 206 to 171 us at 1024, and quad-comba-reg-shared from 723 to 681 us at
-// 2048 (one run of both builds, docs/000-mul.md). The plain kernels lead only at 10240 products,
-// where two columns gained nothing below 2048 bits (octo-comba-reg at 1024 bits: 6.24 us with
-// one, 6.30-6.43 with two), and pair-comba-reg lost with them at 512 bits x 2^20 (82.6 against
-// 78.6 us): they keep one column at a time, except at 2048 bits, where a column has up to 8 or
-// 16 terms and four columns at a time took octo-comba-reg from 12.00-12.10 to 11.71-11.81 us
-// at 10240 products (three rounds of one H200 run of builds with one, two and four).
+// 2048 (one run of both builds, docs/000-mul.md). The plain kernels gained nothing from two
+// while their exchange followed the whole product (octo-comba-reg at 1024 bits x 10240: 6.24 us
+// with one, 6.30-6.43 with two); with the exchange in line (below) two columns took it from
+// 6.05-6.18 to 5.89-5.95 us (one H200 probe run, three rounds). With two, pair-comba-reg at 512
+// bits x 2^20 takes 79.2 us against 76.1 with one, where quad-comba-reg (67.6 us) is faster.
 //
 // A thread's words are whole 16-byte vectors (N / T a multiple of 4) so that each starts on a
 // vector; libmpgpu checks that the buffers are 16-byte aligned.
@@ -54,9 +54,8 @@ constexpr unsigned THREADS = WARPS_PER_BLOCK * 32;
 
 constexpr unsigned FULL = 0xffffffffu;
 
-// Columns of comba_rect summed together: two in the -shared kernels, one in the others but four
-// at 64 words (above).
-template <bool SHARED, int N> constexpr int COLUMN_GROUP = SHARED ? 2 : N == 64 ? 4 : 1;
+// Columns of comba_rect summed together (above).
+template <bool SHARED, int T> constexpr int COLUMN_GROUP = SHARED || T > 1 ? 2 : 1;
 
 // The T threads of a product split c into 2T chunks of H = N / T words, chunk k = words k H ..
 // k H + H: thread h owns chunks h (its low chunk) and T + h (its high chunk). Thread h's partial
@@ -66,21 +65,65 @@ template <bool SHARED, int N> constexpr int COLUMN_GROUP = SHARED ? 2 : N == 64 
 // useful word a shuffle (chunks 0 and T are the thread's own). The received chunk is c's chunk
 // h (the low one) if d <= h, else T + h.
 //
+// Step d runs as soon as comba_rect has stored chunk d of part (its column (d + 1) H - 1), so
+// the exchange's shuffles and additions (ALU pipe) fill the gaps between the multiply-adds (FMA
+// pipe) of the columns still to come instead of following them all, when every warp of the SM
+// does the same. The received chunks are summed in one chain of H + 1 words, in step order; the
+// chain as it stands after step h is the low chunk's share (kept by a select a word), the rest
+// of the final chain the high chunk's. That is H + 1 additions and H + 1 selects a step, where
+// adding each chunk masked into both sums took 2 H of each. On an H200 that took octo-comba-reg
+// at 1024 bits x 10240 from 6.27-6.37 to 5.92-5.95 us (with two columns at a time; Nsight
+// Compute's counts and the other sizes in docs/000-mul.md).
+//
 // Each chunk's sum carries out at most T - 1, into the next chunk (the low chunk of T - 1 feeds
 // the high chunk of 0): the same 2T ranges, two a lane, as split-rowchain's, whose carries
 // mp::resolve_range_carries resolves by one shuffle and lookahead over ballots. T = 1: chunks
 // 0 and 1 are the whole product.
 
-// v += w & mask over H words; returns the carry out.
+// v += w over H words, the carry out into v[H].
 template <int H>
-__device__ __forceinline__ uint32_t add_masked(uint32_t (&v)[H], const uint32_t (&w)[H],
-                                               uint32_t mask)
+__device__ __forceinline__ void add_chunk(uint32_t (&v)[H + 1], const uint32_t (&w)[H])
 {
-    v[0] = ptx::add_cc(v[0], w[0] & mask);
+    v[0] = ptx::add_cc(v[0], w[0]);
 #pragma unroll
     for (int k = 1; k < H; k++)
-        v[k] = ptx::addc_cc(v[k], w[k] & mask);
-    return ptx::addc(0u, 0u);
+        v[k] = ptx::addc_cc(v[k], w[k]);
+    v[H] = ptx::addc(v[H], 0u);
+}
+
+// v[0 .. H) += w[0 .. H); returns w[H] plus the carry out.
+template <int H>
+__device__ __forceinline__ uint32_t add_share(uint32_t (&v)[H], const uint32_t (&w)[H + 1])
+{
+    v[0] = ptx::add_cc(v[0], w[0]);
+#pragma unroll
+    for (int k = 1; k < H; k++)
+        v[k] = ptx::addc_cc(v[k], w[k]);
+    return ptx::addc(w[H], 0u);
+}
+
+// Exchange step d (1 <= d < T) of thread h: chunk d of its partial product to lane h + d mod T,
+// the chunk of lane h - d mod T added to the chain, which is the low chunk's share once d = h.
+template <int H, int T, int P>
+__device__ __forceinline__ void exchange_step(uint32_t (&chain)[H + 1],
+                                              uint32_t (&low_share)[H + 1],
+                                              const uint32_t (&part)[P], int d, unsigned h)
+{
+    uint32_t received[H];
+#pragma unroll
+    for (int k = 0; k < H; k++)
+        received[k] = __shfl_sync(FULL, part[d * H + k], h + T - d, T);
+    if (d == 1) { // the chain starts here
+#pragma unroll
+        for (int k = 0; k < H; k++)
+            chain[k] = received[k];
+    } else {
+        add_chunk<H>(chain, received);
+    }
+    const bool to_low = d == (int)h;
+#pragma unroll
+    for (int k = 0; k <= H; k++)
+        low_share[k] = to_low ? chain[k] : low_share[k];
 }
 
 // Thread h's chunks of c, low = words h H .., high = words N + h H .., from ah, its H words of a
@@ -92,25 +135,30 @@ __device__ __forceinline__ void product_part(uint32_t (&low)[N / T], uint32_t (&
 {
     constexpr int H = N / T;
     uint32_t part[H + N]; // ah b, at word h H of c
+    uint32_t chain[H + 1], low_share[H + 1]; // received chunks: all so far, and steps 1 .. h
+#pragma unroll
+    for (int k = 0; k <= H; k++)
+        chain[k] = low_share[k] = 0;
     rowchain::comba_rect<H, N, G>(
-        ah, [&](unsigned i) { return b[i]; }, [&](unsigned q, uint32_t v) { part[q] = v; });
+        ah, [&](unsigned i) { return b[i]; },
+        [&](unsigned q, uint32_t v) {
+            part[q] = v;
+            // q is a constant once comba_rect is unrolled: this is exchange step d, in line.
+            const int d = (int)q / H;
+            if constexpr (T > 1)
+                if (q % H == H - 1 && d >= 1 && d < T)
+                    exchange_step<H, T>(chain, low_share, part, d, h);
+        });
 #pragma unroll
     for (int k = 0; k < H; k++) {
         low[k] = part[k];
         high[k] = part[T * H + k];
     }
     if constexpr (T > 1) {
-        uint32_t low_carry = 0, high_carry = 0; // out of the chunk sums: at most T - 1
-#pragma unroll
-        for (int d = 1; d < T; d++) {
-            uint32_t received[H];
-#pragma unroll
-            for (int k = 0; k < H; k++)
-                received[k] = __shfl_sync(FULL, part[d * H + k], h + T - d, T);
-            const uint32_t to_low = d <= (int)h ? ~0u : 0u;
-            low_carry += add_masked<H>(low, received, to_low);
-            high_carry += add_masked<H>(high, received, ~to_low);
-        }
+        uint32_t high_share[H + 1]; // chain - low_share: cannot borrow out
+        mp::sub_words<H + 1>(high_share, chain, low_share, 0u);
+        const uint32_t low_carry = add_share<H>(low, low_share);
+        const uint32_t high_carry = add_share<H>(high, high_share);
         mp::resolve_range_carries<H, T>(low, high, low_carry, high_carry);
     }
 }
@@ -129,7 +177,7 @@ __global__ void __launch_bounds__(THREADS)
     uint32_t x[H], y[N], low[H], high[H];
     mp::words_from_vectors<H>(x, a + at * (N / 4) + h * (H / 4));
     mp::words_from_vectors<N>(y, b + at * (N / 4));
-    product_part<N, T, COLUMN_GROUP<false, N>>(low, high, x, y, h);
+    product_part<N, T, COLUMN_GROUP<false, T>>(low, high, x, y, h);
     if (p < count) {
         uint4 *cp = c + p * (N / 2) + h * (H / 4);
         mp::words_to_vectors<H>(cp, low);
@@ -179,7 +227,7 @@ __global__ void __launch_bounds__(THREADS)
     uint32_t x[H], y[N], low[H], high[H];
     mp::words_from_vectors<H>(x, as + at * S::QA + h * (H / 4));
     mp::words_from_vectors<N>(y, bs + at * S::QA);
-    product_part<N, T, COLUMN_GROUP<true, N>>(low, high, x, y, h);
+    product_part<N, T, COLUMN_GROUP<true, T>>(low, high, x, y, h);
     __syncwarp(); // every operand read before the products overwrite them
     uint4 *cs = as;
     if (p < n) {

@@ -32,8 +32,8 @@ namespace rowchain {
 // NA + NB words); comba_product is the square one. comba_rect sums G columns at a time: the
 // first starts from the carry of the columns before, the others from zero, and each takes the
 // carry of the one before it when all are summed, so G chains of multiply-adds are in flight
-// (mul_thread_comba_reg.cu's -shared kernels take G = 2 and its plain ones G = 4 at 64 words,
-// where each was measured faster).
+// (mul_thread_comba_reg.cu's kernels take G = 2, but thread-comba-reg G = 1, where each was
+// measured faster). store_c(q, v) is called for q = 0, 1, .. in order, once a column is final.
 template <int NA, int NB, int G = 1, class LoadB, class StoreC>
 __device__ __forceinline__ void comba_rect(const uint32_t (&a)[NA], LoadB load_b, StoreC store_c)
 {

@@ -1,15 +1,15 @@
 /* cpu suite: the reference twin of the comba-reg methods (cpu_ref/comba_threads_ref.h) against
  * GMP, for T = 1, 2, 4 and 8 threads a product at every multiple of T words up to 64 (the kernels
  * take those with N / T a multiple of 4; the shorter chunks of the others stress the carries),
- * summing one to four columns at a time (the plain kernels take one, four at 64 words; the -shared
- * ones two): every operand pattern of tests/mul_operands.h many times. Each thread must do exactly
- * n^2 / T word products, and no carry may leave the last chunk (the kernel drops it: the product
- * fits in 2n words). Every carry path must be reached: with two or more columns at a time, the
- * second column's carry in carrying out of its low 64 bits; chunk sums that carry at every T > 1;
- * from T = 4, chunks that generate a carry in the shift and lookahead carries into all-ones chunks
- * (with two threads only the high chunks sum two terms, and those need a chunk sum of exactly all
- * ones, which these operands do not give); and at every T, products where no chunk generated a
- * carry, whose lookahead the kernels skip. */
+ * summing one or two columns at a time (thread-comba-reg takes one, the others two): every operand
+ * pattern of tests/mul_operands.h many times. Each thread must do exactly n^2 / T word products,
+ * and no carry may leave the last chunk (the kernel drops it: the product fits in 2n words). Every
+ * carry path must be reached: with two columns at a time, the second column's carry in
+ * carrying out of its low 64 bits; chunk sums that carry at every T > 1; from T = 4, chunks that
+ * generate a carry in the shift and lookahead carries into all-ones chunks (with two threads only
+ * the high chunks sum two terms, and those need a chunk sum of exactly all ones, which these
+ * operands do not give); and at every T, products where no chunk generated a carry, whose
+ * lookahead the kernels skip. */
 #include <stdio.h>
 #include <string.h>
 
