@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "words_ref.h"
+
 #define MAX_H COMBA_THREADS_MAX_WORDS
 
 /* c[0 .. na + nb) = a * b, column q summing a_i b_(q-i) from the highest i down into
@@ -60,17 +62,6 @@ static uint32_t add_chunk(uint32_t *v, const uint32_t *w, uint32_t carry, unsign
     return (uint32_t)sum;
 }
 
-/* d = x - y over h words, x >= y (mp::sub_words). */
-static void sub_chunk(uint32_t *d, const uint32_t *x, const uint32_t *y, unsigned h)
-{
-    uint32_t borrow = 0;
-    for (unsigned k = 0; k < h; k++) {
-        const uint64_t diff = (uint64_t)x[k] - y[k] - borrow;
-        d[k] = (uint32_t)diff;
-        borrow = (uint32_t)(diff >> 63);
-    }
-}
-
 static int all_ones(const uint32_t *v, unsigned h)
 {
     for (unsigned k = 0; k < h; k++)
@@ -108,7 +99,8 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
                 memcpy(share[0][h], chain[h], (hw + 1) * sizeof(uint32_t));
         }
     for (unsigned h = 0; h < t; h++) {
-        sub_chunk(share[1][h], chain[h], share[0][h], hw + 1); /* share[0]: a prefix of the sum */
+        /* mp::sub_words; share[0] is a prefix of the sum, so nothing borrows out */
+        ref_sub_n(share[1][h], chain[h], share[0][h], hw + 1);
         for (unsigned s = 0; s < 2; s++)
             sum_carry[s][h] = share[s][h][hw] + add_chunk(chunk[s][h], share[s][h], 0, hw);
     }
