@@ -49,13 +49,12 @@ static unsigned comba_rect(uint32_t *c, const uint32_t *a, unsigned na, const ui
     return products;
 }
 
-/* v[0 .. h) += w (none when NULL), then + carry; returns the carry out (the kernels' add_chunk,
- * add_share, mp::add_spill and mp::add_bit). */
-static uint32_t add_chunk(uint32_t *v, const uint32_t *w, uint32_t carry, unsigned h)
+/* v[0 .. h) += carry; returns the carry out (mp::add_spill's carry and mp::add_bit). */
+static uint32_t add_carry(uint32_t *v, uint32_t carry, unsigned h)
 {
     uint64_t sum = carry;
     for (unsigned k = 0; k < h; k++) {
-        sum += (uint64_t)v[k] + (w ? w[k] : 0);
+        sum += v[k];
         v[k] = (uint32_t)sum;
         sum >>= 32;
     }
@@ -94,7 +93,7 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
     for (unsigned d = 1; d < t; d++)
         for (unsigned h = 0; h < t; h++) {
             const uint32_t *received = part[(h + t - d) % t] + d * hw;
-            chain[h][hw] += add_chunk(chain[h], received, 0, hw);
+            chain[h][hw] += ref_add_n(chain[h], chain[h], received, hw); /* add_chunk */
             if (d == h)
                 memcpy(share[0][h], chain[h], (hw + 1) * sizeof(uint32_t));
         }
@@ -102,7 +101,8 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         /* mp::sub_words; share[0] is a prefix of the sum, so nothing borrows out */
         ref_sub_n(share[1][h], chain[h], share[0][h], hw + 1);
         for (unsigned s = 0; s < 2; s++)
-            sum_carry[s][h] = share[s][h][hw] + add_chunk(chunk[s][h], share[s][h], 0, hw);
+            sum_carry[s][h] = share[s][h][hw] + /* add_share */
+                              ref_add_n(chunk[s][h], chunk[s][h], share[s][h], hw);
     }
     /* The carry shift: chunk k's carry into chunk k + 1; lane T - 1's low feeds lane 0's high. */
     for (unsigned h = 0; h < t; h++) {
@@ -110,8 +110,8 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         const uint32_t into_low = h ? sum_carry[0][prev] : 0;
         const uint32_t into_high = h ? sum_carry[1][prev] : sum_carry[0][prev];
         stats->chunk_carries += into_low + into_high;
-        gen[0][h] = add_chunk(chunk[0][h], NULL, into_low, hw);
-        gen[1][h] = add_chunk(chunk[1][h], NULL, into_high, hw);
+        gen[0][h] = add_carry(chunk[0][h], into_low, hw);
+        gen[1][h] = add_carry(chunk[1][h], into_high, hw);
     }
     /* The lookahead over the 2T chunks, from the ballots of one product's lanes. The kernels
      * skip it when no chunk generated a carry (the warp's vote): with g = 0 it moves none. */
@@ -128,7 +128,7 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         const uint32_t in = carries_in >> k & 1;
         stats->generated += gen[k / t][k % t];
         stats->propagated += in & (uint32_t)all_ones(v, hw);
-        const uint32_t out = add_chunk(v, NULL, in, hw);
+        const uint32_t out = add_carry(v, in, hw);
         if (k == 2 * t - 1)
             stats->top_carry = out | gen[1][t - 1] | sum_carry[1][t - 1];
         memcpy(c + k * hw, v, hw * sizeof(uint32_t));
