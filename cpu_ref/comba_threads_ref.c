@@ -93,7 +93,7 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
     for (unsigned d = 1; d < t; d++)
         for (unsigned h = 0; h < t; h++) {
             const uint32_t *received = part[(h + t - d) % t] + d * hw;
-            chain[h][hw] += ref_add_n(chain[h], chain[h], received, hw); /* add_chunk */
+            chain[h][hw] += ref_add_n(chain[h], chain[h], received, hw); /* mp::add_words */
             if (d == h)
                 memcpy(share[0][h], chain[h], (hw + 1) * sizeof(uint32_t));
         }
@@ -101,7 +101,7 @@ void comba_threads_ref_mul(uint32_t *c, const uint32_t *a, const uint32_t *b, un
         /* mp::sub_words; share[0] is a prefix of the sum, so nothing borrows out */
         ref_sub_n(share[1][h], chain[h], share[0][h], hw + 1);
         for (unsigned s = 0; s < 2; s++)
-            sum_carry[s][h] = share[s][h][hw] + /* add_share */
+            sum_carry[s][h] = share[s][h][hw] + /* mp::add_words */
                               ref_add_n(chunk[s][h], chunk[s][h], share[s][h], hw);
     }
     /* The carry shift: chunk k's carry into chunk k + 1; lane T - 1's low feeds lane 0's high. */

@@ -103,6 +103,21 @@ __device__ __forceinline__ uint64_t lookahead_carries(uint64_t generate,
     return (generate + generate_or_propagate + carry_in) ^ generate ^ generate_or_propagate;
 }
 
+// x[0 .. N) += y[0 .. N); returns top + the carry out. Either array may hold a word past the N
+// summed (top is then that word of x or of y: the chunk and share sums of the comba-reg
+// exchange).
+template <int N, int NX, int NY>
+__device__ __forceinline__ uint32_t add_words(uint32_t (&x)[NX], const uint32_t (&y)[NY],
+                                              uint32_t top)
+{
+    static_assert(NX >= N && NY >= N, "add_words: fewer words than summed");
+    x[0] = ptx::add_cc(x[0], y[0]);
+#pragma unroll
+    for (int k = 1; k < N; k++)
+        x[k] = ptx::addc_cc(x[k], y[k]);
+    return ptx::addc(top, 0u);
+}
+
 // x = x + spill over R words (R >= 2); returns the carry out of x.
 template <int R>
 __device__ __forceinline__ uint32_t add_spill(uint32_t (&x)[R], uint64_t spill)

@@ -80,28 +80,6 @@ template <bool SHARED, int T> constexpr int COLUMN_GROUP = SHARED || T > 1 ? 2 :
 // mp::resolve_range_carries resolves by one shuffle and lookahead over ballots. T = 1: chunks
 // 0 and 1 are the whole product.
 
-// v += w over H words, the carry out into v[H].
-template <int H>
-__device__ __forceinline__ void add_chunk(uint32_t (&v)[H + 1], const uint32_t (&w)[H])
-{
-    v[0] = ptx::add_cc(v[0], w[0]);
-#pragma unroll
-    for (int k = 1; k < H; k++)
-        v[k] = ptx::addc_cc(v[k], w[k]);
-    v[H] = ptx::addc(v[H], 0u);
-}
-
-// v[0 .. H) += w[0 .. H); returns w[H] plus the carry out.
-template <int H>
-__device__ __forceinline__ uint32_t add_share(uint32_t (&v)[H], const uint32_t (&w)[H + 1])
-{
-    v[0] = ptx::add_cc(v[0], w[0]);
-#pragma unroll
-    for (int k = 1; k < H; k++)
-        v[k] = ptx::addc_cc(v[k], w[k]);
-    return ptx::addc(w[H], 0u);
-}
-
 // Exchange step d (1 <= d < T) of thread h: chunk d of its partial product to lane h + d mod T,
 // the chunk of lane h - d mod T added to the chain, which is the low chunk's share once d = h.
 template <int H, int T, int P>
@@ -118,7 +96,7 @@ __device__ __forceinline__ void exchange_step(uint32_t (&chain)[H + 1],
         for (int k = 0; k < H; k++)
             chain[k] = received[k];
     } else {
-        add_chunk<H>(chain, received);
+        chain[H] = mp::add_words<H>(chain, received, chain[H]);
     }
     const bool to_low = d == (int)h;
 #pragma unroll
@@ -157,8 +135,8 @@ __device__ __forceinline__ void product_part(uint32_t (&low)[N / T], uint32_t (&
     if constexpr (T > 1) {
         uint32_t high_share[H + 1]; // chain - low_share: cannot borrow out
         mp::sub_words<H + 1>(high_share, chain, low_share, 0u);
-        const uint32_t low_carry = add_share<H>(low, low_share);
-        const uint32_t high_carry = add_share<H>(high, high_share);
+        const uint32_t low_carry = mp::add_words<H>(low, low_share, low_share[H]);
+        const uint32_t high_carry = mp::add_words<H>(high, high_share, high_share[H]);
         mp::resolve_range_carries<H, T>(low, high, low_carry, high_carry);
     }
 }
