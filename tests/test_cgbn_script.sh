@@ -5,7 +5,8 @@
 # (--ratios), read from a CSV in mpgpu's schema written here by hand, sets each case's best CGBN
 # TPI against mpgpu's best method, and the marginal Montgomery rates 100 n / (t(chain 200) -
 # t(chain 100)), with the right numbers, leaving out a row with a mismatch however fast. The
-# Nsight Compute scripts beside it refuse without a harness or without ncu.
+# Nsight Compute scripts beside it refuse without a harness or without ncu; cgbn_rounds.sh skips
+# and refuses as cgbn.sh does, and its summary over rounds has the right numbers.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 script="$repo/experiments/peers/cgbn.sh"
@@ -111,7 +112,49 @@ out=$(PATH="$work/bin:$PATH" CGBN_BENCH=/bin/true RESULTS="$work/results" METHOD
     fail "mul1024_small_ncu.sh with METHOD=split-rowchain: exit $status, expected 2 naming it: $out"
 [ ! -e "$work/results" ] && [ ! -e "$work/ncu-ran" ] ||
     fail "mul1024_small_ncu.sh with METHOD=split-rowchain wrote $work/results or ran ncu"
+# cgbn_rounds.sh: skips without a harness, refuses one that is no program and a bad ROUNDS before
+# writing anything; its summary takes each round's (seed's) best of each side from held rows
+# without mismatches, the medians over the rounds and the ratio's range. Round 2's fastest mpgpu
+# row has mismatches and round 3's fastest CGBN row is timed with the launch: both left out.
+rounds="$repo/experiments/peers/cgbn_rounds.sh"
+status=0
+out=$(env -u CGBN_BENCH RESULTS="$work/results" bash "$rounds" 2>&1) || status=$?
+[ "$status" -eq 0 ] && grep -q skipped <<<"$out" && [ ! -e "$work/results" ] ||
+    fail "cgbn_rounds.sh without CGBN_BENCH: exit $status, expected 0 and a skip: $out"
+status=0
+out=$(CGBN_BENCH="$work/no_such_program" RESULTS="$work/results" bash "$rounds" 2>&1) || status=$?
+[ "$status" -eq 2 ] && grep -q no_such_program <<<"$out" && [ ! -e "$work/results" ] ||
+    fail "cgbn_rounds.sh with CGBN_BENCH that is no program: exit $status, expected 2 naming it: $out"
+for bad in 0 nine; do
+    status=0
+    out=$(CGBN_BENCH=/bin/true ROUNDS=$bad RESULTS="$work/results" bash "$rounds" 2>&1) || status=$?
+    [ "$status" -eq 2 ] && grep -q "ROUNDS=$bad" <<<"$out" && [ ! -e "$work/results" ] ||
+        fail "cgbn_rounds.sh with ROUNDS=$bad: exit $status, expected 2 naming it: $out"
+done
+cat >"$work/rounds.csv" <<'CSV'
+subcommand,method,bits,count,timed_region,seed,median_ms,mismatches
+mul,cgbn-tpi4,256,10240,kernels,1,0.0050,0
+mul,cgbn-tpi8,256,10240,kernels,1,0.0042,0
+mul,thread-comba-reg,256,10240,kernels,1,0.0036,0
+mul,pair-comba-reg,256,10240,kernels,1,0.0030,0
+mul,cgbn-tpi8,256,10240,kernels,2,0.0044,0
+mul,pair-comba-reg,256,10240,kernels,2,0.0040,0
+mul,thread-comba-reg,256,10240,kernels,2,0.0010,2
+mul,cgbn-tpi8,256,10240,kernels,3,0.0040,0
+mul,pair-comba-reg,256,10240,kernels,3,0.0033,0
+mul,cgbn-tpi8,256,10240,kernels+launch,3,0.0010,0
+mul,cgbn-tpi8,1024,10240,kernels,1,0.0069,0
+mul,octo-comba-reg,1024,10240,kernels,1,0.0060,0
+CSV
+summary=$(bash "$rounds" --summary "$work/rounds.csv")
+# Rounds of 256 bits: 4.2 / 3.0 = 1.40x, 4.4 / 4.0 = 1.10x, 4.0 / 3.3 = 1.21x; 4.2 / 3.3 = 1.27x.
+grep -qF "| 256 | 10240 | 3 | 4.200 us (4.000-4.400) | 3.300 us (3.000-4.000) | 1.273x | 1.10-1.40x | 2 of 3 |" \
+    <<<"$summary" || fail "cgbn_rounds.sh --summary, 256 bits: $summary"
+grep -qF "| 1024 | 10240 | 1 | 6.900 us (6.900-6.900) | 6.000 us (6.000-6.000) | 1.150x | 1.15-1.15x | 0 of 1 |" \
+    <<<"$summary" || fail "cgbn_rounds.sh --summary, 1024 bits: $summary"
+[ "$(grep -c '^| ' <<<"$summary")" -eq 4 ] || fail "cgbn_rounds.sh --summary: expected 2 sizes: $summary"
 echo "cgbn.sh: skips without CGBN, refuses a missing harness and an unknown table, ratio table right;"
 echo "cgbn_ncu_small.sh, mul1024_small_ncu.sh: refuse without a harness or ncu;"
 echo "cgbn_ncu_small.sh: refuses without cgbn.sh's CSV; mul1024_small_ncu.sh: refuses a method"
-echo "that is not a comba-reg one"
+echo "that is not a comba-reg one; cgbn_rounds.sh: skips without a harness, refuses a bad one or"
+echo "ROUNDS, summary right"
