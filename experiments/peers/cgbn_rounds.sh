@@ -41,23 +41,19 @@ summary() {
             print "| bits | count | rounds | CGBN, best TPI: median (min-max) | mpgpu, best method: median (min-max) | ratio of the medians | ratio, by round | rounds at 1.2x or more |"
             print "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
             for (c in cases) {
-                n = 0; reach = 0; rlo = ""; rhi = ""
+                n = 0; reach = 0
                 for (k in round) {
                     split(k, f, SUBSEP)
                     if (f[1] SUBSEP f[2] != c || !((k, "cgbn") in best) || !((k, "mpgpu") in best)) continue
                     n++; cg[n] = best[k, "cgbn"]; mp[n] = best[k, "mpgpu"]; r = cg[n] / mp[n]
-                    if (rlo == "" || r < rlo) rlo = r
-                    if (rhi == "" || r > rhi) rhi = r
+                    if (n == 1) { rlo = rhi = r; lo_c = hi_c = cg[1]; lo_m = hi_m = mp[1] }
+                    if (r < rlo) rlo = r; if (r > rhi) rhi = r
+                    if (cg[n] < lo_c) lo_c = cg[n]; if (cg[n] > hi_c) hi_c = cg[n]
+                    if (mp[n] < lo_m) lo_m = mp[n]; if (mp[n] > hi_m) hi_m = mp[n]
                     if (r >= 1.2) reach++
                 }
                 if (n == 0) continue
-                for (i = 1; i <= n; i++) { a[i] = cg[i]; b[i] = mp[i] }
-                lo_c = hi_c = a[1]; lo_m = hi_m = b[1]
-                for (i = 2; i <= n; i++) {
-                    if (a[i] < lo_c) lo_c = a[i]; if (a[i] > hi_c) hi_c = a[i]
-                    if (b[i] < lo_m) lo_m = b[i]; if (b[i] > hi_m) hi_m = b[i]
-                }
-                mc = median(a, n); mm = median(b, n); split(c, f, SUBSEP)
+                mc = median(cg, n); mm = median(mp, n); split(c, f, SUBSEP)
                 printf "| %s | %s | %d | %.3f us (%.3f-%.3f) | %.3f us (%.3f-%.3f) | %.3fx | %.2f-%.2fx | %d of %d |\n",
                        f[1], f[2], n, mc, lo_c, hi_c, mm, lo_m, hi_m, mc / mm, rlo, rhi, reach, n
             }
