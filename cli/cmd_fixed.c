@@ -32,7 +32,7 @@ static const char *op_names[MPGPU_FIXED_N_OPS];
 /* The variants of --impl, --mem, --operands and --word-order, in the order their cases run;
  * the index is the library's impl (mpgpu_fixed_impl), and for the others the flag it sets
  * (mpgpu_fixed_options' global_mem, interleaved, coalesced). */
-static const char *const impl_names[MPGPU_FIXED_N_IMPLS] = {"ptx", "c", "fp64"};
+static const char *const impl_names[MPGPU_FIXED_N_IMPLS] = {"ptx", "c", "fp64", "hybrid"};
 static const char *const mem_names[] = {"local", "global"};
 static const char *const operands_names[] = {"separate", "interleaved"};
 static const char *const word_order_names[] = {"contiguous", "coalesced"};
@@ -74,7 +74,7 @@ static int fixed_handle(int id, const char *arg, void *ctx)
 static const struct cli_option fixed_options[] = {
     {"op", "OP[,OP...]", OPT_OP, "operations, a comma list (default montmul): add, sub (two's complement in the operand width), addm, subm (branch-free mod m), mul (column order), karatsuba (one level), montred (T R^-1 mod m, R = 2^(32 ceil(P/32))), montmul (a b R^-1 mod m), powm (a^b mod m)"},
     {"chain", "K", OPT_CHAIN, "apply the operation K times per element in registers, each time to the last result (default 1); the throughput counts all K"},
-    {"impl", "ptx|c|fp64[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C, or (montmul and powm only) 52-bit limbs whose products are fused multiply-adds on the FP64 pipe (default ptx; a comma list runs each, fp64 with the ops it has)"},
+    {"impl", "ptx|c|fp64|hybrid[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C; or, montmul and powm only, 52-bit limbs whose products are fused multiply-adds on the FP64 pipe (fp64), or the PTX path with its reduction's word products on the FP64 pipe (hybrid) (default ptx; a comma list runs each, fp64 and hybrid with the ops they have)"},
     {"operands", "separate|interleaved[,...]", OPT_OPERANDS, "the two operands in separate arrays, or interleaved word by word in one (default separate; 004 section 3.4; a comma list runs each)"},
     {"word-order", "contiguous|coalesced[,...]", OPT_WORD_ORDER, "each element's words together (contiguous: IDX), or word j of every element together (coalesced: COAL_IDX) (default coalesced; a comma list runs each)"},
     {"mem", "local|global[,...]", OPT_MEM, "operands copied to registers (local: _loc), or used in place in device memory (global: _glo, the operands and the result; mul, karatsuba, montred, montmul and powm keep their temporaries in registers) (default local; a comma list runs each)"},
@@ -587,8 +587,8 @@ int cmd_fixed(int argc, char **argv)
             has_impl |= f.args.impls[impl] &&
                         mpgpu_fixed_impl_check(the_op, (mpgpu_fixed_impl)impl) == MPGPU_OK;
         if (!has_impl)
-            cli_bad_input("fixed: --op %s is not in --impl fp64, which has montmul and powm; give "
-                          "--impl ptx or c for it too", op_names[op]);
+            cli_bad_input("fixed: --op %s is not in --impl fp64 or hybrid, which have montmul and "
+                          "powm; give --impl ptx or c for it too", op_names[op]);
         const mpgpu_fixed_op_info info = op_info(the_op, MPGPU_FIXED_MIN_BITS);
         montgomery |= info.montgomery;
         modular |= info.modular;

@@ -9,8 +9,9 @@
 //   Impl::ptx  carry chains in PTX (the add.cc / addc / mad.lo.cc family of ptx_carry.cuh);
 //   Impl::c    plain C carries through 64-bit sums.
 // A host build has no PTX, so there Impl::ptx runs the C path: the host test checks the
-// algorithms and their word bounds, the gpu suite the PTX. A third, Impl::fp64, has montmul
-// and powm alone, in 52-bit limbs on the FP64 pipe (fixed_fp64.cuh).
+// algorithms and their word bounds, the gpu suite the PTX. Two more have montmul and powm
+// alone: Impl::fp64, in 52-bit limbs on the FP64 pipe (fixed_fp64.cuh), and Impl::hybrid, the
+// PTX path with the word products of its reduction rows on the FP64 pipe (fixed_mont.cuh).
 //
 // The study's slips are not repeated: a 64-bit sum keeps the carry that Listing 3.1 drops when
 // both words are all ones and a carry comes in; a borrow chain continues with subc (Listing
@@ -39,7 +40,7 @@
 
 namespace fixed {
 
-enum class Impl { ptx, c, fp64 };
+enum class Impl { ptx, c, fp64, hybrid };
 
 // Words of a P-bit number.
 constexpr int words_of(int bits) { return (bits + 31) / 32; }
@@ -134,10 +135,11 @@ FIXED_HD uint32_t mad_row(Acc &&acc, uint32_t u, const Y &y)
 }
 
 // One carry chain, as PTX writes it (a *_cc link sets the carry flag, *c_cc links consume and
-// set it, a *c link ends it), for code that is written once and runs three ways: Impl::ptx on
-// the GPU issues the PTX of ptx_carry.cuh; Impl::c on the GPU, and both on the host, keep the
-// flag in `carry` and add through 64-bit sums, so the cpu-suite test runs the very sequence of
-// links that the GPU runs. Each method is one link; lo/hi are the halves of the word product.
+// set it, a *c link ends it), for code that is written once and runs three ways: Impl::ptx
+// (and Impl::hybrid) on the GPU issues the PTX of ptx_carry.cuh; Impl::c on the GPU, and all
+// on the host, keep the flag in `carry` and add through 64-bit sums, so the cpu-suite test runs
+// the very sequence of links that the GPU runs. Each method is one link; lo/hi are the halves
+// of the word product.
 template <Impl I> struct Chain {
     uint32_t carry = 0;
 
@@ -150,7 +152,7 @@ template <Impl I> struct Chain {
     static FIXED_HD uint32_t hi(uint32_t a, uint32_t b) { return (uint32_t)(((uint64_t)a * b) >> 32); }
 
 #if defined(__CUDA_ARCH__)
-#define FIXED_CHAIN_PTX(call) if constexpr (I == Impl::ptx) return call;
+#define FIXED_CHAIN_PTX(call) if constexpr (I == Impl::ptx || I == Impl::hybrid) return call;
 #else
 #define FIXED_CHAIN_PTX(call)
 #endif

@@ -1,7 +1,7 @@
 // Montgomery multiplication with its limb products on the FP64 pipe (issue 39; the method of
 // Emmart, Zheng and Weems, ARITH 2018, written anew): a number is held in L limbs of 52 bits,
 // each an integer-valued double, and the 104-bit product of two limbs is split into its high
-// and low 52 bits by two fused multiply-adds truncating toward zero (fixed_fp64_product below).
+// and low 52 bits by two fused multiply-adds truncating toward zero (product below).
 // Each half comes out as a double whose exponent is a known constant, so its bit pattern is that
 // constant's plus the half: column sums are kept as 64-bit integers of those patterns, the
 // constant subtracted as each half is added (the constant is a multiple of 2^52, so the low 52
@@ -12,11 +12,7 @@
 // divide by 2^52, the last by 2^s, s = 32N - 52(L-1) (0 <= s <= 51), and L is the least count
 // with 52L >= 32N + 1, room for the sum below 2m that precedes the final subtraction.
 //
-// The device and the cpu suite run this same code: on the device __fma_rz, on the host C's
-// fma() with the rounding mode set to toward-zero for the call (the host build must have
-// -ffp-contract=off -frounding-math, so that only the explicit fma() fuses and nothing is
-// evaluated under another mode). Every other floating-point operation here is exact, so its
-// rounding mode does not matter.
+// The device and the cpu suite run this same code, through fixed_fp64_exact.cuh's primitives.
 //
 // Exactness (docs/004-fixed.md, "Montgomery multiplication on the FP64 pipe"):
 //   * a limb x < 2^52 converts to a double exactly; x y < 2^104 for two limbs;
@@ -33,15 +29,10 @@
 #define MPGPU_FIXED_FP64_CUH
 
 #include <stdint.h>
-#include <string.h>
 
 #include "fixed_core.cuh"
+#include "fixed_fp64_exact.cuh"
 #include "fixed_mont.cuh"
-
-#if !defined(__CUDA_ARCH__)
-#include <fenv.h>
-#include <math.h>
-#endif
 
 namespace fixed {
 namespace fp64 {
@@ -53,52 +44,6 @@ constexpr uint64_t limb_mask = (uint64_t(1) << limb_bits) - 1;
 constexpr int limbs_of(int words) { return (32 * words + 1 + limb_bits - 1) / limb_bits; }
 // The division of the last row: the rows together divide by 2^(32N).
 constexpr int last_shift(int words) { return 32 * words - limb_bits * (limbs_of(words) - 1); }
-
-// Bit patterns of 2^104 and 2^52: biased exponent << 52, mantissa zero.
-constexpr uint64_t hi_pattern = uint64_t(1023 + 104) << 52;
-constexpr uint64_t lo_pattern = uint64_t(1023 + 52) << 52;
-
-FIXED_HD uint64_t bits_of(double x)
-{
-#if defined(__CUDA_ARCH__)
-    return (uint64_t)__double_as_longlong(x);
-#else
-    uint64_t u;
-    memcpy(&u, &x, sizeof u);
-    return u;
-#endif
-}
-
-FIXED_HD double double_of(uint64_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __longlong_as_double((long long)u);
-#else
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-#endif
-}
-
-FIXED_HD double fma_rz(double x, double y, double z)
-{
-#if defined(__CUDA_ARCH__)
-    return __fma_rz(x, y, z);
-#else
-    return fma(x, y, z); // the caller holds the mode at toward-zero (RoundTowardZero)
-#endif
-}
-
-#if !defined(__CUDA_ARCH__)
-// The host's rounding mode toward zero for one scope, the device's __fma_rz on the host.
-struct RoundTowardZero {
-    int saved;
-    RoundTowardZero() : saved(fegetround()) { fesetround(FE_TOWARDZERO); }
-    ~RoundTowardZero() { fesetround(saved); }
-    RoundTowardZero(const RoundTowardZero &) = delete;
-    RoundTowardZero &operator=(const RoundTowardZero &) = delete;
-};
-#endif
 
 // A limb (< 2^52) as a double: 2^52 + v has v as its mantissa; the subtraction is exact.
 FIXED_HD double limb_double(uint64_t v) { return double_of(lo_pattern | v) - 0x1p52; }

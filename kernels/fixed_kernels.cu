@@ -152,13 +152,13 @@ template <Impl I> cudaError_t launch_op(const fixed_launch *x, const Layout &L, 
     }
 }
 
-// --impl fp64 has montmul and powm alone (fixed_fp64_chain.cuh); the library refuses the rest
-// before it launches.
-cudaError_t launch_fp64(const fixed_launch *x, const Layout &L, const Modulus &M)
+// --impl fp64 (fixed_fp64_chain.cuh) and --impl hybrid (fixed_mont.cuh) have montmul and powm
+// alone; the library refuses the rest before it launches.
+template <Impl I> cudaError_t launch_montgomery(const fixed_launch *x, const Layout &L, const Modulus &M)
 {
     switch (x->cfg->op) {
-    case FIXED_MONTMUL: return launch<FIXED_MONTMUL, Impl::fp64>(x, L, M);
-    case FIXED_POWM: return launch<FIXED_POWM, Impl::fp64>(x, L, M);
+    case FIXED_MONTMUL: return launch<FIXED_MONTMUL, I>(x, L, M);
+    case FIXED_POWM: return launch<FIXED_POWM, I>(x, L, M);
     default: return cudaErrorInvalidValue;
     }
 }
@@ -180,7 +180,8 @@ extern "C" cudaError_t FIXED_CAT(fixed_launch_, FIXED_P)(const struct fixed_laun
     switch (c->impl) {
     case FIXED_IMPL_PTX: return launch_op<Impl::ptx>(x, L, M);
     case FIXED_IMPL_C: return launch_op<Impl::c>(x, L, M);
-    case FIXED_IMPL_FP64: return launch_fp64(x, L, M);
+    case FIXED_IMPL_FP64: return launch_montgomery<Impl::fp64>(x, L, M);
+    case FIXED_IMPL_HYBRID: return launch_montgomery<Impl::hybrid>(x, L, M);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -14,6 +14,7 @@
 #define MPGPU_FIXED_MONT_CUH
 
 #include "fixed_core.cuh"
+#include "fixed_fp64_exact.cuh"
 
 namespace fixed {
 
@@ -119,12 +120,69 @@ FIXED_HD void mont_eo_mad(Chain<I> &c, uint32_t (&E)[N + (N & 1) + 1], uint32_t 
     O[NP] = c.addc(O[NP], 0u);
 }
 
+// The word products x v_j of one row, j < NP (zero from N on), as the links of a carry chain
+// take them: by IMAD's multiply-adds with carry, as Impl::ptx; or, with FP_EVEN (--impl hybrid,
+// issue 39), those of even j on the FP64 pipe, fp64::word_product, both halves computed here and
+// added by add-with-carry links. Why: the IMAD path keeps the FMA-heavy pipe 90 % busy with the
+// FP64 pipe idle (docs/004-fixed.md). Why even j of the product rows: these products depend on
+// a and b_i alone, not on the reduction's q, so their FP64 latency can run ahead of the carry
+// chains. Of five probe builds on an H200 (the reduction rows' products, all or the even ones;
+// the product rows', all or the even ones; the even ones of both) this one was the fastest at
+// 384 and 512 bits and in powm, and level with the reduction rows' even products in 256-bit
+// montmul; every one was slower than the IMAD path (docs/004-fixed.md, "The hybrid").
+template <int N, Impl I, bool FP_EVEN, class V> struct RowTerms {
+    static constexpr int NP = N + (N & 1);
+    Chain<I> &c;
+    uint32_t x;
+    const V &v;
+    uint32_t lo[NP], hi[NP]; // the halves of x v_j for even j < N, when FP_EVEN
+
+    static constexpr bool fp(int j) { return FP_EVEN && j % 2 == 0 && j < N; }
+
+    FIXED_HD RowTerms(Chain<I> &c_, uint32_t x_, const V &v_, const double (&vd)[N])
+        : c(c_), x(x_), v(v_)
+    {
+        if constexpr (FP_EVEN) {
+#if !defined(__CUDA_ARCH__)
+            fp64::RoundTowardZero toward_zero;
+#endif
+            const double xd = fp64::word_double(x);
+            FIXED_UNROLL
+            for (int j = 0; j < N; j += 2) {
+                const fp64::WordHalves p = fp64::word_product(xd, vd[j]);
+                lo[j] = p.lo;
+                hi[j] = p.hi;
+            }
+        }
+    }
+    // acc + lo(x v_j), opening a chain; acc + lo(x v_j) or hi(x v_j) + the carry, carrying on.
+    FIXED_HD uint32_t lo_cc(int j, uint32_t acc)
+    {
+        return fp(j) ? c.add_cc(acc, lo[j]) : c.mad_lo_cc(word<N>(v, j), x, acc);
+    }
+    FIXED_HD uint32_t loc_cc(int j, uint32_t acc)
+    {
+        return fp(j) ? c.addc_cc(acc, lo[j]) : c.madc_lo_cc(word<N>(v, j), x, acc);
+    }
+    FIXED_HD uint32_t hic_cc(int j, uint32_t acc)
+    {
+        return fp(j) ? c.addc_cc(acc, hi[j]) : c.madc_hi_cc(word<N>(v, j), x, acc);
+    }
+};
+
 // r = a b R^-1 mod m for a, b < m (or one of them below R and the other below m).
 template <int N, Impl I, class R, class A, class B, class M>
 FIXED_HD void montmul(R &&r, const A &a, const B &b, const M &m, uint32_t mp)
 {
     constexpr int NP = N + (N & 1);
+    constexpr bool hybrid = I == Impl::hybrid;
     Chain<I> c;
+    double ad[N]; // --impl hybrid: the words of a as doubles, for RowTerms
+    if constexpr (hybrid) {
+        FIXED_UNROLL
+        for (int j = 0; j < N; j++)
+            ad[j] = fp64::word_double(a[j]);
+    }
     uint32_t E[NP + 1], O[NP + 1];
     // Row 0 of the product: each word product lands in words of its own, no carries.
     const uint32_t b0 = b[0];
@@ -143,18 +201,18 @@ FIXED_HD void montmul(R &&r, const A &a, const B &b, const M &m, uint32_t mp)
         // O is E[2..NP] (word k + 1 of T is word k of O), so the carry of that one addition
         // is the first link of the odd chain of row i.
         const uint32_t bi = b[i];
+        RowTerms<N, I, hybrid, A> t(c, bi, a, ad);
         uint32_t E2[NP + 1], O2[NP + 1];
         E2[0] = c.add_cc(O[0], E[1]);
         FIXED_UNROLL
         for (int k = 0; k < NP - 1; k++)
-            O2[k] = k & 1 ? c.madc_hi_cc(word<N>(a, k), bi, E[k + 2])
-                          : c.madc_lo_cc(word<N>(a, k + 1), bi, E[k + 2]);
-        O2[NP - 1] = c.madc_hi_cc(word<N>(a, NP - 1), bi, 0u);
+            O2[k] = k & 1 ? t.hic_cc(k, E[k + 2]) : t.loc_cc(k + 1, E[k + 2]);
+        O2[NP - 1] = t.hic_cc(NP - 1, 0u);
         O2[NP] = c.addc(0u, 0u);
-        E2[0] = c.mad_lo_cc(word<N>(a, 0), bi, E2[0]);
+        E2[0] = t.lo_cc(0, E2[0]);
         FIXED_UNROLL
         for (int k = 1; k < NP; k++)
-            E2[k] = k & 1 ? c.madc_hi_cc(word<N>(a, k - 1), bi, O[k]) : c.madc_lo_cc(word<N>(a, k), bi, O[k]);
+            E2[k] = k & 1 ? t.hic_cc(k - 1, O[k]) : t.loc_cc(k, O[k]);
         E2[NP] = c.addc(O[NP], 0u);
         mont_eo_mad<N, I>(c, E2, O2, E2[0] * mp, m);
         copy<NP + 1>(E, E2);

@@ -20,12 +20,14 @@ enum fixed_op {
     FIXED_N_OPS
 };
 
-enum fixed_impl { FIXED_IMPL_PTX, FIXED_IMPL_C, FIXED_IMPL_FP64, FIXED_N_IMPLS };
+enum fixed_impl { FIXED_IMPL_PTX, FIXED_IMPL_C, FIXED_IMPL_FP64, FIXED_IMPL_HYBRID, FIXED_N_IMPLS };
 
-/* The ops an implementation has: fp64 has the Montgomery multiplication and powm only. */
+/* The ops an implementation has: fp64 and hybrid have the Montgomery multiplication and powm
+ * only. */
 static inline bool fixed_impl_has(enum fixed_impl impl, enum fixed_op op)
 {
-    return impl != FIXED_IMPL_FP64 || op == FIXED_MONTMUL || op == FIXED_POWM;
+    return (impl != FIXED_IMPL_FP64 && impl != FIXED_IMPL_HYBRID) || op == FIXED_MONTMUL ||
+           op == FIXED_POWM;
 }
 
 static const char *const fixed_op_names[FIXED_N_OPS] = {

@@ -3,7 +3,8 @@
 # file per precision (fixed_resources_<P>.txt), into a C header of libmpgpu's
 # mpgpu_fixed_resources records (mpgpu.h), one per kernel: precision, operation, implementation,
 # memory, registers, stack, spill stores and loads (004 Fig. 3.6 compares the registers of C and
-# PTX; fp64 has montmul and powm; `mpgpu fixed --resources` prints them). Run by kernels/meson.build at build time.
+# PTX; fp64 and hybrid have montmul and powm; `mpgpu fixed --resources` prints them). Run by
+# kernels/meson.build at build time.
 out=$1
 shift
 {
@@ -13,7 +14,7 @@ shift
     for f in "$@"; do
         bits=$(basename "$f" .txt | sed 's/^fixed_resources_//')
         awk -v bits="$bits" '
-            /Compiling entry/ && match($0, /fixed_(local|global)ILi[0-9]+ELN5fixed4ImplE[012]/) {
+            /Compiling entry/ && match($0, /fixed_(local|global)ILi[0-9]+ELN5fixed4ImplE[0-3]/) {
                 k = substr($0, RSTART, RLENGTH)
                 global = k ~ /^fixed_local/ ? 0 : 1
                 op = k; sub(/.*ILi/, "", op); sub(/E.*/, "", op)

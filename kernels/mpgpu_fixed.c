@@ -22,6 +22,7 @@ _Static_assert(MPGPU_FIXED_ADD == (int)FIXED_ADD && MPGPU_FIXED_SUB == (int)FIXE
 _Static_assert(MPGPU_FIXED_IMPL_PTX == (int)FIXED_IMPL_PTX &&
                    MPGPU_FIXED_IMPL_C == (int)FIXED_IMPL_C &&
                    MPGPU_FIXED_IMPL_FP64 == (int)FIXED_IMPL_FP64 &&
+                   MPGPU_FIXED_IMPL_HYBRID == (int)FIXED_IMPL_HYBRID &&
                    MPGPU_FIXED_N_IMPLS == (int)FIXED_N_IMPLS,
                "mpgpu_fixed_impl differs from enum fixed_impl");
 _Static_assert(MPGPU_FIXED_MAX_WORDS == FIXED_MAX_WORDS, "the largest precision differs");

@@ -25,8 +25,9 @@ expect_fail 2 "--op 'div' is not accepted; accepted: add, sub, addm, subm, mul, 
 expect_fail 2 "--op 'add,,mul' is not accepted: it has an empty item" -- fixed --op add,,mul
 expect_fail 2 "--impl 'asm' is not accepted; accepted: ptx, c, fp64" -- fixed --impl asm
 # fp64 has montmul and powm alone: an op no given impl has is refused, one another impl has runs
-expect_fail 2 "--op add is not in --impl fp64, which has montmul and powm" -- fixed --impl fp64 --op montmul,add
-expect_fail 2 "--op montred is not in --impl fp64" -- fixed --impl fp64 --op montred
+expect_fail 2 "--op add is not in --impl fp64 or hybrid, which have montmul and powm" -- fixed --impl fp64 --op montmul,add
+expect_fail 2 "--op montred is not in --impl fp64 or hybrid" -- fixed --impl fp64 --op montred
+expect_fail 2 "--op mul is not in --impl fp64 or hybrid" -- fixed --impl hybrid,fp64 --op mul
 expect_fail 2 "--moduli 'each' is not accepted; accepted: shared, per-element" -- fixed --moduli each
 expect_fail 2 "--moduli per-element draws each element's modulus; give no --modulus" -- fixed --bits 109 --op montmul --moduli per-element --modulus 0x11
 expect_fail 2 "--operands 'mixed' is not accepted; accepted: separate, interleaved" -- fixed --operands mixed
@@ -62,21 +63,24 @@ expect_fail 2 "element 0 has an operand not below 2^109" -- fixed --bits 109 --o
 expect_ok "registers" -- fixed --resources
 expect_ok "256   local  montmul   ptx" -- fixed --resources --bits 256
 expect_ok "256   local  powm      fp64" -- fixed --resources --bits 256
+expect_ok "256   local  montmul   hybrid" -- fixed --resources --bits 256
 "$MPGPU" fixed --resources >"$tmp/res" 2>&1
 for bits in 109 131 163 191 239 256 384 512; do
     checks=$((checks + 1))
-    # (9 operations x 2 impls + montmul and powm of fp64) x 2 memories (registers, device memory)
-    if [ "$(grep -c "^$bits " "$tmp/res")" -ne 40 ]; then
-        echo "FAIL: fixed --resources lists $(grep -c "^$bits " "$tmp/res") kernels of $bits bits, want 40"
+    # (9 operations x 2 impls + montmul and powm of fp64 and of hybrid) x 2 memories (registers,
+    # device memory)
+    if [ "$(grep -c "^$bits " "$tmp/res")" -ne 44 ]; then
+        echo "FAIL: fixed --resources lists $(grep -c "^$bits " "$tmp/res") kernels of $bits bits, want 44"
         fails=$((fails + 1))
     fi
 done
 expect_fail 2 "--bits 200 was not built" -- fixed --resources --bits 200
 
-# --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead); fp64 beside
-# ptx with an op fp64 lacks is accepted (add runs in ptx alone)
+# --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead); fp64 or
+# hybrid beside ptx with an op they lack is accepted (add runs in ptx alone)
 for args in "--bits 131 --op add" "--bits 256 --op add,montmul --impl ptx,fp64" \
-            "--bits 256 --op add,powm --impl ptx,fp64 --moduli per-element"; do
+            "--bits 256 --op add,powm --impl ptx,fp64 --moduli per-element" \
+            "--bits 384 --op add,montmul,powm --impl ptx,hybrid"; do
     "$MPGPU" fixed $args --count 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"
     status=$?
     checks=$((checks + 1))

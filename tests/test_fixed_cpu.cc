@@ -18,6 +18,10 @@
 // 128-bit products, words to limbs and back, montmul against mpz and against the IMAD path's
 // host twin, powm against mpz_powm, both on the moduli and operands above, and its --chain
 // against cpu_ref/fixed_ref.c, at every built precision and at 512 and 1024 bits.
+// And --impl hybrid (kernels/fixed_mont.cuh with Impl::hybrid): its word products on the FP64
+// pipe, the same fma() sequence, against 64-bit products at the ends of a word and random ones;
+// montmul against mpz and against the IMAD path's host twin, powm against mpz_powm, and its
+// --chain against cpu_ref/fixed_ref.c, on the moduli and operands above, at the same precisions.
 #include <gmp.h>
 #include <string.h>
 
@@ -330,6 +334,41 @@ template <int P, Impl I> struct Precision {
         }
     }
 
+    // --chain of montmul and powm, as run(o, r, a, b, m, mp, r2, chain) runs it (the fp64 and
+    // hybrid paths, which have those two alone), against the reference the command line checks
+    // with.
+    template <class Run> void check_montgomery_chain(Run run)
+    {
+        Num m = modulus_of(4), r2(N);
+        fixed_r2(N, m.data(), r2.data());
+        const uint32_t mp = fixed::mont_neg_inv(m[0]);
+        for (uint64_t chain : {1, 2, 7})
+            for (uint64_t p = 0; p < 3; p++)
+                for (enum fixed_op o : {FIXED_MONTMUL, FIXED_POWM}) {
+                    if (o == FIXED_POWM && chain > 2)
+                        continue;
+                    uint32_t a[N], b[N], r[N], expect[N];
+                    fixed_random_operands((mpgpu_fixed_op)o, P, seed, p, m.data(), a, b);
+                    run(o, r, a, b, m.data(), mp, r2.data(), chain);
+                    fixed_ref((mpgpu_fixed_op)o, P, chain, a, b, m.data(), expect);
+                    CHECK(!memcmp(r, expect, sizeof r), "%s %s --chain %llu element %llu", where,
+                          fixed_op_names[o], (unsigned long long)chain, (unsigned long long)p);
+                }
+    }
+
+    // The checks of a path that has montmul and powm alone: its primitive (first), every
+    // modulus kind (modulus), its --chain (chain), and the count.
+    template <class First, class Modulus, class Chain>
+    void check_montgomery_all(First first, Modulus modulus, Chain chain)
+    {
+        const int before = checks, failed = failures;
+        first();
+        for (unsigned kind = 0; kind < 6; kind++)
+            modulus(modulus_of(kind));
+        chain();
+        printf("%-24s %6d checks, %d failures\n", where, checks - before, failures - failed);
+    }
+
     void run(enum fixed_op o, uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *m,
              uint32_t mp, const uint32_t *r2, uint64_t chain)
     {
@@ -446,36 +485,99 @@ template <int P> struct Fp64Precision : Precision<P, Impl::c> {
         mpz_clears(m, x, y, s, rinv, R, NULL);
     }
 
-    void check_chain()
+    void check_all()
     {
-        Num m = this->modulus_of(4), r2(N);
-        fixed_r2(N, m.data(), r2.data());
-        for (uint64_t chain : {1, 2, 7})
-            for (uint64_t p = 0; p < 3; p++)
-                for (enum fixed_op o : {FIXED_MONTMUL, FIXED_POWM}) {
-                    if (o == FIXED_POWM && chain > 2)
-                        continue;
-                    uint32_t a[N], b[N], r[N], expect[N];
-                    fixed_random_operands((mpgpu_fixed_op)o, P, seed, p, m.data(), a, b);
-                    if (o == FIXED_MONTMUL)
-                        fixed::fp64::run_chain<P, FIXED_MONTMUL>(r, a, b, m.data(), r2.data(), chain);
-                    else
-                        fixed::fp64::run_chain<P, FIXED_POWM>(r, a, b, m.data(), r2.data(), chain);
-                    fixed_ref((mpgpu_fixed_op)o, P, chain, a, b, m.data(), expect);
-                    CHECK(!memcmp(r, expect, sizeof r), "%s %s --chain %llu element %llu",
-                          this->where, fixed_op_names[o], (unsigned long long)chain,
-                          (unsigned long long)p);
-                }
+        const auto run = [](enum fixed_op o, uint32_t *r, const uint32_t *a, const uint32_t *b,
+                            const uint32_t *m, uint32_t, const uint32_t *r2, uint64_t chain) {
+            if (o == FIXED_MONTMUL)
+                fixed::fp64::run_chain<P, FIXED_MONTMUL>(r, a, b, m, r2, chain);
+            else
+                fixed::fp64::run_chain<P, FIXED_POWM>(r, a, b, m, r2, chain);
+        };
+        this->check_montgomery_all([&] { check_product(); }, [&](const Num &m) { check_modulus(m); },
+                                   [&] { this->check_montgomery_chain(run); });
+    }
+};
+
+// --impl hybrid at P bits: the IMAD path's montmul and powm with part of their word products
+// on the FP64 pipe; its operands and moduli are those of the C path's checks.
+template <int P> struct HybridPrecision : Precision<P, Impl::c> {
+    using Base = Precision<P, Impl::c>;
+    static constexpr int N = Base::N;
+
+    HybridPrecision() { snprintf(this->where, sizeof this->where, "P=%d impl=hybrid", P); }
+
+    // The halves of x y for words at their ends and random ones, against a 64-bit product.
+    void check_word_product()
+    {
+        std::vector<uint32_t> v = {0, 1, 2, 1u << 31, ~0u - 1, ~0u};
+        for (int k = 0; k < 6; k++)
+            v.push_back((uint32_t)splitmix64(seed + stream_counter++));
+        fixed::fp64::RoundTowardZero toward_zero;
+        for (uint32_t x : v)
+            for (uint32_t y : v) {
+                const fixed::fp64::WordHalves h =
+                    fixed::fp64::word_product(fixed::fp64::word_double(x), fixed::fp64::word_double(y));
+                const uint64_t xy = (uint64_t)x * y;
+                CHECK(h.hi == (uint32_t)(xy >> 32) && h.lo == (uint32_t)xy, "%s halves of %x * %x",
+                      this->where, x, y);
+            }
+    }
+
+    void check_modulus(const Num &mw)
+    {
+        const char *where = this->where;
+        mpz_t m, x, y, s, rinv, R;
+        Base::gmp_modulus(m, R, rinv, mw);
+        mpz_inits(x, y, s, NULL);
+        const uint32_t mp = fixed::mont_neg_inv(mw[0]);
+        Num r2(N);
+        fixed_r2(N, mw.data(), r2.data());
+        std::vector<Num> v = this->below(m);
+        v.push_back(Num(N, ~0u)); // all ones of n words: below R, as montmul's first operand may be
+        for (const Num &a : v) {
+            to_mpz(x, a);
+            for (size_t k = 0; k + 1 < v.size(); k++) { // b below m
+                const Num &b = v[k];
+                uint32_t r[N], imad[N];
+                fixed::montmul<N, Impl::hybrid>(r, a.data(), b.data(), mw.data(), mp);
+                to_mpz(y, b);
+                mpz_mul(s, x, y);
+                mpz_mul(s, s, rinv);
+                mpz_mod(s, s, m);
+                CHECK(Num(r, r + N) == from_mpz(s, N), "%s montmul", where);
+                fixed::montmul<N, Impl::c>(imad, a.data(), b.data(), mw.data(), mp);
+                CHECK(!memcmp(r, imad, sizeof r), "%s montmul as the IMAD path's", where);
+            }
+        }
+        // powm: every third base, exponents 0, 1, all ones of n words and a random one.
+        Num one(N, 0);
+        one[0] = 1;
+        const std::vector<Num> exps = {Num(N, 0), one, Num(N, ~0u), random_num(stream_counter++, N, P)};
+        for (size_t i = 0; i < v.size(); i += 3)
+            for (const Num &e : exps) {
+                uint32_t r[N];
+                fixed::powm<N, Impl::hybrid>(r, v[i].data(), e.data(), mw.data(), mp, r2.data());
+                to_mpz(x, v[i]);
+                to_mpz(y, e);
+                mpz_powm(s, x, y, m);
+                CHECK(Num(r, r + N) == from_mpz(s, N), "%s powm", where);
+            }
+        mpz_clears(m, x, y, s, rinv, R, NULL);
     }
 
     void check_all()
     {
-        const int before = checks, failed = failures;
-        check_product();
-        for (unsigned kind = 0; kind < 6; kind++)
-            check_modulus(this->modulus_of(kind));
-        check_chain();
-        printf("%-24s %6d checks, %d failures\n", this->where, checks - before, failures - failed);
+        const auto run = [](enum fixed_op o, uint32_t *r, const uint32_t *a, const uint32_t *b,
+                            const uint32_t *m, uint32_t mp, const uint32_t *r2, uint64_t chain) {
+            if (o == FIXED_MONTMUL)
+                fixed::run_chain<P, FIXED_MONTMUL, Impl::hybrid>(r, a, b, m, mp, r2, chain);
+            else
+                fixed::run_chain<P, FIXED_POWM, Impl::hybrid>(r, a, b, m, mp, r2, chain);
+        };
+        this->check_montgomery_all([&] { check_word_product(); },
+                                   [&](const Num &m) { check_modulus(m); },
+                                   [&] { this->check_montgomery_chain(run); });
     }
 };
 
@@ -486,11 +588,13 @@ template <int... Ps> static void check_precisions()
 }
 
 template <int... Ps> static void check_fp64_precisions() { (Fp64Precision<Ps>().check_all(), ...); }
+template <int... Ps> static void check_hybrid_precisions() { (HybridPrecision<Ps>().check_all(), ...); }
 
 int main()
 {
     seed = test_seed();
     check_precisions<MPGPU_FIXED_BITS>();
     check_fp64_precisions<MPGPU_FIXED_BITS, 1024>();
+    check_hybrid_precisions<MPGPU_FIXED_BITS, 1024>();
     return test_finish("fixed_cpu");
 }

@@ -1,6 +1,6 @@
 /* gpu suite: every `mpgpu fixed` kernel against GMP, through libmpgpu's device call
  * (mpgpu_fixed_device) as the command line makes it: every built precision x operation x
- * --impl (ptx, c, and fp64 for montmul and powm) x --operands (separate, interleaved) x --word-order (coalesced, contiguous),
+ * --impl (ptx, c, and fp64 and hybrid for montmul and powm) x --operands (separate, interleaved) x --word-order (coalesced, contiguous),
  * --mem local and global, --chain 1 and 3 (powm 1), three moduli (a random odd one
  * of P bits, 2^P - 1, which is R - 1 when P is a multiple of 32, and 2^(P-1) + 1, the least odd
  * one of P bits), and one modulus per element (mpgpu_fixed_device_moduli, each a random odd one of
@@ -23,7 +23,7 @@
 #define BLOCK 256u
 #define MAX_WORDS MPGPU_FIXED_MAX_WORDS
 
-static const char *const impl_names[MPGPU_FIXED_N_IMPLS] = {"ptx", "c", "fp64"};
+static const char *const impl_names[MPGPU_FIXED_N_IMPLS] = {"ptx", "c", "fp64", "hybrid"};
 
 static uint32_t a[COUNT * 2 * MAX_WORDS], b[COUNT * MAX_WORDS], r[COUNT * 2 * MAX_WORDS];
 static uint32_t packed_ab[COUNT * 3 * MAX_WORDS], packed_r[COUNT * 2 * MAX_WORDS];
@@ -183,5 +183,8 @@ int main(void)
     const mpgpu_fixed_options fp64 = {.impl = MPGPU_FIXED_IMPL_FP64, .coalesced = 1, .chain = 2,
                                       .grid = 2, .block = 8};
     run(MPGPU_FIXED_MONTMUL, first_bits, &fp64, m);
+    const mpgpu_fixed_options hybrid = {.impl = MPGPU_FIXED_IMPL_HYBRID, .coalesced = 1,
+                                        .chain = 2, .grid = 2, .block = 8};
+    run(MPGPU_FIXED_MONTMUL, first_bits, &hybrid, m);
     return test_finish("fixed_gpu");
 }

@@ -38,13 +38,15 @@ static void test_bits(void)
     CHECK(mpgpu_fixed_check((mpgpu_fixed_op)MPGPU_FIXED_N_OPS, 256) == MPGPU_ERR_UNKNOWN_METHOD,
           "op past the last");
     CHECK(mpgpu_fixed_check((mpgpu_fixed_op)-1, 256) == MPGPU_ERR_UNKNOWN_METHOD, "op -1");
-    /* fp64 has montmul and powm alone; ptx and c every op. */
+    /* fp64 and hybrid have montmul and powm alone; ptx and c every op. */
     for (int op = 0; op < MPGPU_FIXED_N_OPS; op++) {
-        const int fp64 = op == MPGPU_FIXED_MONTMUL || op == MPGPU_FIXED_POWM;
+        const mpgpu_status montgomery = op == MPGPU_FIXED_MONTMUL || op == MPGPU_FIXED_POWM
+                                            ? MPGPU_OK
+                                            : MPGPU_ERR_UNKNOWN_METHOD;
         CHECK(mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_PTX) == MPGPU_OK &&
                   mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_C) == MPGPU_OK &&
-                  mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_FP64) ==
-                      (fp64 ? MPGPU_OK : MPGPU_ERR_UNKNOWN_METHOD),
+                  mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_FP64) == montgomery &&
+                  mpgpu_fixed_impl_check((mpgpu_fixed_op)op, MPGPU_FIXED_IMPL_HYBRID) == montgomery,
               "the impls of op %d", op);
     }
     CHECK(mpgpu_fixed_impl_check(MPGPU_FIXED_MONTMUL, (mpgpu_fixed_impl)MPGPU_FIXED_N_IMPLS) ==
@@ -263,8 +265,9 @@ static void test_moduli_arguments(void)
 static void test_resources(void)
 {
     const size_t n = mpgpu_fixed_resources_count();
-    /* (9 operations x 2 implementations + fp64's montmul and powm) x 2 memories per precision */
-    CHECK(n == N_BUILT * (MPGPU_FIXED_N_OPS * 2 + 2) * 2, "%zu ptxas records", n);
+    /* (9 operations x 2 implementations + fp64's and hybrid's montmul and powm) x 2 memories
+     * per precision */
+    CHECK(n == N_BUILT * (MPGPU_FIXED_N_OPS * 2 + 4) * 2, "%zu ptxas records", n);
     int seen[N_BUILT][MPGPU_FIXED_N_OPS][MPGPU_FIXED_N_IMPLS][2] = {{{{0}}}};
     for (size_t i = 0; i < n; i++) {
         mpgpu_fixed_resources k;
@@ -322,9 +325,11 @@ static void test_arguments(const char *name, fixed_call call)
           "%s: the moduli", name);
     const mpgpu_fixed_options dflt = mpgpu_fixed_default_options();
     mpgpu_fixed_options bad_impl = dflt, bad_chain = dflt, bad_block = dflt, big_block = dflt,
-                        bad_grid = dflt, bad_flag = dflt, inter = dflt, fp64 = dflt;
+                        bad_grid = dflt, bad_flag = dflt, inter = dflt, fp64 = dflt,
+                        hybrid = dflt;
     bad_impl.impl = (mpgpu_fixed_impl)MPGPU_FIXED_N_IMPLS;
     fp64.impl = MPGPU_FIXED_IMPL_FP64;
+    hybrid.impl = MPGPU_FIXED_IMPL_HYBRID;
     bad_chain.chain = 0;
     bad_block.block = 0;
     big_block.block = 1025;
@@ -346,9 +351,12 @@ static void test_arguments(const char *name, fixed_call call)
         {"bits not built", MPGPU_FIXED_ADD, 200, 1, NULL, NULL, a, b, r,
          MPGPU_ERR_UNSUPPORTED_SIZE},
         {"bits 0", MPGPU_FIXED_ADD, 0, 1, NULL, NULL, a, b, r, MPGPU_ERR_UNSUPPORTED_SIZE},
-        {"impl 3", MPGPU_FIXED_ADD, 256, 1, &bad_impl, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
+        {"impl 4", MPGPU_FIXED_ADD, 256, 1, &bad_impl, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
         {"fp64 add", MPGPU_FIXED_ADD, 256, 1, &fp64, NULL, a, b, r, MPGPU_ERR_UNKNOWN_METHOD},
         {"fp64 montred", MPGPU_FIXED_MONTRED, 256, 1, &fp64, &m256, a, NULL, r,
+         MPGPU_ERR_UNKNOWN_METHOD},
+        {"hybrid mul", MPGPU_FIXED_MUL, 256, 1, &hybrid, NULL, a, b, r, MPGPU_ERR_UNKNOWN_METHOD},
+        {"hybrid addm", MPGPU_FIXED_ADDM, 256, 1, &hybrid, &m256, a, b, r,
          MPGPU_ERR_UNKNOWN_METHOD},
         {"chain 0", MPGPU_FIXED_ADD, 256, 1, &bad_chain, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},
         {"block 0", MPGPU_FIXED_ADD, 256, 1, &bad_block, NULL, a, b, r, MPGPU_ERR_BAD_ARGUMENT},

@@ -257,12 +257,13 @@ if has_part mul; then
 fi
 
 # Montgomery multiplication: chains of 100 and 200, for the marginal rate; both with a random odd
-# modulus per element (CGBN's setting), mpgpu on the IMAD pipe (ptx) and the FP64 pipe (fp64).
+# modulus per element (CGBN's setting), mpgpu on the IMAD pipe (ptx), the FP64 pipe (fp64) and
+# both (hybrid).
 for chain in 100 200; do
     has_part fixed || break
     both "$CGBN_BENCH" fixed --bits 256,384,512 --count "$mont_count" --chain "$chain" \
         --reps "$reps" --verify sample
-    both "$MPGPU" fixed --op montmul --impl ptx,fp64 --moduli per-element --bits 256,384,512 \
+    both "$MPGPU" fixed --op montmul --impl ptx,fp64,hybrid --moduli per-element --bits 256,384,512 \
         --count "$mont_count" --chain "$chain" --reps "$reps" --verify sample
 done
 
