@@ -129,7 +129,7 @@ FIXED_HD void mont_eo_mad(Chain<I> &c, uint32_t (&E)[N + (N & 1) + 1], uint32_t 
 // chains. Of five probe builds on an H200 (the reduction rows' products, all or the even ones;
 // the product rows', all or the even ones; the even ones of both) this one was the fastest at
 // 384 and 512 bits and in powm, and level with the reduction rows' even products in 256-bit
-// montmul; every one was slower than the IMAD path (docs/004-fixed.md, "The hybrid").
+// montmul; every one was slower than the IMAD path (docs/004-fixed.md, "Both pipes").
 template <int N, Impl I, bool FP_EVEN, class V> struct RowTerms {
     static constexpr int NP = N + (N & 1);
     Chain<I> &c;
