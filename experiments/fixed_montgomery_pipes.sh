@@ -9,6 +9,58 @@
 # 256-bit montmul chain of 100 is profiled for its pipes, issue and occupancy.
 # Writes $RESULTS/fixed_montgomery_pipes.{csv,md,machine.txt} and, with ncu,
 # $RESULTS/fixed_montgomery_pipes_ncu.txt.
+#   experiments/fixed_montgomery_pipes.sh                   the run (on the GPU machine)
+#   experiments/fixed_montgomery_pipes.sh --summary F.csv   the rate table of such a CSV
+set -euo pipefail
+
+# summary CSV: the marginal montmul rate of each case, from the medians of its chains of 100 and
+# 200, verified rows only; "-" where a chain is missing or the longer one was not the slower.
+summary() {
+    awk -F, '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        {
+            p = $col["params"]
+            split(p, kv, ";")
+            delete f
+            for (k in kv) { split(kv[k], e, "="); f[e[1]] = e[2] }
+            if (f["op"] != "montmul" || $col["mismatches"] != 0) next
+            key = $col["bits"] SUBSEP f["impl"] SUBSEP f["modulus"]
+            t[key, f["chain"]] = $col["median_ms"]; n[key] = f["elements"]; keys[key] = 1
+            gpu = $col["gpu"]; commit = $col["commit"]
+        }
+        END {
+            printf "Marginal montmul rate, 100 x elements / (t(chain 200) - t(chain 100)), held kernel time, median of 10; %s, commit %s\n\n", gpu, commit
+            print "| bits | moduli | ptx (IMAD) | fp64 | hybrid | hybrid / ptx |"
+            print "| ---: | --- | ---: | ---: | ---: | ---: |"
+            split("256 384 512", bits, " ")
+            split("random per-element", mods, " ")
+            for (b = 1; b <= 3; b++)
+                for (m = 1; m <= 2; m++) {
+                    line = "| " bits[b] " | " (mods[m] == "random" ? "one for all" : "one per element")
+                    split("ptx fp64 hybrid", impl, " ")
+                    for (i = 1; i <= 3; i++) {
+                        key = bits[b] SUBSEP impl[i] SUBSEP mods[m]
+                        dt = (key in keys) ? t[key, 200] - t[key, 100] : 0
+                        r[i] = dt > 0 ? 100 * n[key] / (dt / 1000) : 0
+                        line = line (r[i] > 0 ? sprintf(" | %.3g/s", r[i]) : " | -")
+                    }
+                    print line (r[1] > 0 && r[3] > 0 ? sprintf(" | %.2fx |", r[3] / r[1]) : " | - |")
+                }
+        }' "$1"
+}
+
+if [ "${1:-}" = --summary ]; then
+    if [ $# -ne 2 ] || [ ! -r "$2" ]; then
+        echo "fixed_montgomery_pipes: --summary takes one readable CSV file" >&2
+        exit 2
+    fi
+    summary "$2"
+    exit 0
+elif [ $# -gt 0 ]; then
+    echo "fixed_montgomery_pipes: unknown argument '$1'; accepted: --summary FILE.csv, or none" >&2
+    exit 2
+fi
+
 source "$(dirname "$0")/common.sh"
 start_experiment fixed_montgomery_pipes
 impls=ptx,fp64,hybrid
@@ -22,39 +74,7 @@ for moduli in shared per-element; do
 done
 "$MPGPU" fixed --bits 256,384,512 --op powm --impl "$impls" --count "$count" --reps 5 \
     --csv "$CSV" --verify sample --quiet
-
-# The marginal montmul rate of each case, from the medians of its chains of 100 and 200.
-awk -F, '
-    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    {
-        p = $col["params"]
-        split(p, kv, ";")
-        delete f
-        for (k in kv) { split(kv[k], e, "="); f[e[1]] = e[2] }
-        if (f["op"] != "montmul") next
-        key = $col["bits"] SUBSEP f["impl"] SUBSEP f["modulus"]
-        t[key, f["chain"]] = $col["median_ms"]; n[key] = f["elements"]; keys[key] = 1
-        gpu = $col["gpu"]; commit = $col["commit"]
-    }
-    END {
-        printf "Marginal montmul rate, 100 x elements / (t(chain 200) - t(chain 100)), held kernel time, median of 10; %s, commit %s\n\n", gpu, commit
-        print "| bits | moduli | ptx (IMAD) | fp64 | hybrid | hybrid / ptx |"
-        print "| ---: | --- | ---: | ---: | ---: | ---: |"
-        split("256 384 512", bits, " ")
-        split("random per-element", mods, " ")
-        for (b = 1; b <= 3; b++)
-            for (m = 1; m <= 2; m++) {
-                line = "| " bits[b] " | " (mods[m] == "random" ? "one for all" : "one per element")
-                split("ptx fp64 hybrid", impl, " ")
-                for (i = 1; i <= 3; i++) {
-                    key = bits[b] SUBSEP impl[i] SUBSEP mods[m]
-                    dt = (key in keys) ? t[key, 200] - t[key, 100] : 0
-                    r[i] = dt > 0 ? 100 * n[key] / (dt / 1000) : 0
-                    line = line (r[i] > 0 ? sprintf(" | %.3g/s", r[i]) : " | -")
-                }
-                print line (r[1] > 0 && r[3] > 0 ? sprintf(" | %.2fx |", r[3] / r[1]) : " | - |")
-            }
-    }' "$CSV" >"$RESULTS/fixed_montgomery_pipes.md"
+summary "$CSV" >"$RESULTS/fixed_montgomery_pipes.md"
 cat "$RESULTS/fixed_montgomery_pipes.md"
 
 if ! command -v ncu >/dev/null; then

@@ -11,7 +11,7 @@
 // A host build has no PTX, so there Impl::ptx runs the C path: the host test checks the
 // algorithms and their word bounds, the gpu suite the PTX. Two more have montmul and powm
 // alone: Impl::fp64, in 52-bit limbs on the FP64 pipe (fixed_fp64.cuh), and Impl::hybrid, the
-// PTX path with the word products of its reduction rows on the FP64 pipe (fixed_mont.cuh).
+// PTX path with part of its word products on the FP64 pipe (fixed_mont.cuh's RowTerms).
 //
 // The study's slips are not repeated: a 64-bit sum keeps the carry that Listing 3.1 drops when
 // both words are all ones and a carry comes in; a borrow chain continues with subc (Listing

@@ -494,7 +494,8 @@ template <int P> struct Fp64Precision : Precision<P, Impl::c> {
             else
                 fixed::fp64::run_chain<P, FIXED_POWM>(r, a, b, m, r2, chain);
         };
-        this->check_montgomery_all([&] { check_product(); }, [&](const Num &m) { check_modulus(m); },
+        this->check_montgomery_all([&] { check_product(); },
+                                   [&](const Num &m) { check_modulus(m); },
                                    [&] { this->check_montgomery_chain(run); });
     }
 };
