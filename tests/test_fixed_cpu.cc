@@ -334,6 +334,53 @@ template <int P, Impl I> struct Precision {
         }
     }
 
+    // montmul(r, a, b, m, mp) and powm(r, x, e, m, mp, r2), on words, of a path that has those
+    // two alone (fp64, hybrid), against GMP and montmul against the IMAD path's host twin: every
+    // operand below m and all ones of n words (below R, as montmul's first operand may be) times
+    // every one below m, and powm on every third with exponents 0, 1, all ones of n words and a
+    // random one. operand(a) runs once for each first operand, for a path's own checks of it.
+    template <class Montmul, class Powm, class Operand>
+    void check_montgomery_modulus(const Num &mw, Montmul montmul, Powm powm, Operand operand)
+    {
+        mpz_t m, x, y, s, rinv, R;
+        gmp_modulus(m, R, rinv, mw);
+        mpz_inits(x, y, s, NULL);
+        const uint32_t mp = fixed::mont_neg_inv(mw[0]);
+        Num r2(N);
+        fixed_r2(N, mw.data(), r2.data());
+        std::vector<Num> v = below(m);
+        v.push_back(Num(N, ~0u));
+        for (const Num &a : v) {
+            operand(a);
+            to_mpz(x, a);
+            for (size_t k = 0; k + 1 < v.size(); k++) { // b below m
+                const Num &b = v[k];
+                uint32_t r[N], imad[N];
+                montmul(r, a.data(), b.data(), mw.data(), mp);
+                to_mpz(y, b);
+                mpz_mul(s, x, y);
+                mpz_mul(s, s, rinv);
+                mpz_mod(s, s, m);
+                CHECK(Num(r, r + N) == from_mpz(s, N), "%s montmul", where);
+                fixed::montmul<N, Impl::c>(imad, a.data(), b.data(), mw.data(), mp);
+                CHECK(!memcmp(r, imad, sizeof r), "%s montmul as the IMAD path's", where);
+            }
+        }
+        Num one(N, 0);
+        one[0] = 1;
+        const std::vector<Num> exps = {Num(N, 0), one, Num(N, ~0u), random_num(stream_counter++, N, P)};
+        for (size_t i = 0; i < v.size(); i += 3)
+            for (const Num &e : exps) {
+                uint32_t r[N];
+                powm(r, v[i].data(), e.data(), mw.data(), mp, r2.data());
+                to_mpz(x, v[i]);
+                to_mpz(y, e);
+                mpz_powm(s, x, y, m);
+                CHECK(Num(r, r + N) == from_mpz(s, N), "%s powm", where);
+            }
+        mpz_clears(m, x, y, s, rinv, R, NULL);
+    }
+
     // --chain of montmul and powm, as run(o, r, a, b, m, mp, r2, chain) runs it (the fp64 and
     // hybrid paths, which have those two alone), against the reference the command line checks
     // with.
@@ -435,54 +482,32 @@ template <int P> struct Fp64Precision : Precision<P, Impl::c> {
     void check_modulus(const Num &mw)
     {
         const char *where = this->where;
-        mpz_t m, x, y, s, rinv, R;
-        Base::gmp_modulus(m, R, rinv, mw);
-        mpz_inits(x, y, s, NULL);
         fixed::fp64::Modulus<N> mod;
         fixed::fp64::modulus_set<N>(mod, mw.data());
         const uint64_t mp = fixed::fp64::limb_value(mod.mp);
         CHECK(((mp * mod.mw[0] + 1) & fixed::fp64::limb_mask) == 0, "%s -m^-1 mod 2^52", where);
-        const uint32_t mp32 = fixed::mont_neg_inv(mw[0]);
-        Num r2(N);
-        fixed_r2(N, mw.data(), r2.data());
-        std::vector<Num> v = this->below(m);
-        v.push_back(Num(N, ~0u)); // all ones of n words: below R, as montmul's first operand may be
-        for (const Num &a : v) {
-            Limbs al, bl, rl;
-            load(al, a);
-            CHECK(store(al) == a, "%s words to limbs and back", where);
-            to_mpz(x, a);
-            for (size_t k = 0; k + 1 < v.size(); k++) { // b below m
-                const Num &b = v[k];
-                load(bl, b);
+        this->check_montgomery_modulus(
+            mw,
+            [&](uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *, uint32_t) {
+                Limbs al, bl, rl;
+                fixed::fp64::load<N>(al, a);
+                fixed::fp64::load<N>(bl, b);
                 fixed::fp64::montmul<N>(rl, al, bl, mod);
-                to_mpz(y, b);
-                mpz_mul(s, x, y);
-                mpz_mul(s, s, rinv);
-                mpz_mod(s, s, m);
-                CHECK(store(rl) == from_mpz(s, N), "%s montmul", where);
-                uint32_t imad[N];
-                fixed::montmul<N, Impl::c>(imad, a.data(), b.data(), mw.data(), mp32);
-                CHECK(store(rl) == Num(imad, imad + N), "%s montmul as the IMAD path's", where);
-            }
-        }
-        // powm: every third base, exponents 0, 1, all ones of n words and a random one.
-        Num one(N, 0);
-        one[0] = 1;
-        const std::vector<Num> exps = {Num(N, 0), one, Num(N, ~0u), random_num(stream_counter++, N, P)};
-        Limbs r2l;
-        load(r2l, r2);
-        for (size_t i = 0; i < v.size(); i += 3)
-            for (const Num &e : exps) {
-                Limbs bl, rl;
-                load(bl, v[i]);
-                fixed::fp64::powm<N>(rl, bl, e.data(), r2l, mod);
-                to_mpz(x, v[i]);
-                to_mpz(y, e);
-                mpz_powm(s, x, y, m);
-                CHECK(store(rl) == from_mpz(s, N), "%s powm", where);
-            }
-        mpz_clears(m, x, y, s, rinv, R, NULL);
+                fixed::fp64::store<N>(r, rl);
+            },
+            [&](uint32_t *r, const uint32_t *x, const uint32_t *e, const uint32_t *, uint32_t,
+                const uint32_t *r2) {
+                Limbs xl, r2l, rl;
+                fixed::fp64::load<N>(xl, x);
+                fixed::fp64::load<N>(r2l, r2);
+                fixed::fp64::powm<N>(rl, xl, e, r2l, mod);
+                fixed::fp64::store<N>(r, rl);
+            },
+            [&](const Num &a) {
+                Limbs al;
+                load(al, a);
+                CHECK(store(al) == a, "%s words to limbs and back", where);
+            });
     }
 
     void check_all()
@@ -527,44 +552,14 @@ template <int P> struct HybridPrecision : Precision<P, Impl::c> {
 
     void check_modulus(const Num &mw)
     {
-        const char *where = this->where;
-        mpz_t m, x, y, s, rinv, R;
-        Base::gmp_modulus(m, R, rinv, mw);
-        mpz_inits(x, y, s, NULL);
-        const uint32_t mp = fixed::mont_neg_inv(mw[0]);
-        Num r2(N);
-        fixed_r2(N, mw.data(), r2.data());
-        std::vector<Num> v = this->below(m);
-        v.push_back(Num(N, ~0u)); // all ones of n words: below R, as montmul's first operand may be
-        for (const Num &a : v) {
-            to_mpz(x, a);
-            for (size_t k = 0; k + 1 < v.size(); k++) { // b below m
-                const Num &b = v[k];
-                uint32_t r[N], imad[N];
-                fixed::montmul<N, Impl::hybrid>(r, a.data(), b.data(), mw.data(), mp);
-                to_mpz(y, b);
-                mpz_mul(s, x, y);
-                mpz_mul(s, s, rinv);
-                mpz_mod(s, s, m);
-                CHECK(Num(r, r + N) == from_mpz(s, N), "%s montmul", where);
-                fixed::montmul<N, Impl::c>(imad, a.data(), b.data(), mw.data(), mp);
-                CHECK(!memcmp(r, imad, sizeof r), "%s montmul as the IMAD path's", where);
-            }
-        }
-        // powm: every third base, exponents 0, 1, all ones of n words and a random one.
-        Num one(N, 0);
-        one[0] = 1;
-        const std::vector<Num> exps = {Num(N, 0), one, Num(N, ~0u), random_num(stream_counter++, N, P)};
-        for (size_t i = 0; i < v.size(); i += 3)
-            for (const Num &e : exps) {
-                uint32_t r[N];
-                fixed::powm<N, Impl::hybrid>(r, v[i].data(), e.data(), mw.data(), mp, r2.data());
-                to_mpz(x, v[i]);
-                to_mpz(y, e);
-                mpz_powm(s, x, y, m);
-                CHECK(Num(r, r + N) == from_mpz(s, N), "%s powm", where);
-            }
-        mpz_clears(m, x, y, s, rinv, R, NULL);
+        this->check_montgomery_modulus(
+            mw,
+            [](uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *m, uint32_t mp) {
+                fixed::montmul<N, Impl::hybrid>(r, a, b, m, mp);
+            },
+            [](uint32_t *r, const uint32_t *x, const uint32_t *e, const uint32_t *m, uint32_t mp,
+               const uint32_t *r2) { fixed::powm<N, Impl::hybrid>(r, x, e, m, mp, r2); },
+            [](const Num &) {});
     }
 
     void check_all()
