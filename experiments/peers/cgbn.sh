@@ -2,10 +2,12 @@
 # Issue 39: NVIDIA CGBN beside mpgpu, like for like. Builds the peer harness
 # (experiments/peers/cgbn_bench.c and cgbn_kernels.cu, our own code) against a CGBN checkout
 # named by $CGBN_DIR, then runs the issue's tables with CGBN and with mpgpu in one run, into one
-# CSV in mpgpu's schema ($RESULTS/cgbn.csv; method cgbn-tpiN for CGBN's rows), each case timed
-# held and with the launch (--include-launch), every result checked against GMP; and writes
-# $RESULTS/cgbn_ratios.md, mpgpu's best method against CGBN's best TPI from those rows. No CGBN
-# code is in this project: without $CGBN_DIR (or a harness built before) it says so and skips.
+# CSV in mpgpu's schema ($RESULTS/cgbn.csv; method cgbn-tpiN for CGBN's rows in 128-thread
+# blocks, as CGBN's samples launch, cgbn-tpiN-bM in blocks of M threads), each case timed held
+# and with the launch (--include-launch), every result checked against GMP; and writes
+# $RESULTS/cgbn_ratios.md, mpgpu's best method against CGBN's best TPI and block size from those
+# rows. No CGBN code is in this project: without $CGBN_DIR (or a harness built before) it says so
+# and skips.
 #
 #   CGBN_DIR=DIR experiments/peers/cgbn.sh                  build the harness and run (a GPU host
 #                                                           with nvcc and GMP's headers)
@@ -40,7 +42,7 @@ done
 has_part() { [[ " $CGBN_PARTS " == *" $1 "* ]]; }
 
 # ratios CSV: for every case of CGBN rows (subcommand, bits, count, timed region), CGBN's best
-# TPI against mpgpu's best method of the same case; for fixed, the marginal rate of the chain,
+# method (TPI and block size) against mpgpu's best method of the same case; for fixed, the marginal rate of the chain,
 # 100 elements / (t(chain 200) - t(chain 100)), of each side's best. Columns by header name.
 ratios() {
     awk -F, '
@@ -72,7 +74,7 @@ ratios() {
                    mv == "" ? "-" : sprintf("%.2fx", unit == "ms" ? cv / mv : mv / cv)
         }
         END {
-            print "| subcommand | bits | count | timed region | CGBN, best TPI | mpgpu, best method | mpgpu / CGBN |"
+            print "| subcommand | bits | count | timed region | CGBN, best TPI and block | mpgpu, best method | mpgpu / CGBN |"
             print "| --- | ---: | ---: | --- | ---: | ---: | ---: |"
             for (g in case_g)
                 row(g, "ms", sprintf("%.4g ms", best[g, "cgbn"]), who[g, "cgbn"],
@@ -130,8 +132,11 @@ fi
 MPGPU=${MPGPU:-build/cli/mpgpu}
 
 # Sizes the harness is built for and the operations at each (cgbn_kernels.cu's CGBN_BENCH_OPS:
-# 1 mul, 2 montmul, 4 gcd), every TPI (4, 8, 16, 32) at every size: the issue's tables.
+# 1 mul, 2 montmul, 4 gcd), every TPI (4, 8, 16, 32) at every size: the issue's tables; each in
+# blocks of CGBN_BLOCKS threads (cgbn_kernels.cu's CGBN_BENCH_BLOCKS, a sum of 32, 64, 128, 256
+# and 512; default all five).
 CGBN_SIZES=${CGBN_SIZES:-"256:3 384:2 512:3 1024:5 2048:5 4096:5 8192:1 16384:1 32768:1"}
+CGBN_BLOCKS=${CGBN_BLOCKS:-992}
 
 # build_harness OUT: OUT/cgbn_bench from the harness's sources, CGBN and mpgpu's build; says how
 # long it took. Kernel objects are compiled ${JOBS:-2} at a time.
@@ -165,8 +170,8 @@ build_harness() {
     printf '%s\n' $CGBN_SIZES | xargs -P "${JOBS:-2}" -I{} bash -c '
         bits=${1%%:*} ops=${1##*:}
         "$2" -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -I"$3" -I"$4" \
-            -DCGBN_BENCH_BITS=$bits -DCGBN_BENCH_TPIS=60 -DCGBN_BENCH_OPS=$ops \
-            -c "$4/cgbn_kernels.cu" -o "$5/cgbn_$bits.o"' _ {} "$nvcc" "$CGBN_DIR" "$here" "$obj"
+            -DCGBN_BENCH_BITS=$bits -DCGBN_BENCH_TPIS=60 -DCGBN_BENCH_BLOCKS=$6 -DCGBN_BENCH_OPS=$ops \
+            -c "$4/cgbn_kernels.cu" -o "$5/cgbn_$bits.o"' _ {} "$nvcc" "$CGBN_DIR" "$here" "$obj" "$CGBN_BLOCKS"
     # shellcheck disable=SC2016,SC2046 # $ORIGIN is the linker's; the flags are words
     "$cxx" -o "$out/cgbn_bench" "$obj/cgbn_bench.o" "$obj/hostmem.o" "${objs[@]}" \
         -Wl,--as-needed '-Wl,-rpath,$ORIGIN/../lib' -Wl,--start-group \
@@ -174,7 +179,7 @@ build_harness() {
         "$gmp_a" "$cudart" -Wl,--end-group -fopenmp -ldl -lrt -pthread -lm \
         $(pkg-config --libs libcjson 2>/dev/null || true)
     rm -rf "$obj"
-    echo "cgbn: built $out/cgbn_bench (sizes $CGBN_SIZES) in $((SECONDS - start)) s on ${JOBS:-2} jobs" >&2
+    echo "cgbn: built $out/cgbn_bench (sizes $CGBN_SIZES, blocks $CGBN_BLOCKS) in $((SECONDS - start)) s on ${JOBS:-2} jobs" >&2
 }
 
 if [ -n "$build_only" ]; then
@@ -217,13 +222,21 @@ attempt() {
     return "$status"
 }
 
+# tpi_methods OP TPI: the harness's methods built for OP with TPI threads an instance (every
+# block size), comma-separated; empty when none.
+tpi_methods() {
+    "$CGBN_BENCH" --list | awk -v op="$1" -v t="cgbn-tpi$2" '
+        $1 == op { n = split($3, m, ","); for (i = 1; i <= n; i++) if (m[i] == t || index(m[i], t "-b") == 1) seen[m[i]] = 1 }
+        END { for (k in seen) out = out (out == "" ? "" : ",") k; print out }'
+}
+
 # both CMD...: the command timed held, then with the launch, into the CSV. The harness runs every
-# TPI of a size in one process; should that stop on an error other than a mismatch (after which
-# every row is written), each TPI runs alone, so that a TPI whose kernel faults (which ends the
-# process) loses only its own rows (a TPI that ran before it then has two rows of the case; the
-# ratio table takes the best).
+# method of a size in one process; should that stop on an error other than a mismatch (after
+# which every row is written), each TPI (in every block size) runs alone, so that a TPI whose
+# kernel faults (which ends the process) loses only its own rows (a method that ran before it
+# then has two rows of the case; the ratio table takes the best).
 both() {
-    local launch status
+    local launch status methods
     for launch in "" --include-launch; do
         status=0
         # shellcheck disable=SC2086 # $launch: no word or one
@@ -232,13 +245,15 @@ both() {
             continue
         fi
         for tpi in 4 8 16 32; do
+            methods=$(tpi_methods "$2" "$tpi")
+            [ -n "$methods" ] || continue
             # shellcheck disable=SC2086
-            attempt "$@" --csv "$CSV" --quiet $launch --method "cgbn-tpi$tpi" || true
+            attempt "$@" --csv "$CSV" --quiet $launch --method "$methods" || true
         done
     done
 }
 
-# mul BITS COUNT REPS: CGBN's every TPI and mpgpu's methods at one size and count; every product
+# mul BITS COUNT REPS: CGBN's every TPI and block size and mpgpu's methods at one size and count; every product
 # checked up to 2^24 product words, a spread sample of about 1000 beyond.
 mul() {
     local verify=all

@@ -6,9 +6,11 @@
  * this project. experiments/peers/cgbn.sh builds and runs it.
  *
  *   cgbn_bench mul   --bits 256,1024 --count 2^20 [--method cgbn-tpi8] [mpgpu's options]
+ *                    (cgbn-tpiN: N threads per instance in CGBN's 128-thread blocks;
+ *                    cgbn-tpiN-bM: in blocks of M threads)
  *   cgbn_bench fixed --bits 256 --count 2^20 --chain 100      (cgbn_mont_mul, a modulus each)
  *   cgbn_bench gcd   --bits 1024 --count 2^17
- *   cgbn_bench --list                                        (the sizes and TPIs built)
+ *   cgbn_bench --list                                        (the sizes and methods built)
  *
  * Operands: mul and gcd take mpgpu mul's (random_words from --seed, streams 2p and 2p + 1), the
  * same numbers `mpgpu mul` multiplies with that seed; fixed takes mpgpu fixed's operands below a
@@ -30,7 +32,8 @@
 #include "random_words.h"
 #include "timing.h"
 
-/* The kernels the objects registered: at most 4 TPIs x 3 operations x the sizes built. */
+/* The kernels the objects registered: at most 4 TPIs x 5 block sizes x 3 operations x the sizes
+ * built. */
 #define MAX_KERNELS 1024
 static const struct cgbn_kernel *kernels[MAX_KERNELS];
 static size_t n_kernels;
@@ -38,12 +41,30 @@ static size_t n_kernels;
 void cgbn_register(const struct cgbn_kernel *k)
 {
     if (n_kernels == MAX_KERNELS)
-        abort(); /* before main: only a build of more than 85 sizes gets here */
+        abort(); /* before main: only a build of more than 17 sizes gets here */
     kernels[n_kernels++] = k;
 }
 
+/* A method is a TPI and a block size: cgbn-tpiN in blocks of 128 threads, as CGBN's samples
+ * launch, cgbn-tpiN-bM in blocks of M (cgbn_kernels.cu builds the sizes asked for). */
 static const unsigned tpis[] = {4, 8, 16, 32};
-#define N_TPIS (sizeof tpis / sizeof tpis[0])
+static const unsigned block_sizes[] = {128, 32, 64, 256, 512};
+#define SAMPLES_BLOCK 128u
+#define N_BLOCKS (sizeof block_sizes / sizeof block_sizes[0])
+#define N_VARIANTS (sizeof tpis / sizeof tpis[0] * N_BLOCKS)
+#define METHOD_NAME_MAX 24
+#define METHOD_LIST_MAX 512
+
+static unsigned tpi_of(size_t v) { return tpis[v / N_BLOCKS]; }
+static unsigned block_of(size_t v) { return block_sizes[v % N_BLOCKS]; }
+
+static void method_name(size_t v, char *out, size_t len)
+{
+    if (block_of(v) == SAMPLES_BLOCK)
+        snprintf(out, len, "cgbn-tpi%u", tpi_of(v));
+    else
+        snprintf(out, len, "cgbn-tpi%u-b%u", tpi_of(v), block_of(v));
+}
 
 /* Each operation as mpgpu's rows name it: the subcommand whose rows it stands beside, what one
  * result is, and what the throughput counts. */
@@ -57,25 +78,30 @@ static const struct op_desc ops[CGBN_N_OPS] = {
     [CGBN_GCD] = {"gcd", "pair", "gcds", 1024},
 };
 
-static const struct cgbn_kernel *kernel_of(enum cgbn_op op, unsigned bits, unsigned tpi)
+static const struct cgbn_kernel *kernel_of(enum cgbn_op op, unsigned bits, size_t v)
 {
     for (size_t i = 0; i < n_kernels; i++)
-        if (kernels[i]->op == op && kernels[i]->bits == bits && kernels[i]->tpi == tpi)
+        if (kernels[i]->op == op && kernels[i]->bits == bits && kernels[i]->tpi == tpi_of(v) &&
+            kernels[i]->block_threads == block_of(v))
             return kernels[i];
     return NULL;
 }
 
-/* "cgbn-tpi4,cgbn-tpi8" of the TPIs built for op at bits (all sizes: bits 0); "none" if none. */
+/* "cgbn-tpi4,cgbn-tpi4-b32,..." of the methods built for op at bits (all sizes: bits 0); "none"
+ * if none. */
 static void built_methods(enum cgbn_op op, unsigned bits, char *out, size_t len)
 {
     size_t used = 0;
     out[0] = '\0';
-    for (size_t t = 0; t < N_TPIS; t++) {
+    for (size_t v = 0; v < N_VARIANTS; v++) {
         bool any = false;
         for (size_t i = 0; i < n_kernels && !any; i++)
-            any = kernels[i]->op == op && kernels[i]->tpi == tpis[t] && (!bits || kernels[i]->bits == bits);
+            any = kernels[i]->op == op && kernels[i]->tpi == tpi_of(v) &&
+                  kernels[i]->block_threads == block_of(v) && (!bits || kernels[i]->bits == bits);
+        char name[METHOD_NAME_MAX];
+        method_name(v, name, sizeof name);
         if (any && used < len)
-            used += snprintf(out + used, len - used, "%scgbn-tpi%u", used ? "," : "", tpis[t]);
+            used += snprintf(out + used, len - used, "%s%s", used ? "," : "", name);
     }
     if (!used)
         snprintf(out, len, "none");
@@ -88,8 +114,8 @@ static void built_sizes(enum cgbn_op op, char *out, size_t len)
     out[0] = '\0';
     for (unsigned bits = 32; bits <= 32768; bits += 32) {
         bool any = false;
-        for (size_t t = 0; t < N_TPIS && !any; t++)
-            any = kernel_of(op, bits, tpis[t]) != NULL;
+        for (size_t v = 0; v < N_VARIANTS && !any; v++)
+            any = kernel_of(op, bits, v) != NULL;
         if (any && used < len)
             used += snprintf(out + used, len - used, "%s%u", used ? "," : "", bits);
     }
@@ -101,7 +127,7 @@ static void print_list(void)
 {
     for (int op = 0; op < CGBN_N_OPS; op++)
         for (unsigned bits = 32; bits <= 32768; bits += 32) {
-            char methods[96];
+            char methods[METHOD_LIST_MAX];
             built_methods((enum cgbn_op)op, bits, methods, sizeof methods);
             if (strcmp(methods, "none"))
                 printf("%s %u %s\n", ops[op].subcommand, bits, methods);
@@ -121,7 +147,7 @@ struct run {
 
 struct cgbn_case {
     const struct cgbn_kernel *k;
-    char method[16];
+    char method[METHOD_NAME_MAX];
 };
 
 static unsigned result_words(const struct run *x, unsigned words)
@@ -363,52 +389,53 @@ static const struct cli_option fixed_options[] = {
     {0},
 };
 
-/* The TPIs --method asks for (wanted), and which of them it names one by one (named): without
- * --method, or with "all", every TPI built for the size. */
+/* The methods --method asks for (wanted), and which of them it names one by one (named):
+ * without --method, or with "all", every method built for the size. */
 static void parse_methods(const struct cli_common *opt, bool *wanted, bool *named)
 {
-    for (size_t t = 0; t < N_TPIS; t++) {
-        wanted[t] = opt->n_methods == 0;
-        named[t] = false;
+    for (size_t v = 0; v < N_VARIANTS; v++) {
+        wanted[v] = opt->n_methods == 0;
+        named[v] = false;
     }
     for (size_t i = 0; i < opt->n_methods; i++) {
         bool known = !strcmp(opt->methods[i], "all");
-        for (size_t t = 0; t < N_TPIS; t++) {
-            char name[16];
-            snprintf(name, sizeof name, "cgbn-tpi%u", tpis[t]);
+        for (size_t v = 0; v < N_VARIANTS; v++) {
+            char name[METHOD_NAME_MAX];
+            method_name(v, name, sizeof name);
             if (!strcmp(opt->methods[i], name))
-                named[t] = known = true;
-            wanted[t] |= named[t] || !strcmp(opt->methods[i], "all");
+                named[v] = known = true;
+            wanted[v] |= named[v] || !strcmp(opt->methods[i], "all");
         }
         if (!known)
-            cli_bad_input("--method '%s' is not accepted; accepted: cgbn-tpi4, cgbn-tpi8, "
-                          "cgbn-tpi16, cgbn-tpi32, all", opt->methods[i]);
+            cli_bad_input("--method '%s' is not accepted; accepted: cgbn-tpiN (N 4, 8, 16 or 32: "
+                          "threads per instance, 128-thread blocks), cgbn-tpiN-bM (M 32, 64, 256 or "
+                          "512 threads a block), all", opt->methods[i]);
     }
 }
 
-/* The cases, every size x every TPI wanted and built, in that order; a TPI named in --method
- * but not built for a size, or a size with none, is bad input. */
+/* The cases, every size x every method wanted and built, in that order; a method named in
+ * --method but not built for a size, or a size with none, is bad input. */
 static size_t make_cases(const struct run *x, struct bench_case *cases, struct cgbn_case *ccs)
 {
-    bool wanted[N_TPIS], named[N_TPIS];
+    bool wanted[N_VARIANTS], named[N_VARIANTS];
     parse_methods(&x->opt, wanted, named);
     size_t n = 0;
     for (size_t s = 0; s < x->opt.n_bits; s++) {
         const unsigned bits = x->opt.bits_list[s];
-        char built[96];
+        char built[METHOD_LIST_MAX];
         built_methods(x->op, bits, built, sizeof built);
         const size_t first = n;
-        for (size_t t = 0; t < N_TPIS; t++) {
-            if (!wanted[t])
+        for (size_t v = 0; v < N_VARIANTS; v++) {
+            if (!wanted[v])
                 continue;
-            const struct cgbn_kernel *k = kernel_of(x->op, bits, tpis[t]);
-            if (!k && named[t])
-                cli_bad_input("%s: cgbn-tpi%u at %u bits was not built; built at %u bits: %s",
-                              ops[x->op].subcommand, tpis[t], bits, bits, built);
+            const struct cgbn_kernel *k = kernel_of(x->op, bits, v);
+            method_name(v, ccs[n].method, sizeof ccs[n].method);
+            if (!k && named[v])
+                cli_bad_input("%s: %s at %u bits was not built; built at %u bits: %s",
+                              ops[x->op].subcommand, ccs[n].method, bits, bits, built);
             if (!k)
                 continue;
             ccs[n].k = k;
-            snprintf(ccs[n].method, sizeof ccs[n].method, "cgbn-tpi%u", tpis[t]);
             cases[n] = (struct bench_case){
                 .method = ccs[n].method,
                 .bits = bits,
@@ -458,7 +485,7 @@ static void require_memory(const struct run *x)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: cgbn_bench mul|fixed|gcd [options]   (cgbn_bench OP --help for the options)\n"
-               "       cgbn_bench --list                    (the sizes and TPIs built)\n");
+               "       cgbn_bench --list                    (the sizes and methods built)\n");
 }
 
 int main(int argc, char **argv)
@@ -486,7 +513,7 @@ int main(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     x.op = (enum cgbn_op)op;
-    char usage_line[96], description[1536], sizes[512], methods[96], default_bits[16];
+    char usage_line[96], description[2048], sizes[512], methods[METHOD_LIST_MAX], default_bits[16];
     built_sizes(x.op, sizes, sizeof sizes);
     built_methods(x.op, 0, methods, sizeof methods);
     snprintf(usage_line, sizeof usage_line, "cgbn_bench %s [--bits N[,N...]] [--count N] [--method M[,M...]]%s [options]",
@@ -495,7 +522,8 @@ int main(int argc, char **argv)
     snprintf(description, sizeof description,
              "Times NVIDIA CGBN's %s on the GPU, one instance per problem, with mpgpu's timing "
              "(held, or --include-launch), checks the results against GMP and writes mpgpu's rows "
-             "(method cgbn-tpiN: N threads per instance). Built here: %s bits; %s.",
+             "(method cgbn-tpiN: N threads per instance in blocks of 128 threads, as CGBN's samples "
+             "launch; cgbn-tpiN-bM: in blocks of M threads). Built here: %s bits; %s.",
              x.op == CGBN_MUL ? "cgbn_mul_wide (full products from and to device memory)"
              : x.op == CGBN_MONTMUL ? "cgbn_mont_mul (a register-resident chain, each element with its own odd modulus)"
                                     : "cgbn_gcd (one pair an instance)",
@@ -513,7 +541,7 @@ int main(int argc, char **argv)
         .options = x.op == CGBN_MONTMUL ? fixed_options : NULL,
         .handle = handle_option,
         .ctx = &x,
-        .methods_help = "methods: cgbn-tpi4, cgbn-tpi8, cgbn-tpi16, cgbn-tpi32 (CGBN's threads per instance), all (the default: every one built for the size)",
+        .methods_help = "methods: cgbn-tpiN (N = 4, 8, 16, 32: CGBN's threads per instance, in 128-thread blocks), cgbn-tpiN-bM (in blocks of M = 32, 64, 256, 512 threads), all (the default: every one built for the size)",
     };
     cli_parse(argc - 1, argv + 1, &spec, &x.opt);
     if (!x.opt.bits_set)
@@ -522,10 +550,10 @@ int main(int argc, char **argv)
     if (x.op == CGBN_MONTMUL && x.count > UINT64_MAX / x.chain)
         cli_bad_input("fixed: --count %zu times --chain %llu operations overflow a 64-bit count",
                       x.count, (unsigned long long)x.chain);
-    struct bench_case *cases = calloc(x.opt.n_bits * N_TPIS, sizeof *cases);
-    struct cgbn_case *ccs = calloc(x.opt.n_bits * N_TPIS, sizeof *ccs);
+    struct bench_case *cases = calloc(x.opt.n_bits * N_VARIANTS, sizeof *cases);
+    struct cgbn_case *ccs = calloc(x.opt.n_bits * N_VARIANTS, sizeof *ccs);
     if (!cases || !ccs)
-        cli_bad_input("out of host memory for %zu cases", x.opt.n_bits * N_TPIS);
+        cli_bad_input("out of host memory for %zu cases", x.opt.n_bits * N_VARIANTS);
     const size_t n_cases = make_cases(&x, cases, ccs);
 
     /* --csv is opened (exit 2 when it cannot be) before "no GPU" is said (exit 3). */

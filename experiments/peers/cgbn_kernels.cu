@@ -3,11 +3,12 @@
 // own code: CGBN is a header library that the user names (experiments/peers/cgbn.sh: CGBN_DIR);
 // nothing of it is in this project. Built by that script, once per size:
 //   nvcc -std=c++17 -O3 -gencode=arch=compute_90,code=sm_90 -I$CGBN_DIR \
-//        -DCGBN_BENCH_BITS=256 -DCGBN_BENCH_TPIS=60 -DCGBN_BENCH_OPS=7 \
+//        -DCGBN_BENCH_BITS=256 -DCGBN_BENCH_TPIS=60 -DCGBN_BENCH_BLOCKS=992 -DCGBN_BENCH_OPS=7 \
 //        -c cgbn_kernels.cu -o cgbn_256.o
 // CGBN_BENCH_TPIS is the sum of the TPIs to build (powers of two: 60 is 4, 8, 16 and 32; nvcc
-// splits a -D value at commas, so no list), CGBN_BENCH_OPS a mask of cgbn_bench.h's operations
-// (1 mul, 2 montmul, 4 gcd). The object registers each (size, operation, TPI) it holds with
+// splits a -D value at commas, so no list), CGBN_BENCH_BLOCKS the sum of the block sizes (992 is
+// 32, 64, 128, 256 and 512 threads), CGBN_BENCH_OPS a mask of cgbn_bench.h's operations (1 mul,
+// 2 montmul, 4 gcd). The object registers each (size, operation, TPI, block size) it holds with
 // the host side before main runs.
 #include <stdint.h>
 
@@ -18,8 +19,9 @@
 // CGBN's host side is built on GMP (its cgbn_mpz.h); the kernels here use none of it.
 #include <gmp.h>
 
-#if !defined(CGBN_BENCH_BITS) || !defined(CGBN_BENCH_TPIS) || !defined(CGBN_BENCH_OPS)
-#error "define CGBN_BENCH_BITS, CGBN_BENCH_TPIS and CGBN_BENCH_OPS (see the head of this file)"
+#if !defined(CGBN_BENCH_BITS) || !defined(CGBN_BENCH_TPIS) || !defined(CGBN_BENCH_BLOCKS) || \
+    !defined(CGBN_BENCH_OPS)
+#error "define CGBN_BENCH_BITS, CGBN_BENCH_TPIS, CGBN_BENCH_BLOCKS and CGBN_BENCH_OPS (see the head of this file)"
 #endif
 
 // cgbn.h defines five host functions with external linkage; every object of this file (one per
@@ -39,8 +41,11 @@ namespace {
 
 constexpr uint32_t BITS = CGBN_BENCH_BITS;
 static_assert(BITS % 32 == 0 && BITS >= 32, "CGBN takes sizes that are multiples of 32 bits");
-// 128 threads a block, as CGBN's own samples launch (TPB 0: any block size).
-constexpr unsigned BLOCK = 128;
+// CGBN's own samples launch 128 threads a block (TPB 0: any block size), but the fastest block
+// size depends on the size and the TPI (at 10240 products on an H200, 256 threads at 256 bits
+// and 32 at 2048 beat 128 by 4-5 %, docs/peers.md): each kernel is built for every block size
+// asked for, and the harness times them all, as mpgpu's own launch shapes were chosen by
+// measuring them.
 
 typedef cgbn_mem_t<BITS> words_t;
 
@@ -59,7 +64,7 @@ __device__ __forceinline__ words_t *at(const uint32_t *p, size_t i)
 
 // The instance this thread works on, TPI threads an instance; past count: none (a whole group
 // leaves, and CGBN synchronises within an instance's group only).
-template <uint32_t TPI> __device__ __forceinline__ size_t instance_of()
+template <uint32_t TPI, unsigned BLOCK> __device__ __forceinline__ size_t instance_of()
 {
     return (blockIdx.x * (size_t)BLOCK + threadIdx.x) / TPI;
 }
@@ -67,13 +72,13 @@ template <uint32_t TPI> __device__ __forceinline__ size_t instance_of()
 // One CGBN call per instance (cgbn_bench.h's operations): cgbn_mul_wide (r: the 2 w-word
 // product, low half first), the cgbn_mont_mul chain (r = a b^chain mod m, through Montgomery form
 // and back), or cgbn_gcd.
-template <uint32_t TPI, cgbn_op OP>
+template <uint32_t TPI, unsigned BLOCK, cgbn_op OP>
 __global__ void __launch_bounds__(BLOCK) op_kernel(const uint32_t *a, const uint32_t *b,
                                                    const uint32_t *m, uint32_t *r, size_t count,
                                                    uint64_t chain)
 {
     typedef sized<TPI> S;
-    const size_t i = instance_of<TPI>();
+    const size_t i = instance_of<TPI, BLOCK>();
     if (i >= count)
         return;
     typename S::context_t context(cgbn_no_checks);
@@ -101,19 +106,36 @@ __global__ void __launch_bounds__(BLOCK) op_kernel(const uint32_t *a, const uint
     cgbn_store(env, at(r, i), z);
 }
 
-template <uint32_t TPI, cgbn_op OP>
+template <uint32_t TPI, unsigned BLOCK, cgbn_op OP>
 cudaError_t launch(const uint32_t *a, const uint32_t *b, const uint32_t *m, uint32_t *r,
                    size_t count, uint64_t chain, cudaStream_t stream)
 {
     const unsigned blocks = (unsigned)((count * TPI + BLOCK - 1) / BLOCK);
-    op_kernel<TPI, OP><<<blocks, BLOCK, 0, stream>>>(a, b, m, r, count, chain);
+    op_kernel<TPI, BLOCK, OP><<<blocks, BLOCK, 0, stream>>>(a, b, m, r, count, chain);
     return cudaGetLastError();
+}
+
+template <uint32_t TPI, unsigned BLOCK, cgbn_op OP> void register_block()
+{
+    static_assert(BLOCK % 32 == 0 && BLOCK >= TPI, "whole warps, whole instances a block");
+    static const cgbn_kernel k = {BITS, TPI, OP, BLOCK, launch<TPI, BLOCK, OP>};
+    cgbn_register(&k);
 }
 
 template <uint32_t TPI, cgbn_op OP> void register_op()
 {
-    static const cgbn_kernel k = {BITS, TPI, OP, BLOCK, launch<TPI, OP>};
-    cgbn_register(&k);
+    static_assert(CGBN_BENCH_BLOCKS != 0 && (CGBN_BENCH_BLOCKS & ~992u) == 0,
+                  "CGBN_BENCH_BLOCKS sums some of 32, 64, 128, 256 and 512");
+    if constexpr ((CGBN_BENCH_BLOCKS & 32u) != 0)
+        register_block<TPI, 32, OP>();
+    if constexpr ((CGBN_BENCH_BLOCKS & 64u) != 0)
+        register_block<TPI, 64, OP>();
+    if constexpr ((CGBN_BENCH_BLOCKS & 128u) != 0)
+        register_block<TPI, 128, OP>();
+    if constexpr ((CGBN_BENCH_BLOCKS & 256u) != 0)
+        register_block<TPI, 256, OP>();
+    if constexpr ((CGBN_BENCH_BLOCKS & 512u) != 0)
+        register_block<TPI, 512, OP>();
 }
 
 template <uint32_t TPI> void register_tpi()

@@ -3,14 +3,14 @@
 # more than the shortest kernel at this count (docs/peers.md), so their ratio, timed by CUDA
 # events, stays near 1. This times the kernels alone: Nsight Compute's gpu__time_duration of
 # each launch (the grid's start to its end on the GPU, without the launch's front end and the
-# events), clocks and caches left as they are, for CGBN's TPI 8 (its best at this count in
-# results/cgbn_mul.csv) and mpgpu's fastest method at each size, held, in the cgbn_mul.csv of
-# the same $RESULTS (cgbn.sh, run first), and the shortest kernel (10240 products of 64 bits,
+# events), clocks and caches left as they are, for CGBN's fastest method (TPI and block size) and
+# mpgpu's fastest method at each size, held, in the cgbn_mul.csv of the same $RESULTS (cgbn.sh,
+# run first), and the shortest kernel (10240 products of 64 bits,
 # thread-comba). Every run checks all its results against GMP. Runs on the GPU machine, with a
 # harness built by `cgbn.sh --build-only OUT`:
 #   CGBN_BENCH=OUT/cgbn_bench MPGPU=... RESULTS=... experiments/peers/cgbn_ncu_small.sh
 # Writes $RESULTS/cgbn_ncu_small.csv (one row a launch) and cgbn_ncu_small.md (the median,
-# min and max a case, mpgpu's method, and the ratios).
+# min and max a case, each side's method, and the ratios).
 here=$(cd "$(dirname "$0")" && pwd)
 ncu_script=cgbn_ncu_small ncu_needs_csv=cgbn_mul.csv
 source "$here/ncu_common.sh"
@@ -42,31 +42,35 @@ kernel_of() {
     *) return 1 ;;
     esac
 }
-# mpgpu's fastest method at each size, 10240 products, held, in this run's cgbn_mul.csv.
+# Each side's fastest method at each size, 10240 products, held, verified, in this run's
+# cgbn_mul.csv: bits:CGBN's:mpgpu's.
 best=$(python3 - "$RESULTS/cgbn_mul.csv" <<'EOF'
 import csv, sys
 best = {}
 for r in csv.DictReader(open(sys.argv[1])):
     if (r["subcommand"] == "mul" and r["count"] == "10240" and r["timed_region"] == "kernels"
             and r["bits"] in ("256", "512", "1024", "2048") and r["method"] != "gmp"
-            and not r["method"].startswith("cgbn-")):
+            and int(r["mismatches"] or 0) == 0):
+        side = "cgbn" if r["method"].startswith("cgbn-") else "mpgpu"
         t = float(r["median_ms"])
-        if r["bits"] not in best or t < best[r["bits"]][0]:
-            best[r["bits"]] = (t, r["method"])
+        if (r["bits"], side) not in best or t < best[r["bits"], side][0]:
+            best[r["bits"], side] = (t, r["method"])
 for bits in ("256", "512", "1024", "2048"):
-    if bits not in best:
-        sys.exit(f"cgbn_ncu_small: no mpgpu row at {bits} bits x 10240 in {sys.argv[1]}")
-    print(f"{bits}:{best[bits][1]}")
+    for side in ("cgbn", "mpgpu"):
+        if (bits, side) not in best:
+            sys.exit(f"cgbn_ncu_small: no {side} row at {bits} bits x 10240 in {sys.argv[1]}")
+    print(f"{bits}:{best[bits, 'cgbn'][1]}:{best[bits, 'mpgpu'][1]}")
 EOF
 ) || exit 1
 
 profile floor-64 'thread_comba_kernel' "$MPGPU" mul --bits 64 --method thread-comba
 for run in $best; do
-    IFS=: read -r bits method <<<"$run"
+    IFS=: read -r bits cgbn_method method <<<"$run"
     kernel=$(kernel_of "$method") ||
         { echo "cgbn_ncu_small: no kernel name known for $method" >&2; exit 1; }
+    echo "$cgbn_method" >"$raw/cgbn-method-$bits"
     echo "$method" >"$raw/method-$bits"
-    profile "cgbn-$bits" 'op_kernel' "$CGBN_BENCH" mul --bits "$bits" --method cgbn-tpi8
+    profile "cgbn-$bits" 'op_kernel' "$CGBN_BENCH" mul --bits "$bits" --method "$cgbn_method"
     profile "mpgpu-$bits" "$kernel" "$MPGPU" mul --bits "$bits" --method "$method"
 done
 
@@ -99,12 +103,13 @@ with open(out_md, "w") as f:
     m, lo, hi, n = summary["floor-64"]
     f.write(f"Shortest kernel, 10240 products of 64 bits (thread-comba): {m:.3f} us "
             f"(min {lo:.3f}, max {hi:.3f}, {n} launches)\n\n")
-    f.write("| bits | CGBN TPI 8, us | mpgpu, us | mpgpu method | CGBN / mpgpu |\n"
-            "| ---: | ---: | ---: | --- | ---: |\n")
+    f.write("| bits | CGBN, us | CGBN method | mpgpu, us | mpgpu method | CGBN / mpgpu |\n"
+            "| ---: | ---: | --- | ---: | --- | ---: |\n")
     for b in (256, 512, 1024, 2048):
         c, m_ = summary[f"cgbn-{b}"], summary[f"mpgpu-{b}"]
+        cgbn_method = open(f"{raw}/cgbn-method-{b}").read().strip()
         method = open(f"{raw}/method-{b}").read().strip()
-        f.write(f"| {b} | {c[0]:.3f} ({c[1]:.3f}-{c[2]:.3f}) "
+        f.write(f"| {b} | {c[0]:.3f} ({c[1]:.3f}-{c[2]:.3f}) | {cgbn_method} "
                 f"| {m_[0]:.3f} ({m_[1]:.3f}-{m_[2]:.3f}) | {method} | {c[0] / m_[0]:.2f}x |\n")
 EOF
 cat "$RESULTS/cgbn_ncu_small.md"

@@ -4,8 +4,9 @@
 # same harness and mpgpu ROUNDS times (default 9) at those sizes, one seed a round (the seed is
 # the round: both sides multiply the same operands in a round, other operands in the next), the
 # side that runs first alternating from round to round, into $RESULTS/cgbn_rounds.csv, and writes
-# $RESULTS/cgbn_rounds.md: each side's best per round, their medians over the rounds (min-max),
-# the ratio of the medians, the ratio's range over the rounds and how many rounds reach 1.2x.
+# $RESULTS/cgbn_rounds.md: each side's best per round (CGBN's best TPI and block size), their
+# medians over the rounds (min-max), the ratio of the medians, the ratio's range over the rounds
+# and how many rounds reach 1.2x.
 #
 #   CGBN_BENCH=OUT/cgbn_bench experiments/peers/cgbn_rounds.sh   the GPU machine (cgbn.sh
 #                                                                --build-only OUT builds it)
@@ -18,8 +19,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
-# summary CSV: per size and round (seed), CGBN's best TPI and mpgpu's best method, held rows only;
-# a row with a mismatch is left out, as in cgbn.sh's ratios. Columns by header name.
+# summary CSV: per size and round (seed), CGBN's best TPI and block size and mpgpu's best method,
+# held rows only; a row with a mismatch is left out, as in cgbn.sh's ratios. Columns by header
+# name.
 summary() {
     awk -F, '
         NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -38,7 +40,7 @@ summary() {
             return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
         }
         END {
-            print "| bits | count | rounds | CGBN, best TPI: median (min-max) | mpgpu, best method: median (min-max) | ratio of the medians | ratio, by round | rounds at 1.2x or more |"
+            print "| bits | count | rounds | CGBN, best TPI and block: median (min-max) | mpgpu, best method: median (min-max) | ratio of the medians | ratio, by round | rounds at 1.2x or more |"
             print "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
             for (c in cases) {
                 n = 0; reach = 0
