@@ -107,6 +107,32 @@ static void built_methods(enum cgbn_op op, unsigned bits, char *out, size_t len)
         snprintf(out, len, "none");
 }
 
+/* "TPI 4, 8, 16, 32 in blocks of 32, 64, 128, 256, 512 threads" of the kernels built for op (at
+ * some size); "no method" if none. */
+static void built_shapes(enum cgbn_op op, char *out, size_t len)
+{
+    char t_list[64] = "", b_list[64] = "";
+    size_t t_used = 0, b_used = 0;
+    for (size_t t = 0; t < sizeof tpis / sizeof tpis[0]; t++)
+        for (size_t i = 0; i < n_kernels; i++)
+            if (kernels[i]->op == op && kernels[i]->tpi == tpis[t]) {
+                t_used += snprintf(t_list + t_used, sizeof t_list - t_used, "%s%u",
+                                   t_used ? ", " : "", tpis[t]);
+                break;
+            }
+    for (unsigned block = 32; block <= 512; block *= 2)
+        for (size_t i = 0; i < n_kernels; i++)
+            if (kernels[i]->op == op && kernels[i]->block_threads == block) {
+                b_used += snprintf(b_list + b_used, sizeof b_list - b_used, "%s%u",
+                                   b_used ? ", " : "", block);
+                break;
+            }
+    if (t_used)
+        snprintf(out, len, "TPI %s in blocks of %s threads", t_list, b_list);
+    else
+        snprintf(out, len, "no method");
+}
+
 /* "256,512" of the sizes built for op; "none" if none. */
 static void built_sizes(enum cgbn_op op, char *out, size_t len)
 {
@@ -515,7 +541,7 @@ int main(int argc, char **argv)
     x.op = (enum cgbn_op)op;
     char usage_line[96], description[2048], sizes[512], methods[METHOD_LIST_MAX], default_bits[16];
     built_sizes(x.op, sizes, sizeof sizes);
-    built_methods(x.op, 0, methods, sizeof methods);
+    built_shapes(x.op, methods, sizeof methods);
     snprintf(usage_line, sizeof usage_line, "cgbn_bench %s [--bits N[,N...]] [--count N] [--method M[,M...]]%s [options]",
              ops[op].subcommand, x.op == CGBN_MONTMUL ? " [--chain K]" : "");
     snprintf(default_bits, sizeof default_bits, "%u", ops[op].default_bits);
