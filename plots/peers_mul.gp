@@ -1,5 +1,5 @@
 # mpgpu against NVIDIA CGBN, products (issue 39; docs/peers.md): at each size and count, CGBN's
-# fastest threads per instance over mpgpu's fastest method, both from the same run
+# fastest threads per instance and block size over mpgpu's fastest method, both from the same run
 # (experiments/peers/cgbn.sh, results/cgbn_mul.csv), held and with the launch; above 1 mpgpu is
 # faster. Beside them, at 10240 products, the most any kernel could reach held: CGBN's time over
 # a kernel that only copies each product's operands into its product's words
@@ -16,7 +16,7 @@ floor_csv = results_dir.'mul_floor.csv'
 # The ratios are the table cgbn.sh wrote beside the CSV (cgbn_mul_ratios.md), so that the figure
 # and the docs take the same rows by the same rule (verified rows only, each side's best). Its
 # columns, split at '|': 2 subcommand, 3 bits, 4 count, 5 timed region, 6 CGBN's best ("T ms
-# (cgbn-tpiN)"), 8 the ratio ("1.20x"; "-" without an mpgpu row).
+# (cgbn-tpiN[-bM])"), 8 the ratio ("1.20x"; "-" without an mpgpu row).
 ratios_md = results_dir.'cgbn_mul_ratios.md'
 table = sprintf("awk -F'|' -v OFS='|' '{ for (i = 2; i <= 8; i++) gsub(/^ +| +$/, \"\", $i) } $2 == \"mul\" && $8 ~ /x$/' %s", q(ratios_md))
 # ratio(count, region): bits and the ratio at that count, one line a size.
