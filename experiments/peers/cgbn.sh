@@ -42,8 +42,9 @@ done
 has_part() { [[ " $CGBN_PARTS " == *" $1 "* ]]; }
 
 # ratios CSV: for every case of CGBN rows (subcommand, bits, count, timed region), CGBN's best
-# method (TPI and block size) against mpgpu's best method of the same case; for fixed, the marginal rate of the chain,
-# 100 elements / (t(chain 200) - t(chain 100)), of each side's best. Columns by header name.
+# method (TPI and block size) against mpgpu's best method of the same case; for fixed, the
+# marginal rate of the chain, 100 elements / (t(chain 200) - t(chain 100)), of each side's best.
+# Columns by header name.
 ratios() {
     awk -F, '
         NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -253,8 +254,8 @@ both() {
     done
 }
 
-# mul BITS COUNT REPS: CGBN's every TPI and block size and mpgpu's methods at one size and count; every product
-# checked up to 2^24 product words, a spread sample of about 1000 beyond.
+# mul BITS COUNT REPS: CGBN's every TPI and block size and mpgpu's methods at one size and count;
+# every product checked up to 2^24 product words, a spread sample of about 1000 beyond.
 mul() {
     local verify=all
     [ $(($1 * $2 / 32)) -le $((1 << 24)) ] || verify=sample

@@ -42,10 +42,9 @@ namespace {
 constexpr uint32_t BITS = CGBN_BENCH_BITS;
 static_assert(BITS % 32 == 0 && BITS >= 32, "CGBN takes sizes that are multiples of 32 bits");
 // CGBN's own samples launch 128 threads a block (TPB 0: any block size), but the fastest block
-// size depends on the size and the TPI (at 10240 products on an H200, 256 threads at 256 bits
-// and 32 at 2048 beat 128 by 4-5 %, docs/peers.md): each kernel is built for every block size
-// asked for, and the harness times them all, as mpgpu's own launch shapes were chosen by
-// measuring them.
+// size depends on the size and the TPI (on an H200, 32-thread blocks beat 128 by 3.9 % at 2048
+// bits x 10240, docs/peers.md): each kernel is built for every block size asked for, and the
+// harness times them all, as mpgpu's own launch shapes were chosen by measuring them.
 
 typedef cgbn_mem_t<BITS> words_t;
 
