@@ -5,9 +5,9 @@
 # each launch (the grid's start to its end on the GPU, without the launch's front end and the
 # events), clocks and caches left as they are, for CGBN's fastest method (TPI and block size) and
 # mpgpu's fastest method at each size, held, in the cgbn_mul.csv of the same $RESULTS (cgbn.sh,
-# run first), and the shortest kernel (10240 products of 64 bits,
-# thread-comba). Every run checks all its results against GMP. Runs on the GPU machine, with a
-# harness built by `cgbn.sh --build-only OUT`:
+# run first), and the shortest kernel (10240 products of 64 bits, thread-comba). Every run checks
+# all its results against GMP. Runs on the GPU machine, with a harness built by
+# `cgbn.sh --build-only OUT`:
 #   CGBN_BENCH=OUT/cgbn_bench MPGPU=... RESULTS=... experiments/peers/cgbn_ncu_small.sh
 # Writes $RESULTS/cgbn_ncu_small.csv (one row a launch) and cgbn_ncu_small.md (the median,
 # min and max a case, each side's method, and the ratios).
