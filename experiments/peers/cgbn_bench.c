@@ -48,7 +48,7 @@ void cgbn_register(const struct cgbn_kernel *k)
 /* A method is a TPI and a block size: cgbn-tpiN in blocks of 128 threads, as CGBN's samples
  * launch, cgbn-tpiN-bM in blocks of M (cgbn_kernels.cu builds the sizes asked for). */
 static const unsigned tpis[] = {4, 8, 16, 32};
-static const unsigned block_sizes[] = {128, 32, 64, 256, 512};
+static const unsigned block_sizes[] = {32, 64, 128, 256, 512}; /* ascending */
 #define SAMPLES_BLOCK 128u
 #define N_BLOCKS (sizeof block_sizes / sizeof block_sizes[0])
 #define N_VARIANTS (sizeof tpis / sizeof tpis[0] * N_BLOCKS)
@@ -120,11 +120,11 @@ static void built_shapes(enum cgbn_op op, char *out, size_t len)
                                    t_used ? ", " : "", tpis[t]);
                 break;
             }
-    for (unsigned block = 32; block <= 512; block *= 2)
+    for (size_t b = 0; b < N_BLOCKS; b++)
         for (size_t i = 0; i < n_kernels; i++)
-            if (kernels[i]->op == op && kernels[i]->block_threads == block) {
+            if (kernels[i]->op == op && kernels[i]->block_threads == block_sizes[b]) {
                 b_used += snprintf(b_list + b_used, sizeof b_list - b_used, "%s%u",
-                                   b_used ? ", " : "", block);
+                                   b_used ? ", " : "", block_sizes[b]);
                 break;
             }
     if (t_used)
