@@ -7,7 +7,8 @@
 // cli/timing.c holds (the stream waits behind kernels/stream_hold.cu while the events and the
 // kernel are queued; the flags allocated once), median of 50 after 5 warm-up runs, at each size:
 // - empty: a kernel that does nothing, on the grid of T threads a product in 64-thread blocks
-//   (the same at every size);
+//   (the same at every size), and on one block (kernel empty-one-block, T given as 0): what the
+//   launch and the events cost any kernel, whatever its grid;
 // - copy: a kernel that moves what a product kernel must move and nothing more: it reads both
 //   operands of each product and writes them as the product's 2N words (c = a, then b), by
 //   16-byte vectors in the product-major layout, T threads a product (thread h takes vectors
@@ -148,11 +149,12 @@ int main(int argc, char **argv)
     printf("commit,date,device,count,bits,kernel,threads_per_product,median_ms,min_ms,max_ms\n");
     char row[256]; // the columns every row starts with
     snprintf(row, sizeof row, "%.40s,%s,%.100s,%zu", commit, date, prop.name, COUNT);
-    for (int threads : {1, 2, 4, 8}) {
+    for (int threads : {0, 1, 2, 4, 8}) {
         float e[3];
-        const unsigned blocks = blocks_for(threads);
+        const unsigned blocks = threads ? blocks_for(threads) : 1;
         time_held(t, [&](cudaStream_t s) { empty_kernel<<<blocks, THREADS, 0, s>>>(); }, e);
-        printf("%s,0,empty,%d,%.5f,%.5f,%.5f\n", row, threads, e[0], e[1], e[2]);
+        printf("%s,0,%s,%d,%.5f,%.5f,%.5f\n", row, threads ? "empty" : "empty-one-block", threads,
+               e[0], e[1], e[2]);
     }
     // Each size's operands: the first COUNT * N words of ha and hb, product-major.
     for (int n : {8, 16, 32, 64}) {
