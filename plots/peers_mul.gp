@@ -3,9 +3,10 @@
 # (experiments/peers/cgbn.sh, results/cgbn_mul.csv), held and with the launch; above 1 mpgpu is
 # faster. Beside them, at 10240 products, the most any kernel could reach held: CGBN's time over
 # a kernel that only copies each product's operands into its product's words
-# (experiments/mul_floor.sh, results/mul_floor.csv, the same session), and the issue's 1.2x; and,
-# where experiments/peers/cgbn_rounds.sh wrote results/cgbn_rounds.md beside them, its ratio of
-# the medians over the rounds at 10240 products, with the range of the rounds' ratios.
+# (experiments/mul_floor.sh, results/mul_floor.csv, whose session docs/peers.md names), and the
+# issue's 1.2x; and, where experiments/peers/cgbn_rounds.sh wrote results/cgbn_rounds.md beside
+# them, its ratio of the medians over the rounds at 10240 products, with the range of the rounds'
+# ratios.
 # Makefile.plots passes csv (cgbn_mul.csv); the ratio table and the floor CSV lie beside it.
 fig_w = 900
 fig_h = 560
