@@ -18,15 +18,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "../kernels/stream_hold.cu"
 
 #define PROBE_NAME "mul_floor"
 #include "probe_check.cuh"
+#include "probe_run.cuh"
 
 constexpr int REPS = 50, WARMUP = 5, THREADS = 64;
 constexpr size_t COUNT = 10240;
@@ -49,42 +48,10 @@ __global__ void __launch_bounds__(THREADS) copy_kernel(const uint4 *__restrict__
         c[p * 2 * Q + v] = v < Q ? a[p * Q + v] : b[p * Q + v - Q];
 }
 
-struct timer {
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
-    int *flag, *dflag;
-};
-
-// Median, min and max of REPS held runs of launch(s) after WARMUP unheld ones, in ms.
-template <class Launch> void time_held(timer &t, Launch launch, float out[3])
-{
-    std::vector<float> ms;
-    for (int r = 0; r < WARMUP + REPS; r++) {
-        const bool held = r >= WARMUP;
-        if (held) {
-            ((volatile int *)t.flag)[0] = ((volatile int *)t.flag)[1] = 0;
-            CHECK(stream_hold_launch(t.dflag, 1000000000ull, t.s)); // cli/timing.c's 1 s
-        }
-        CHECK(cudaEventRecord(t.e0, t.s));
-        launch(t.s);
-        CHECK(cudaGetLastError());
-        CHECK(cudaEventRecord(t.e1, t.s));
-        if (held)
-            __atomic_store_n(t.flag, 1, __ATOMIC_RELEASE);
-        CHECK(cudaEventSynchronize(t.e1));
-        float x;
-        CHECK(cudaEventElapsedTime(&x, t.e0, t.e1));
-        if (held)
-            ms.push_back(x);
-    }
-    std::sort(ms.begin(), ms.end());
-    out[0] = ms[REPS / 2], out[1] = ms.front(), out[2] = ms.back();
-}
-
 static unsigned blocks_for(int t) { return (unsigned)((COUNT * t + THREADS - 1) / THREADS); }
 
 template <int N, int T>
-void copy_case(timer &t, const char *row, const uint4 *a, const uint4 *b, uint4 *c,
+void copy_case(held_timer &t, const char *row, const uint4 *a, const uint4 *b, uint4 *c,
                const std::vector<uint32_t> &ha, const std::vector<uint32_t> &hb)
 {
     constexpr int Q = N / 4;
@@ -94,7 +61,7 @@ void copy_case(timer &t, const char *row, const uint4 *a, const uint4 *b, uint4 
     auto launch = [&](cudaStream_t s) {
         copy_kernel<Q, T><<<blocks, THREADS, 0, s>>>(a, b, c, COUNT);
     };
-    time_held(t, launch, r);
+    time_held(t, REPS, WARMUP, launch, r);
     std::vector<uint32_t> hc(COUNT * 2 * N);
     CHECK(cudaMemcpy(hc.data(), c, hc.size() * 4, cudaMemcpyDeviceToHost));
     for (size_t p = 0; p < COUNT; p++)
@@ -110,7 +77,7 @@ void copy_case(timer &t, const char *row, const uint4 *a, const uint4 *b, uint4 
 }
 
 template <int N>
-void size_cases(timer &t, const char *row, const uint4 *a, const uint4 *b, uint4 *c,
+void size_cases(held_timer &t, const char *row, const uint4 *a, const uint4 *b, uint4 *c,
                 const std::vector<uint32_t> &ha, const std::vector<uint32_t> &hb)
 {
     copy_case<N, 1>(t, row, a, b, c, ha, hb);
@@ -124,35 +91,21 @@ int main(int argc, char **argv)
     const char *commit = argc > 1 ? argv[1] : "unknown";
     constexpr int MOST = 64; // words an operand, 2048 bits
     std::vector<uint32_t> ha(COUNT * MOST), hb(COUNT * MOST);
-    uint64_t x = 0x243F6A8885A308D3ull; // seed
-    for (size_t i = 0; i < ha.size(); i++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        ha[i] = (uint32_t)(x >> 16);
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        hb[i] = (uint32_t)(x >> 16) | 1u; // never zero
-    }
+    probe_operands(ha, hb, 1u); // b never zero
     uint4 *a, *b, *c;
     CHECK(cudaMalloc(&a, ha.size() * 4));
     CHECK(cudaMalloc(&b, hb.size() * 4));
     CHECK(cudaMalloc(&c, 2 * ha.size() * 4));
-    timer t;
-    CHECK(cudaStreamCreate(&t.s));
-    CHECK(cudaEventCreate(&t.e0));
-    CHECK(cudaEventCreate(&t.e1));
-    CHECK(cudaHostAlloc(&t.flag, 2 * sizeof *t.flag, cudaHostAllocMapped));
-    CHECK(cudaHostGetDevicePointer((void **)&t.dflag, t.flag, 0));
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, 0));
-    char date[32];
-    const time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    held_timer t;
+    held_timer_init(t);
     printf("commit,date,device,count,bits,kernel,threads_per_product,median_ms,min_ms,max_ms\n");
-    char row[256]; // the columns every row starts with
-    snprintf(row, sizeof row, "%.40s,%s,%.100s,%zu", commit, date, prop.name, COUNT);
+    char row[256];
+    probe_row_start(row, commit, COUNT);
     for (int threads : {0, 1, 2, 4, 8}) {
         float e[3];
         const unsigned blocks = threads ? blocks_for(threads) : 1;
-        time_held(t, [&](cudaStream_t s) { empty_kernel<<<blocks, THREADS, 0, s>>>(); }, e);
+        auto launch = [&](cudaStream_t s) { empty_kernel<<<blocks, THREADS, 0, s>>>(); };
+        time_held(t, REPS, WARMUP, launch, e);
         printf("%s,0,%s,%d,%.5f,%.5f,%.5f\n", row, threads ? "empty" : "empty-one-block", threads,
                e[0], e[1], e[2]);
     }
