@@ -107,30 +107,34 @@ static void built_methods(enum cgbn_op op, unsigned bits, char *out, size_t len)
         snprintf(out, len, "none");
 }
 
+/* "4, 8, 16" of vals[0 .. n) that some kernel built for op has as its TPI (by_tpi) or as its
+ * block size; returns the characters written. */
+static size_t built_values(enum cgbn_op op, const unsigned *vals, size_t n, bool by_tpi, char *out,
+                           size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < n_kernels; i++)
+            if (kernels[i]->op == op &&
+                (by_tpi ? kernels[i]->tpi : kernels[i]->block_threads) == vals[j]) {
+                used += snprintf(out + used, len - used, "%s%u", used ? ", " : "", vals[j]);
+                break;
+            }
+    return used;
+}
+
 /* "TPI 4, 8, 16, 32 in blocks of 32, 64, 128, 256, 512 threads" of the kernels built for op (at
  * some size); "no method" if none. */
 static void built_shapes(enum cgbn_op op, char *out, size_t len)
 {
-    char t_list[64] = "", b_list[64] = "";
-    size_t t_used = 0, b_used = 0;
-    for (size_t t = 0; t < sizeof tpis / sizeof tpis[0]; t++)
-        for (size_t i = 0; i < n_kernels; i++)
-            if (kernels[i]->op == op && kernels[i]->tpi == tpis[t]) {
-                t_used += snprintf(t_list + t_used, sizeof t_list - t_used, "%s%u",
-                                   t_used ? ", " : "", tpis[t]);
-                break;
-            }
-    for (size_t b = 0; b < N_BLOCKS; b++)
-        for (size_t i = 0; i < n_kernels; i++)
-            if (kernels[i]->op == op && kernels[i]->block_threads == block_sizes[b]) {
-                b_used += snprintf(b_list + b_used, sizeof b_list - b_used, "%s%u",
-                                   b_used ? ", " : "", block_sizes[b]);
-                break;
-            }
-    if (t_used)
+    char t_list[64], b_list[64];
+    if (built_values(op, tpis, sizeof tpis / sizeof tpis[0], true, t_list, sizeof t_list)) {
+        built_values(op, block_sizes, N_BLOCKS, false, b_list, sizeof b_list);
         snprintf(out, len, "TPI %s in blocks of %s threads", t_list, b_list);
-    else
+    } else {
         snprintf(out, len, "no method");
+    }
 }
 
 /* "256,512" of the sizes built for op; "none" if none. */
