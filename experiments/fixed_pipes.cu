@@ -1,0 +1,295 @@
+// Montgomery multiplication on both pipes, an element on each (issue 39): one thread runs a
+// montmul chain on the IMAD path (fixed_mont.cuh) and a second element's on the FP64 pipe with
+// column sums in doubles (fixed_fp64_columns.cuh), the two instruction streams independent. A
+// probe outside the build, compiled and run on the GPU machine by experiments/fixed_pipes.sh.
+//
+// Kernels (2^20 elements, one random odd modulus for all, x <- x b R^-1 mod m in registers):
+//   imad     one element a thread, the IMAD path (mpgpu fixed --impl ptx)
+//   imad2    two elements a thread, both on the IMAD path (does ILP alone gain?)
+//   columns  one element a thread, the FP64 columns
+//   pipes    two elements a thread, one on each
+// Each is timed held (median of 10 after 2 warm-up runs) at chains of 100 and 200; the marginal
+// rate is 100 x elements / (t(200) - t(100)). Every kernel's results at both chains are checked
+// on a sample of elements (boundary operands among them) against the host's run of the IMAD
+// path's code (Impl::c, which the cpu suite checks against GMP), and so is the host's run of the
+// columns path on the same sample, which must also leave nothing above its top limb. CSV on
+// stdout. Measured slower than the IMAD path alone (docs/004-fixed.md, "An element on each
+// pipe"), so not in the library.
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <vector>
+
+#include "../kernels/stream_hold.cu"
+
+#define PROBE_NAME "fixed_pipes"
+#include "probe_check.cuh"
+#include "probe_run.cuh"
+
+#include "../kernels/fixed_add.cuh"
+#include "fixed_fp64_columns.cuh"
+#include "../kernels/fixed_mont.cuh"
+
+namespace {
+
+constexpr size_t COUNT = size_t(1) << 20;
+constexpr int REPS = 10, WARMUP = 2, BLOCK = 128;
+
+template <int N> struct Mod {
+    uint32_t m[N];
+    uint32_t mp;
+};
+
+// Word j of element p at j * COUNT + p (coalesced, mpgpu fixed's default).
+template <int N> __device__ __forceinline__ void load(uint32_t (&x)[N], const uint32_t *v, size_t p)
+{
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        x[j] = v[j * COUNT + p];
+}
+template <int N> __device__ __forceinline__ void store(uint32_t *v, size_t p, const uint32_t (&x)[N])
+{
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        v[j * COUNT + p] = x[j];
+}
+
+// The columns path's chain, set up: b' = b 2^excess mod m, a and b' in limbs.
+template <int N> struct ColumnsChain {
+    static constexpr int L = fixed::columns::limbs_of(N);
+    fixed::columns::Modulus<N> M;
+    double b[L], x[L], c[L];
+    __host__ __device__ __forceinline__ ColumnsChain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const Mod<N> &mod)
+    {
+        uint32_t bs[N];
+        fixed::copy<N>(bs, bw);
+#pragma unroll 1
+        for (int k = 0; k < fixed::columns::excess_bits(N); k++)
+            fixed::addm<N, fixed::Impl::ptx>(bs, bs, bs, mod.m);
+        fixed::columns::modulus_set<N>(M, mod.m, mod.mp);
+        fixed::columns::to_limbs<N>(b, bs);
+        fixed::columns::to_limbs<N>(x, a);
+    }
+    // Returns split_columns' leftover above the top limb (zero).
+    __host__ __device__ __forceinline__ uint32_t step()
+    {
+        fixed::columns::montmul_columns<N>(c, b, x, M);
+        return fixed::columns::split_columns<L>(x, c);
+    }
+    __host__ __device__ __forceinline__ void result(uint32_t (&r)[N], const Mod<N> &mod)
+    {
+        uint32_t s[N + 1], d[N];
+        fixed::columns::limbs_to_words<N>(s, x);
+        const uint32_t borrow = fixed::sub_ext<N, N, N, fixed::Impl::ptx>(d, s, mod.m);
+        const uint32_t keep_difference = 0u - (s[N] | (borrow ^ 1u));
+        fixed::select<N>(r, keep_difference, d, s);
+    }
+};
+
+enum Kind { IMAD, IMAD2, COLUMNS, PIPES };
+
+template <int N, int K>
+__global__ void __launch_bounds__(BLOCK) chain_kernel(const uint32_t *a, const uint32_t *b, uint32_t *r,
+                                                      Mod<N> mod, uint64_t chain)
+{
+    constexpr bool two = K != IMAD && K != COLUMNS;
+    const size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x, q = p + COUNT / 2;
+    if (p >= (two ? COUNT / 2 : COUNT))
+        return;
+    uint32_t x0[N], b0[N], x1[N], b1[N];
+    load<N>(x0, a, p);
+    load<N>(b0, b, p);
+    if constexpr (two) {
+        load<N>(x1, a, q);
+        load<N>(b1, b, q);
+    }
+    if constexpr (K == IMAD || K == IMAD2) {
+#pragma unroll 1
+        for (uint64_t k = 0; k < chain; k++) {
+            fixed::montmul<N, fixed::Impl::ptx>(x0, x0, b0, mod.m, mod.mp);
+            if constexpr (K == IMAD2)
+                fixed::montmul<N, fixed::Impl::ptx>(x1, x1, b1, mod.m, mod.mp);
+        }
+        store<N>(r, p, x0);
+        if constexpr (K == IMAD2)
+            store<N>(r, q, x1);
+    } else if constexpr (K == COLUMNS) {
+        ColumnsChain<N> cc(x0, b0, mod);
+#pragma unroll 1
+        for (uint64_t k = 0; k < chain; k++)
+            cc.step();
+        cc.result(x0, mod);
+        store<N>(r, p, x0);
+    } else {
+        ColumnsChain<N> cc(x1, b1, mod);
+#pragma unroll 1
+        for (uint64_t k = 0; k < chain; k++) {
+            fixed::montmul<N, fixed::Impl::ptx>(x0, x0, b0, mod.m, mod.mp);
+            cc.step();
+        }
+        cc.result(x1, mod);
+        store<N>(r, p, x0);
+        store<N>(r, q, x1);
+    }
+}
+
+// A random odd modulus with its top bit set; operands below it, the first elements on the
+// boundary (0, 1, m - 1).
+template <int N> void operands(Mod<N> &mod, std::vector<uint32_t> &a, std::vector<uint32_t> &b)
+{
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    auto next = [&] {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        return (uint32_t)(s >> 16);
+    };
+    for (int j = 0; j < N; j++)
+        mod.m[j] = next();
+    mod.m[0] |= 1u;
+    mod.m[N - 1] |= 0x80000000u;
+    mod.mp = fixed::mont_neg_inv(mod.m[0]);
+    for (size_t p = 0; p < COUNT; p++) {
+        uint32_t x[N], y[N];
+        for (int j = 0; j < N; j++)
+            x[j] = next(), y[j] = next();
+        x[N - 1] &= 0x7fffffffu; // below 2^(32N-1) < m
+        y[N - 1] &= 0x7fffffffu;
+        const size_t e = p % (COUNT / 2); // the same boundary cases in both halves
+        if (e < 9) { // a, b in {0, 1, m - 1}
+            const int ka = (int)e % 3, kb = (int)e / 3;
+            for (int j = 0; j < N; j++) {
+                const uint32_t m1 = j ? mod.m[j] : mod.m[0] - 1;
+                x[j] = ka == 2 ? m1 : (j == 0 ? (uint32_t)ka : 0u);
+                y[j] = kb == 2 ? m1 : (j == 0 ? (uint32_t)kb : 0u);
+            }
+        }
+        for (int j = 0; j < N; j++)
+            a[j * COUNT + p] = x[j], b[j * COUNT + p] = y[j];
+    }
+}
+
+// The sample checked: the first 16 elements of each half (the boundary cases), then every 997th.
+size_t next_sampled(size_t p) { return p + (p % (COUNT / 2) < 16 ? 1 : 997); }
+
+// The IMAD path's chain on the host, Impl::c.
+template <int N> void host_chain(uint32_t (&x)[N], const std::vector<uint32_t> &a,
+                                 const std::vector<uint32_t> &b, size_t p, const Mod<N> &mod,
+                                 uint64_t chain)
+{
+    uint32_t y[N];
+    for (int j = 0; j < N; j++)
+        x[j] = a[j * COUNT + p], y[j] = b[j * COUNT + p];
+    for (uint64_t k = 0; k < chain; k++)
+        fixed::montmul<N, fixed::Impl::c>(x, x, y, mod.m, mod.mp);
+}
+
+// The columns path's chain on the host against host_chain, on the sample; returns mismatches.
+template <int N> size_t check_columns_host(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b,
+                                           const Mod<N> &mod, uint64_t chain, size_t &checked)
+{
+    size_t bad = 0;
+    for (size_t p = 0; p < COUNT; p = next_sampled(p)) {
+        uint32_t x[N], y[N], want[N];
+        for (int j = 0; j < N; j++)
+            x[j] = a[j * COUNT + p], y[j] = b[j * COUNT + p];
+        ColumnsChain<N> cc(x, y, mod);
+        uint32_t leftover = 0;
+        for (uint64_t k = 0; k < chain; k++)
+            leftover |= cc.step();
+        cc.result(x, mod);
+        host_chain<N>(want, a, b, p, mod, chain);
+        checked++;
+        bool differs = leftover != 0;
+        for (int j = 0; j < N; j++)
+            differs |= x[j] != want[j];
+        if (differs && !bad++)
+            fprintf(stderr, "fixed_pipes: the columns path on the host, %d bits, chain %llu: element %zu differs%s\n",
+                    32 * N, (unsigned long long)chain, p, leftover ? " (bits above the top limb)" : "");
+    }
+    return bad;
+}
+
+template <int N> size_t check(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b,
+                              const std::vector<uint32_t> &r, const Mod<N> &mod, uint64_t chain,
+                              const char *kind, size_t &checked)
+{
+    size_t bad = 0;
+    for (size_t p = 0; p < COUNT; p = next_sampled(p)) {
+        uint32_t x[N];
+        host_chain<N>(x, a, b, p, mod, chain);
+        checked++;
+        for (int j = 0; j < N; j++)
+            if (r[j * COUNT + p] != x[j]) {
+                if (!bad)
+                    fprintf(stderr, "fixed_pipes: %s, %d bits, chain %llu: element %zu differs\n",
+                            kind, 32 * N, (unsigned long long)chain, p);
+                bad++;
+                break;
+            }
+    }
+    return bad;
+}
+
+template <int N> int run(held_timer &t, const char *commit)
+{
+    Mod<N> mod;
+    std::vector<uint32_t> a(N * COUNT), b(N * COUNT), r(N * COUNT);
+    operands<N>(mod, a, b);
+    size_t host_checked = 0, bad = 0;
+    for (uint64_t chain : {100, 200})
+        bad += check_columns_host<N>(a, b, mod, chain, host_checked);
+    fprintf(stderr, "fixed_pipes: %d bits: the columns path on the host: %zu chains checked, %zu differ\n",
+            32 * N, host_checked, bad);
+    uint32_t *da, *db, *dr;
+    CHECK(cudaMalloc(&da, N * COUNT * 4));
+    CHECK(cudaMalloc(&db, N * COUNT * 4));
+    CHECK(cudaMalloc(&dr, N * COUNT * 4));
+    CHECK(cudaMemcpy(da, a.data(), N * COUNT * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db, b.data(), N * COUNT * 4, cudaMemcpyHostToDevice));
+    const char *names[4] = {"imad", "imad2", "columns", "pipes"};
+    void (*kernels[4])(const uint32_t *, const uint32_t *, uint32_t *, Mod<N>, uint64_t) = {
+        chain_kernel<N, IMAD>, chain_kernel<N, IMAD2>, chain_kernel<N, COLUMNS>, chain_kernel<N, PIPES>};
+    for (int k = 0; k < 4; k++) {
+        cudaFuncAttributes fa;
+        CHECK(cudaFuncGetAttributes(&fa, kernels[k]));
+        const size_t threads = k == IMAD || k == COLUMNS ? COUNT : COUNT / 2;
+        const unsigned grid = (unsigned)((threads + BLOCK - 1) / BLOCK);
+        float ms[2][3];
+        size_t checked = 0, kbad = 0;
+        for (int c = 0; c < 2; c++) {
+            const uint64_t chain = 100 * (c + 1);
+            CHECK(cudaMemset(dr, 0, N * COUNT * 4));
+            time_held(t, REPS, WARMUP, [&](cudaStream_t s) {
+                kernels[k]<<<grid, BLOCK, 0, s>>>(da, db, dr, mod, chain);
+            }, ms[c]);
+            CHECK(cudaMemcpy(r.data(), dr, N * COUNT * 4, cudaMemcpyDeviceToHost));
+            kbad += check<N>(a, b, r, mod, chain, names[k], checked);
+        }
+        bad += kbad;
+        const double rate = 100.0 * COUNT / ((ms[1][0] - ms[0][0]) / 1000.0);
+        char row[256];
+        probe_row_start(row, commit, COUNT);
+        printf("%s,%d,%s,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.4g,%zu,%zu\n", row, 32 * N, names[k],
+               fa.numRegs, ms[0][0], ms[0][1], ms[0][2], ms[1][0], ms[1][1], ms[1][2], rate, checked,
+               kbad);
+        fflush(stdout);
+    }
+    CHECK(cudaFree(da));
+    CHECK(cudaFree(db));
+    CHECK(cudaFree(dr));
+    return bad != 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const char *commit = argc > 1 ? argv[1] : "unknown";
+    held_timer t;
+    held_timer_init(t);
+    printf("commit,date,device,count,bits,kernel,registers,median_ms_100,min_ms_100,max_ms_100,"
+           "median_ms_200,min_ms_200,max_ms_200,montmul_per_s,checked,mismatches\n");
+    int bad = run<8>(t, commit);
+    bad |= run<12>(t, commit);
+    return bad;
+}

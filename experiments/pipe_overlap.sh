@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Do the IMAD and the FP64 pipes run at the same time (issue 39)? The probe
+# experiments/pipe_overlap.cu times independent chains of IMAD, IMAD.HI, IMAD.WIDE and DFMA alone
+# and mixed in one loop. Runs on the GPU machine (nvcc there) and writes
+# $RESULTS/pipe_overlap.csv.
+source "$(dirname "$0")/common.sh"
+start_experiment pipe_overlap
+build_probe pipe_overlap
+"$probe" "$commit" >"$CSV"
