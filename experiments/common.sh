@@ -92,6 +92,46 @@ opcode_mix() {
         sort -rn
 }
 
+# loop_mix BINARY REGEX: opcode_mix of the longest loop of each of BINARY's functions matching
+# REGEX (the instructions from a backward branch's target to the branch, the widest such span),
+# after a "# FUNCTION" line.
+loop_mix() {
+    cuobjdump -sass "$1" | loop_mix_of "$2"
+}
+loop_mix_of() {
+    awk -v fn="$1" '
+        function hex(s,   i, v) {
+            v = 0; s = tolower(s); sub(/^0x/, "", s)
+            for (i = 1; i <= length(s); i++) v = 16 * v + index("0123456789abcdef", substr(s, i, 1)) - 1
+            return v
+        }
+        function flush(   k, op, total) {
+            if (n && width >= 0) {
+                delete count; total = 0
+                for (k = 1; k <= n; k++)
+                    if (addr[k] >= lo && addr[k] <= hi) { count[op_of[k]]++; total++ }
+                printf "# %s\n", name
+                for (op in count) printf "%6d %s\n", count[op], op | "sort -rn"
+                close("sort -rn")
+                printf "%6d total\n", total
+            }
+            n = 0; width = -1
+        }
+        $0 ~ "Function : .*" fn { flush(); on = 1; name = $3; next }
+        /Function : / { flush(); on = 0 }
+        on && $1 ~ /^\/\*[0-9a-f]+\*\/$/ {
+            k = $2 ~ /^@/ ? 3 : 2; op = $k; sub(/;$/, "", op)
+            addr[++n] = hex(substr($1, 3, length($1) - 4)); op_of[n] = op
+            if (op ~ /^BRA/) {
+                t = $(k + 1); sub(/;$/, "", t)
+                if (t ~ /^0x/ && hex(t) < addr[n] && addr[n] - hex(t) > width) {
+                    width = addr[n] - hex(t); lo = hex(t); hi = addr[n]
+                }
+            }
+        }
+        END { flush() }'
+}
+
 # pipe_cycles: passes opcode_mix's lines through, then what they ask of the IMAD pipe (fmaheavy:
 # 4 cycles a warp for IMAD.WIDE, 2 for any other IMAD) and of the ALU pipe (2 cycles a warp for
 # each IADD3, LOP3, SHF, LEA, ISETP, SEL, VIADD, PRMT and MOV).
