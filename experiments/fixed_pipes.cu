@@ -1,20 +1,23 @@
-// Montgomery multiplication on both pipes, an element on each (issue 39): one thread runs a
-// montmul chain on the IMAD path (fixed_mont.cuh) and a second element's on the FP64 pipe with
-// column sums in doubles (fixed_fp64_columns.cuh), the two instruction streams independent. A
-// probe outside the build, compiled and run on the GPU machine by experiments/fixed_pipes.sh.
+// Montgomery multiplication on both pipes (issue 39). A probe outside the build, compiled and run
+// on the GPU machine by experiments/fixed_pipes.sh.
 //
 // Kernels (2^20 elements, one random odd modulus for all, x <- x b R^-1 mod m in registers):
-//   imad     one element a thread, the IMAD path (mpgpu fixed --impl ptx)
-//   imad2    two elements a thread, both on the IMAD path (does ILP alone gain?)
-//   columns  one element a thread, the FP64 columns
-//   pipes    two elements a thread, one on each
+//   imad      one element a thread, the IMAD path (mpgpu fixed --impl ptx)
+//   imad2     two elements a thread, both on the IMAD path (does ILP alone gain?)
+//   columns   one element a thread on the FP64 pipe, column sums in doubles
+//             (fixed_fp64_columns.cuh)
+//   pipes     two elements a thread, one on the IMAD path and one on the FP64 columns: two
+//             independent instruction streams
+//   carries   one element a thread, each word product split between the pipes: its low word by
+//             IMAD, the column sums by DFMA (fixed_fp64_carries.cuh)
+//   carries2  two elements a thread on the carries path
 // Each is timed held (median of 10 after 2 warm-up runs) at chains of 100 and 200; the marginal
 // rate is 100 x elements / (t(200) - t(100)). Every kernel's results at both chains are checked
 // on a sample of elements (boundary operands among them) against the host's run of the IMAD
-// path's code (Impl::c, which the cpu suite checks against GMP), and so is the host's run of the
-// columns path on the same sample, which must also leave nothing above its top limb. CSV on
-// stdout. Measured slower than the IMAD path alone (docs/004-fixed.md, "An element on each
-// pipe"), so not in the library.
+// path's code (Impl::c, which the cpu suite checks against GMP), and so are the host's runs of
+// the columns and carries paths on the same sample (the columns must also leave nothing above
+// their top limb). CSV on stdout. Results and what they mean: docs/004-fixed.md, "An element on
+// each pipe".
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +31,7 @@
 #include "probe_run.cuh"
 
 #include "../kernels/fixed_add.cuh"
+#include "fixed_fp64_carries.cuh"
 #include "fixed_fp64_columns.cuh"
 #include "../kernels/fixed_mont.cuh"
 
@@ -87,13 +91,37 @@ template <int N> struct ColumnsChain {
     }
 };
 
-enum Kind { IMAD, IMAD2, COLUMNS, PIPES };
+// The carries path's chain: each word product's low word by IMAD, the column sums by DFMA.
+template <int N> struct CarriesChain {
+    fixed::carries::Number<N> b, x, m;
+    uint32_t mp;
+    __host__ __device__ __forceinline__ CarriesChain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const Mod<N> &mod)
+        : mp(mod.mp)
+    {
+        fixed::carries::number_set<N>(b, bw);
+        fixed::carries::number_set<N>(x, a);
+        fixed::carries::number_set<N>(m, mod.m);
+    }
+    // Nothing is left over (ColumnsChain's step returns what would be).
+    __host__ __device__ __forceinline__ uint32_t step()
+    {
+        fixed::carries::montmul<N>(x, x, b, m, mp);
+        return 0;
+    }
+    __host__ __device__ __forceinline__ void result(uint32_t (&r)[N], const Mod<N> &)
+    {
+        fixed::copy<N>(r, x.w);
+    }
+};
+
+enum Kind { IMAD, IMAD2, COLUMNS, PIPES, CARRIES, CARRIES2, KINDS };
+constexpr bool two_a_thread(int k) { return k == IMAD2 || k == PIPES || k == CARRIES2; }
 
 template <int N, int K>
 __global__ void __launch_bounds__(BLOCK) chain_kernel(const uint32_t *a, const uint32_t *b, uint32_t *r,
                                                       Mod<N> mod, uint64_t chain)
 {
-    constexpr bool two = K != IMAD && K != COLUMNS;
+    constexpr bool two = two_a_thread(K);
     const size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x, q = p + COUNT / 2;
     if (p >= (two ? COUNT / 2 : COUNT))
         return;
@@ -114,6 +142,24 @@ __global__ void __launch_bounds__(BLOCK) chain_kernel(const uint32_t *a, const u
         store<N>(r, p, x0);
         if constexpr (K == IMAD2)
             store<N>(r, q, x1);
+    } else if constexpr (K == CARRIES || K == CARRIES2) {
+        CarriesChain<N> c0(x0, b0, mod);
+        if constexpr (K == CARRIES) {
+#pragma unroll 1
+            for (uint64_t k = 0; k < chain; k++)
+                c0.step();
+        } else {
+            CarriesChain<N> c1(x1, b1, mod);
+#pragma unroll 1
+            for (uint64_t k = 0; k < chain; k++) {
+                c0.step();
+                c1.step();
+            }
+            c1.result(x1, mod);
+            store<N>(r, q, x1);
+        }
+        c0.result(x0, mod);
+        store<N>(r, p, x0);
     } else if constexpr (K == COLUMNS) {
         ColumnsChain<N> cc(x0, b0, mod);
 #pragma unroll 1
@@ -183,16 +229,18 @@ template <int N> void host_chain(uint32_t (&x)[N], const std::vector<uint32_t> &
         fixed::montmul<N, fixed::Impl::c>(x, x, y, mod.m, mod.mp);
 }
 
-// The columns path's chain on the host against host_chain, on the sample; returns mismatches.
-template <int N> size_t check_columns_host(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b,
-                                           const Mod<N> &mod, uint64_t chain, size_t &checked)
+// A path's chain on the host (ColumnsChain or CarriesChain) against host_chain, on the sample;
+// returns mismatches.
+template <int N, class Chain> size_t check_on_host(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b,
+                                                   const Mod<N> &mod, uint64_t chain, const char *path,
+                                                   size_t &checked)
 {
     size_t bad = 0;
     for (size_t p = 0; p < COUNT; p = next_sampled(p)) {
         uint32_t x[N], y[N], want[N];
         for (int j = 0; j < N; j++)
             x[j] = a[j * COUNT + p], y[j] = b[j * COUNT + p];
-        ColumnsChain<N> cc(x, y, mod);
+        Chain cc(x, y, mod);
         uint32_t leftover = 0;
         for (uint64_t k = 0; k < chain; k++)
             leftover |= cc.step();
@@ -203,8 +251,8 @@ template <int N> size_t check_columns_host(const std::vector<uint32_t> &a, const
         for (int j = 0; j < N; j++)
             differs |= x[j] != want[j];
         if (differs && !bad++)
-            fprintf(stderr, "fixed_pipes: the columns path on the host, %d bits, chain %llu: element %zu differs%s\n",
-                    32 * N, (unsigned long long)chain, p, leftover ? " (bits above the top limb)" : "");
+            fprintf(stderr, "fixed_pipes: the %s path on the host, %d bits, chain %llu: element %zu differs%s\n",
+                    path, 32 * N, (unsigned long long)chain, p, leftover ? " (bits above the top limb)" : "");
     }
     return bad;
 }
@@ -235,24 +283,31 @@ template <int N> int run(held_timer &t, const char *commit)
     Mod<N> mod;
     std::vector<uint32_t> a(N * COUNT), b(N * COUNT), r(N * COUNT);
     operands<N>(mod, a, b);
-    size_t host_checked = 0, bad = 0;
-    for (uint64_t chain : {100, 200})
-        bad += check_columns_host<N>(a, b, mod, chain, host_checked);
-    fprintf(stderr, "fixed_pipes: %d bits: the columns path on the host: %zu chains checked, %zu differ\n",
-            32 * N, host_checked, bad);
+    size_t bad = 0;
+    for (int path = 0; path < 2; path++) {
+        size_t host_checked = 0, host_bad = 0;
+        const char *name = path ? "carries" : "columns";
+        for (uint64_t chain : {100, 200})
+            host_bad += path ? check_on_host<N, CarriesChain<N>>(a, b, mod, chain, name, host_checked)
+                             : check_on_host<N, ColumnsChain<N>>(a, b, mod, chain, name, host_checked);
+        fprintf(stderr, "fixed_pipes: %d bits: the %s path on the host: %zu chains checked, %zu differ\n",
+                32 * N, name, host_checked, host_bad);
+        bad += host_bad;
+    }
     uint32_t *da, *db, *dr;
     CHECK(cudaMalloc(&da, N * COUNT * 4));
     CHECK(cudaMalloc(&db, N * COUNT * 4));
     CHECK(cudaMalloc(&dr, N * COUNT * 4));
     CHECK(cudaMemcpy(da, a.data(), N * COUNT * 4, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(db, b.data(), N * COUNT * 4, cudaMemcpyHostToDevice));
-    const char *names[4] = {"imad", "imad2", "columns", "pipes"};
-    void (*kernels[4])(const uint32_t *, const uint32_t *, uint32_t *, Mod<N>, uint64_t) = {
-        chain_kernel<N, IMAD>, chain_kernel<N, IMAD2>, chain_kernel<N, COLUMNS>, chain_kernel<N, PIPES>};
-    for (int k = 0; k < 4; k++) {
+    const char *names[KINDS] = {"imad", "imad2", "columns", "pipes", "carries", "carries2"};
+    void (*kernels[KINDS])(const uint32_t *, const uint32_t *, uint32_t *, Mod<N>, uint64_t) = {
+        chain_kernel<N, IMAD>,  chain_kernel<N, IMAD2>,   chain_kernel<N, COLUMNS>,
+        chain_kernel<N, PIPES>, chain_kernel<N, CARRIES>, chain_kernel<N, CARRIES2>};
+    for (int k = 0; k < KINDS; k++) {
         cudaFuncAttributes fa;
         CHECK(cudaFuncGetAttributes(&fa, kernels[k]));
-        const size_t threads = k == IMAD || k == COLUMNS ? COUNT : COUNT / 2;
+        const size_t threads = two_a_thread(k) ? COUNT / 2 : COUNT;
         const unsigned grid = (unsigned)((threads + BLOCK - 1) / BLOCK);
         float ms[2][3];
         size_t checked = 0, kbad = 0;
