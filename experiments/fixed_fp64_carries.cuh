@@ -9,9 +9,12 @@
 // column i sums a_j b_(i-j) and q_j m_(i-j) and the carry of column i - 1; in the low columns
 // q_i = (the column's low word) (-m^-1) mod 2^32 makes the low word zero. Per column:
 //   * L, its exact value mod 2^32: a chain of IMADs (x y + L, the low word of each product);
-//   * S, its approximate value: a chain of DFMAs from the carry in. A column sums at most 2N + 1
+//   * S, its approximate value: DFMAs, the carry in added last. A column sums at most 2N + 1
 //     terms below 2^64 + 2^37, so |S| < 2^70 for N <= 16 and each rounding is at most 2^17:
 //     S is within 2^23 of the column's value, which is H 2^32 + L;
+// Each kind is summed in two chains, and the terms that wait on column i - 1 (q_(i-1) m_1 and
+// the carry) come last, so that a column's chains run while the column before is still resolving
+// its carry.
 //   * so H = round((S - L) 2^-32) exactly (the error is below 2^-9 after the scaling), by one
 //     DFMA onto 1.5 2^52, where doubles are the integers: the carry y = 1.5 2^52 + H holds H in
 //     its mantissa, so the next column's L starts from y's low word (H mod 2^32) and its S from y
@@ -82,20 +85,40 @@ FIXED_HD void montmul(Number<N> &r, const Number<N> &a, const Number<N> &b, cons
     double y = carry_base; // the carry into the column: carry_base + H
     FIXED_UNROLL
     for (int i = 0; i < 2 * N - 1; i++) {
-        uint32_t L = (uint32_t)fp64::bits_of(y); // H mod 2^32
-        double S = y;
+        // The terms that do not wait on column i - 1 first, in two chains of each kind so that
+        // each chain is half as long: a_j b_(i-j), and q_j m_(i-j) for j < i - 1.
+        uint32_t L0 = 0, L1 = 0;
+        double S0 = 0, S1 = 0;
+        int n = 0; // terms so far: even ones into chain 0, odd ones into chain 1
         FIXED_UNROLL
         for (int j = 0; j < N; j++) { // a constant trip count, so that it unrolls whole
             const int k = i - j;
             if (k < 0 || k >= N)
                 continue;
-            L = a.w[j] * b.w[k] + L;
-            S = fma_rn(a.d[j], b.d[k], S);
-            if (k > 0) { // q_i m_0 comes below, once q_i is known
-                L = q[j] * m.w[k] + L;
-                S = fma_rn(qd[j], m.d[k], S);
+            if (n++ % 2 == 0) {
+                L0 = a.w[j] * b.w[k] + L0;
+                S0 = fma_rn(a.d[j], b.d[k], S0);
+            } else {
+                L1 = a.w[j] * b.w[k] + L1;
+                S1 = fma_rn(a.d[j], b.d[k], S1);
+            }
+            if (k >= 2) {
+                if (n++ % 2 == 0) {
+                    L0 = q[j] * m.w[k] + L0;
+                    S0 = fma_rn(qd[j], m.d[k], S0);
+                } else {
+                    L1 = q[j] * m.w[k] + L1;
+                    S1 = fma_rn(qd[j], m.d[k], S1);
+                }
             }
         }
+        // Then what column i - 1 just gave: q_(i-1) m_1, and its carry.
+        if (i >= 1 && i - 1 < N) {
+            L0 = q[i - 1] * m.w[1] + L0;
+            S0 = fma_rn(qd[i - 1], m.d[1], S0);
+        }
+        uint32_t L = L0 + L1 + (uint32_t)fp64::bits_of(y); // H mod 2^32
+        double S = (S0 + S1) + y;
         if (i < N) {
             // The low word becomes zero: q_i m_0 = -L mod 2^32, so only S takes it.
             q[i] = L * mp;
