@@ -6,7 +6,10 @@
 // Each thread runs CHAINS independent chains of one instruction kind, ITER x UNROLL steps, and the
 // mixed kernels run both kinds' chains in the same loop, so a scheduler always has both kinds
 // ready. Kinds: IMAD (x = x y + z, 32-bit), IMAD.HI (x = hi(x y) + z), IMAD.WIDE (a 64-bit
-// x = x y + z of 32-bit factors), DFMA (double x = x y + z). Each kernel is timed by CUDA events,
+// x = x y + z of 32-bit factors), DFMA (double x = x y + z), y and z the kernel's parameters, the
+// same for every chain; and IMAD and DFMA with y and z registers of each chain's own
+// (imad-reg, dfma-reg), so that each instruction reads all its operands from the register file,
+// as the word products of a multiplication do. Each kernel is timed by CUDA events,
 // median of 5 after a warm-up run, on 132 x 16 blocks of 256 threads; its instruction rate is
 // given per SM and clock at the clock the SMs ran at (thread 0 of block 0 reads its cycle counter
 // and the global timer at its start and end; the last run's). If the pipes overlap, a
@@ -27,19 +30,23 @@ namespace {
 
 constexpr int CHAINS = 8, UNROLL = 4, ITER = 1024, BLOCK = 256;
 
-enum Kind { NONE, IMAD_LO, IMAD_HI, IMAD_WIDE, DFMA };
+enum Kind { NONE, IMAD_LO, IMAD_HI, IMAD_WIDE, DFMA, IMAD_REG, DFMA_REG };
 
 template <int K> struct Chains {
-    uint32_t x[CHAINS];
+    uint32_t x[CHAINS], u[CHAINS], v[CHAINS];
     uint64_t w[CHAINS];
-    double d[CHAINS];
+    double d[CHAINS], e[CHAINS], f[CHAINS];
     __device__ __forceinline__ void init(uint32_t s)
     {
 #pragma unroll
         for (int i = 0; i < CHAINS; i++) {
             x[i] = s + i;
+            u[i] = s * 3u + 2 * i + 1;
+            v[i] = s ^ (i * 104729u);
             w[i] = s ^ (i * 7919u);
             d[i] = (double)(s + i) * 1e-9;
+            e[i] = 1.0 - (double)(s % 7 + i) * 1e-6;
+            f[i] = (double)(s % 5 + i) * 1e-3;
         }
     }
     __device__ __forceinline__ void step(uint32_t y, uint32_t z, double dy, double dz)
@@ -54,6 +61,10 @@ template <int K> struct Chains {
                 w[i] = (uint64_t)(uint32_t)w[i] * y + w[i];
             else if constexpr (K == DFMA)
                 d[i] = fma(d[i], dy, dz);
+            else if constexpr (K == IMAD_REG)
+                x[i] = x[i] * u[i] + v[i];
+            else if constexpr (K == DFMA_REG)
+                d[i] = fma(d[i], e[i], f[i]);
         }
     }
     __device__ __forceinline__ double sum() const
@@ -61,7 +72,7 @@ template <int K> struct Chains {
         double s = 0;
 #pragma unroll
         for (int i = 0; i < CHAINS; i++)
-            s += K == DFMA ? d[i] : K == IMAD_WIDE ? (double)w[i] : K == NONE ? 0.0 : (double)x[i];
+            s += K == DFMA || K == DFMA_REG ? d[i] : K == IMAD_WIDE ? (double)w[i] : K == NONE ? 0.0 : (double)x[i];
         return s;
     }
 };
@@ -103,7 +114,7 @@ __global__ void __launch_bounds__(BLOCK) rate_kernel(uint32_t y, uint32_t z, dou
 
 const char *name(int k)
 {
-    static const char *n[] = {"none", "imad", "imad.hi", "imad.wide", "dfma"};
+    static const char *n[] = {"none", "imad", "imad.hi", "imad.wide", "dfma", "imad-reg", "dfma-reg"};
     return n[k];
 }
 
@@ -131,6 +142,8 @@ int main(int argc, char **argv)
         {IMAD_LO, DFMA, rate_kernel<IMAD_LO, DFMA>},   {IMAD_HI, DFMA, rate_kernel<IMAD_HI, DFMA>},
         {IMAD_WIDE, DFMA, rate_kernel<IMAD_WIDE, DFMA>}, {IMAD_LO, IMAD_LO, rate_kernel<IMAD_LO, IMAD_LO>},
         {DFMA, DFMA, rate_kernel<DFMA, DFMA>},
+        {IMAD_REG, NONE, rate_kernel<IMAD_REG, NONE>}, {DFMA_REG, NONE, rate_kernel<DFMA_REG, NONE>},
+        {IMAD_REG, DFMA_REG, rate_kernel<IMAD_REG, DFMA_REG>},
     };
     printf("commit,device,sm_clock_mhz,kernel,median_ms,min_ms,max_ms,warp_instructions_per_sm_clock,"
            "checksum\n");
