@@ -1,9 +1,11 @@
 // Montgomery multiplication with each word product split between the pipes that run together
 // (issue 39): its low word by a 32-bit IMAD, exact, into the column's low word; the product
-// itself by a DFMA into the column's sum as a double, approximate. On the H200, 32-bit IMAD and
-// DFMA run side by side, where the IMAD.WIDE and IMAD.HI that the IMAD path's word products need
-// run at half the rate and mostly hide no DFMA (docs/004-fixed.md, "An element on each pipe";
-// experiments/pipe_overlap.cu).
+// itself by a DFMA into the column's sum as a double, approximate. With operands from the
+// kernel's parameters, 32-bit IMAD and DFMA run side by side on the H200, where the IMAD.WIDE
+// and IMAD.HI that the IMAD path's word products need run at half the rate
+// (experiments/pipe_overlap.cu). Used by the probe experiments/fixed_pipes.cu, not by the
+// library: measured slower than the IMAD path, as the register file's operand reads bind
+// (docs/004-fixed.md, "An element on each pipe, a word product split between them").
 //
 // Product scanning with the reduction folded in column by column (Koc, Acar and Kaliski's FIPS):
 // column i sums a_j b_(i-j) and q_j m_(i-j) and the carry of column i - 1; in the low columns

@@ -1,7 +1,7 @@
 // Montgomery multiplication whose column sums are doubles (issue 39): 23-bit limbs, each limb
 // product a single fused multiply-add on the FP64 pipe into its column, exact with no splitting.
 // Used by the probe experiments/fixed_pipes.cu, not by the library: beside the IMAD path it did
-// not pay (docs/004-fixed.md, "An element on each pipe").
+// not pay (docs/004-fixed.md, "An element on each pipe, a word product split between them").
 //
 // Why: the 52-bit limbs of fixed_fp64.cuh split every limb product into two halves and sum them
 // as 64-bit integers, so that path keeps the ALU pipe busier than the FP64 pipe

@@ -17,7 +17,7 @@
 // path's code (Impl::c, which the cpu suite checks against GMP), and so are the host's runs of
 // the columns and carries paths on the same sample (the columns must also leave nothing above
 // their top limb). CSV on stdout. Results and what they mean: docs/004-fixed.md, "An element on
-// each pipe".
+// each pipe, a word product split between them".
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <algorithm>
 #include <vector>
@@ -145,8 +146,11 @@ int main(int argc, char **argv)
         {IMAD_REG, NONE, rate_kernel<IMAD_REG, NONE>}, {DFMA_REG, NONE, rate_kernel<DFMA_REG, NONE>},
         {IMAD_REG, DFMA_REG, rate_kernel<IMAD_REG, DFMA_REG>},
     };
-    printf("commit,device,sm_clock_mhz,kernel,median_ms,min_ms,max_ms,warp_instructions_per_sm_clock,"
-           "checksum\n");
+    char date[32];
+    const time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    printf("commit,date,device,sm_clock_mhz,kernel,median_ms,min_ms,max_ms,"
+           "warp_instructions_per_sm_clock,checksum\n");
     std::vector<double> host((size_t)grid * BLOCK);
     for (const Case &c : cases) {
         std::vector<float> ms;
@@ -172,7 +176,7 @@ int main(int argc, char **argv)
         const double warp_inst = (double)grid * BLOCK / 32 * ITER * UNROLL * CHAINS * (c.k2 == NONE ? 1 : 2);
         const double per_clock =
             warp_inst / (ms[ms.size() / 2] * 1e-3 * clock_mhz * 1e6 * prop.multiProcessorCount);
-        printf("%s,%s,%.0f,%s%s%s,%.4f,%.4f,%.4f,%.3f,%.6g\n", commit, prop.name, clock_mhz,
+        printf("%s,%s,%s,%.0f,%s%s%s,%.4f,%.4f,%.4f,%.3f,%.6g\n", commit, date, prop.name, clock_mhz,
                name(c.k1), c.k2 == NONE ? "" : "+", c.k2 == NONE ? "" : name(c.k2),
                ms[ms.size() / 2], ms.front(), ms.back(), per_clock, sum);
     }
