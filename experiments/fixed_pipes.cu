@@ -11,6 +11,8 @@
 //   carries   one element a thread, each word product split between the pipes: its low word by
 //             IMAD, the column sums by DFMA (fixed_fp64_carries.cuh)
 //   carries2  two elements a thread on the carries path
+//   imad-regm the IMAD path with the modulus moved into registers first, as mpgpu fixed holds it
+//             (imad reads it from the kernel's parameters, through the constant cache)
 // Each is timed held (median of 10 after 2 warm-up runs) at chains of 100 and 200; the marginal
 // rate is 100 x elements / (t(200) - t(100)). Every kernel's results at both chains are checked
 // on a sample of elements (boundary operands among them) against the host's run of the IMAD
@@ -114,7 +116,7 @@ template <int N> struct CarriesChain {
     }
 };
 
-enum Kind { IMAD, IMAD2, COLUMNS, PIPES, CARRIES, CARRIES2, KINDS };
+enum Kind { IMAD, IMAD2, COLUMNS, PIPES, CARRIES, CARRIES2, IMAD_REGM, KINDS };
 constexpr bool two_a_thread(int k) { return k == IMAD2 || k == PIPES || k == CARRIES2; }
 
 template <int N, int K>
@@ -132,7 +134,18 @@ __global__ void __launch_bounds__(BLOCK) chain_kernel(const uint32_t *a, const u
         load<N>(x1, a, q);
         load<N>(b1, b, q);
     }
-    if constexpr (K == IMAD || K == IMAD2) {
+    if constexpr (K == IMAD_REGM) {
+        // The modulus moved into registers first (as mpgpu fixed holds it, for a modulus per
+        // element too), where imad reads it from the kernel's parameters.
+        uint32_t m[N];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            m[j] = __shfl_sync(0xffffffffu, mod.m[j], 0); // a register ptxas cannot fold
+#pragma unroll 1
+        for (uint64_t k = 0; k < chain; k++)
+            fixed::montmul<N, fixed::Impl::ptx>(x0, x0, b0, m, mod.mp);
+        store<N>(r, p, x0);
+    } else if constexpr (K == IMAD || K == IMAD2) {
 #pragma unroll 1
         for (uint64_t k = 0; k < chain; k++) {
             fixed::montmul<N, fixed::Impl::ptx>(x0, x0, b0, mod.m, mod.mp);
@@ -300,10 +313,11 @@ template <int N> int run(held_timer &t, const char *commit)
     CHECK(cudaMalloc(&dr, N * COUNT * 4));
     CHECK(cudaMemcpy(da, a.data(), N * COUNT * 4, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(db, b.data(), N * COUNT * 4, cudaMemcpyHostToDevice));
-    const char *names[KINDS] = {"imad", "imad2", "columns", "pipes", "carries", "carries2"};
+    const char *names[KINDS] = {"imad", "imad2", "columns", "pipes", "carries", "carries2", "imad-regm"};
     void (*kernels[KINDS])(const uint32_t *, const uint32_t *, uint32_t *, Mod<N>, uint64_t) = {
         chain_kernel<N, IMAD>,  chain_kernel<N, IMAD2>,   chain_kernel<N, COLUMNS>,
-        chain_kernel<N, PIPES>, chain_kernel<N, CARRIES>, chain_kernel<N, CARRIES2>};
+        chain_kernel<N, PIPES>, chain_kernel<N, CARRIES>, chain_kernel<N, CARRIES2>,
+        chain_kernel<N, IMAD_REGM>};
     for (int k = 0; k < KINDS; k++) {
         cudaFuncAttributes fa;
         CHECK(cudaFuncGetAttributes(&fa, kernels[k]));

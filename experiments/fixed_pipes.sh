@@ -11,8 +11,9 @@ source "$(dirname "$0")/common.sh"
 start_experiment fixed_pipes
 build_probe fixed_pipes --expt-relaxed-constexpr
 "$probe" "$commit" >"$CSV"
-# chain_kernel<8, K>: K = 0 imad, 1 imad2, 2 columns, 3 pipes, 4 carries, 5 carries2 (256 bits)
-loop_mix "$probe" 'chain_kernelILi8ELi[0-5]E' >"$RESULTS/fixed_pipes_sass.txt"
+# chain_kernel<8, K>: K = 0 imad, 1 imad2, 2 columns, 3 pipes, 4 carries, 5 carries2,
+# 6 imad-regm (256 bits)
+loop_mix "$probe" 'chain_kernelILi8ELi[0-6]E' >"$RESULTS/fixed_pipes_sass.txt"
 if command -v ncu >/dev/null; then
     metrics=sm__pipe_fmaheavy_cycles_active.avg.pct_of_peak_sustained_active
     metrics+=,sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active
@@ -27,8 +28,8 @@ if command -v ncu >/dev/null; then
         "$MPGPU" --version
         nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv
         # the first launch of each: chain 100
-        for k in 0 2 3 4; do
-            echo "==== 256 bits, kernel $k (0 imad, 2 columns, 3 pipes, 4 carries)"
+        for k in 0 2 3 4 6; do
+            echo "==== 256 bits, kernel $k (0 imad, 2 columns, 3 pipes, 4 carries, 6 imad-regm)"
             ncu --kernel-name-base mangled --kernel-name "regex:chain_kernelILi8ELi${k}E" \
                 --launch-count 1 --metrics "$metrics" "$probe" "$commit" | grep -v -e '^commit,' -e "^$commit,"
         done
