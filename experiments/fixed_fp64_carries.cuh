@@ -28,8 +28,8 @@
 //
 // R = 2^(32N), the IMAD path's: the result (t + 2^(32N) H_top, below 2m) takes the final
 // subtraction of HAC 14.32 step 4. Used by the probe experiments/fixed_fp64_carries.cu.
-// The device and the probe's host check run this same code: every DFMA and DADD rounds to
-// nearest, which C's fma() and + do too.
+// The device, the probe's host check and the cpu suite (tests/test_fixed_probe_paths.cc, against
+// GMP) run this same code: every DFMA and DADD rounds to nearest, which C's fma() and + do too.
 #ifndef MPGPU_FIXED_FP64_CARRIES_CUH
 #define MPGPU_FIXED_FP64_CARRIES_CUH
 
@@ -146,6 +146,31 @@ FIXED_HD void montmul(Number<N> &r, const Number<N> &a, const Number<N> &b, cons
     for (int j = 0; j < N; j++)
         r.d[j] = word_double(r.w[j]);
 }
+
+// The chain x <- x b 2^(-32N) mod m on this path, as the probe runs it. a, b < m.
+template <int N> struct Chain {
+    Number<N> b, x, m;
+    uint32_t mp;
+    FIXED_HD Chain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const uint32_t (&mw)[N], uint32_t mp32)
+        : mp(mp32)
+    {
+        number_set<N>(b, bw);
+        number_set<N>(x, a);
+        number_set<N>(m, mw);
+    }
+    // One step; returns 0 (columns::Chain's step returns what its limbs leave over), or 1 if a
+    // double no longer equals its word.
+    FIXED_HD uint32_t step()
+    {
+        montmul<N>(x, x, b, m, mp);
+        uint32_t differs = 0;
+        FIXED_UNROLL
+        for (int j = 0; j < N; j++)
+            differs |= x.d[j] != word_double(x.w[j]);
+        return differs;
+    }
+    FIXED_HD void result(uint32_t (&r)[N]) { copy<N>(r, x.w); }
+};
 
 } // namespace carries
 } // namespace fixed

@@ -24,13 +24,15 @@
 // most L products a_j x_i and L products q m_j and a carry below 2^30, below
 // L (2^47 + 2^30 + 2^46) + 2^30 < 2^52 for L <= 21 (up to 480 bits).
 //
-// The device and the probe's host check run this same code; every floating-point operation is
-// exact, so neither the rounding mode nor the host's contraction matters.
+// The device, the probe's host check and the cpu suite (tests/test_fixed_probe_paths.cc, against
+// GMP) run this same code; every floating-point operation is exact, so the rounding mode does not
+// matter.
 #ifndef MPGPU_FIXED_FP64_COLUMNS_CUH
 #define MPGPU_FIXED_FP64_COLUMNS_CUH
 
 #include <stdint.h>
 
+#include "../kernels/fixed_add.cuh"
 #include "../kernels/fixed_core.cuh"
 #include "../kernels/fixed_fp64_exact.cuh"
 
@@ -120,7 +122,7 @@ FIXED_HD void montmul_columns(double (&c)[limbs_of(N)], const double (&a)[limbs_
 // x = the columns c as limbs below 2^24 + 2^6, with the same value, without a carry ripple: V_j's
 // low 23 bits stay in limb j, the next 23 go to limb j + 1, the top 6 (V_j < 2^52) to limb j + 2.
 // Nothing is left above limb L - 1 when the value is below 2^(23L). Returns what would be (zero;
-// the probe's host check requires it).
+// the probe's host check and the cpu suite require it).
 template <int L> FIXED_HD uint32_t split_columns(double (&x)[L], const double (&c)[L])
 {
     uint32_t mid = 0, top = 0, top2 = 0; // from columns j - 1, j - 1 and j - 2
@@ -162,6 +164,41 @@ template <int N> FIXED_HD void limbs_to_words(uint32_t (&w)[N + 1], const double
         w[k] = (uint32_t)(three >> off);
     }
 }
+
+// The chain x <- x b 2^(-32N) mod m on this path, as the probe runs it: b' = b 2^(23L - 32N)
+// mod m (by modular doublings) and x in limbs first, each step montmul_columns and split_columns,
+// and one subtraction of m at the end (x < 2m throughout). a, b < m.
+template <int N> struct Chain {
+    static constexpr int L = limbs_of(N);
+    Modulus<N> M;
+    uint32_t m[N];
+    double b[L], x[L], c[L];
+    FIXED_HD Chain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const uint32_t (&mw)[N], uint32_t mp32)
+    {
+        uint32_t bs[N];
+        copy<N>(m, mw);
+        copy<N>(bs, bw);
+        FIXED_NO_UNROLL
+        for (int k = 0; k < excess_bits(N); k++)
+            addm<N, Impl::ptx>(bs, bs, bs, m);
+        modulus_set<N>(M, m, mp32);
+        to_limbs<N>(b, bs);
+        to_limbs<N>(x, a);
+    }
+    // One step; returns split_columns' leftover above the top limb (zero).
+    FIXED_HD uint32_t step()
+    {
+        montmul_columns<N>(c, b, x, M);
+        return split_columns<L>(x, c);
+    }
+    FIXED_HD void result(uint32_t (&r)[N])
+    {
+        uint32_t s[N + 1], d[N];
+        limbs_to_words<N>(s, x);
+        const uint32_t borrow = sub_ext<N, N, N, Impl::ptx>(d, s, m);
+        select<N>(r, 0u - (s[N] | (borrow ^ 1u)), d, s);
+    }
+};
 
 } // namespace columns
 } // namespace fixed

@@ -17,8 +17,8 @@
 // rate is 100 x elements / (t(200) - t(100)). Every kernel's results at both chains are checked
 // on a sample of elements (boundary operands among them) against the host's run of the IMAD
 // path's code (Impl::c, which the cpu suite checks against GMP), and so are the host's runs of
-// the columns and carries paths on the same sample (the columns must also leave nothing above
-// their top limb). CSV on stdout. Results and what they mean: docs/004-fixed.md, "An element on
+// the columns and carries paths on the same sample, which must also keep their own invariants
+// (tests/test_fixed_probe_paths.cc checks both paths against GMP in the cpu suite). CSV on stdout. Results and what they mean: docs/004-fixed.md, "An element on
 // each pipe, a word product split between them".
 #include <stdint.h>
 #include <stdio.h>
@@ -61,61 +61,6 @@ template <int N> __device__ __forceinline__ void store(uint32_t *v, size_t p, co
         v[j * COUNT + p] = x[j];
 }
 
-// The columns path's chain, set up: b' = b 2^excess mod m, a and b' in limbs.
-template <int N> struct ColumnsChain {
-    static constexpr int L = fixed::columns::limbs_of(N);
-    fixed::columns::Modulus<N> M;
-    double b[L], x[L], c[L];
-    __host__ __device__ __forceinline__ ColumnsChain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const Mod<N> &mod)
-    {
-        uint32_t bs[N];
-        fixed::copy<N>(bs, bw);
-#pragma unroll 1
-        for (int k = 0; k < fixed::columns::excess_bits(N); k++)
-            fixed::addm<N, fixed::Impl::ptx>(bs, bs, bs, mod.m);
-        fixed::columns::modulus_set<N>(M, mod.m, mod.mp);
-        fixed::columns::to_limbs<N>(b, bs);
-        fixed::columns::to_limbs<N>(x, a);
-    }
-    // Returns split_columns' leftover above the top limb (zero).
-    __host__ __device__ __forceinline__ uint32_t step()
-    {
-        fixed::columns::montmul_columns<N>(c, b, x, M);
-        return fixed::columns::split_columns<L>(x, c);
-    }
-    __host__ __device__ __forceinline__ void result(uint32_t (&r)[N], const Mod<N> &mod)
-    {
-        uint32_t s[N + 1], d[N];
-        fixed::columns::limbs_to_words<N>(s, x);
-        const uint32_t borrow = fixed::sub_ext<N, N, N, fixed::Impl::ptx>(d, s, mod.m);
-        const uint32_t keep_difference = 0u - (s[N] | (borrow ^ 1u));
-        fixed::select<N>(r, keep_difference, d, s);
-    }
-};
-
-// The carries path's chain: each word product's low word by IMAD, the column sums by DFMA.
-template <int N> struct CarriesChain {
-    fixed::carries::Number<N> b, x, m;
-    uint32_t mp;
-    __host__ __device__ __forceinline__ CarriesChain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const Mod<N> &mod)
-        : mp(mod.mp)
-    {
-        fixed::carries::number_set<N>(b, bw);
-        fixed::carries::number_set<N>(x, a);
-        fixed::carries::number_set<N>(m, mod.m);
-    }
-    // Nothing is left over (ColumnsChain's step returns what would be).
-    __host__ __device__ __forceinline__ uint32_t step()
-    {
-        fixed::carries::montmul<N>(x, x, b, m, mp);
-        return 0;
-    }
-    __host__ __device__ __forceinline__ void result(uint32_t (&r)[N], const Mod<N> &)
-    {
-        fixed::copy<N>(r, x.w);
-    }
-};
-
 enum Kind { IMAD, IMAD2, COLUMNS, PIPES, CARRIES, CARRIES2, IMAD_REGM, KINDS };
 constexpr bool two_a_thread(int k) { return k == IMAD2 || k == PIPES || k == CARRIES2; }
 
@@ -156,38 +101,38 @@ __global__ void __launch_bounds__(BLOCK) chain_kernel(const uint32_t *a, const u
         if constexpr (K == IMAD2)
             store<N>(r, q, x1);
     } else if constexpr (K == CARRIES || K == CARRIES2) {
-        CarriesChain<N> c0(x0, b0, mod);
+        fixed::carries::Chain<N> c0(x0, b0, mod.m, mod.mp);
         if constexpr (K == CARRIES) {
 #pragma unroll 1
             for (uint64_t k = 0; k < chain; k++)
                 c0.step();
         } else {
-            CarriesChain<N> c1(x1, b1, mod);
+            fixed::carries::Chain<N> c1(x1, b1, mod.m, mod.mp);
 #pragma unroll 1
             for (uint64_t k = 0; k < chain; k++) {
                 c0.step();
                 c1.step();
             }
-            c1.result(x1, mod);
+            c1.result(x1);
             store<N>(r, q, x1);
         }
-        c0.result(x0, mod);
+        c0.result(x0);
         store<N>(r, p, x0);
     } else if constexpr (K == COLUMNS) {
-        ColumnsChain<N> cc(x0, b0, mod);
+        fixed::columns::Chain<N> cc(x0, b0, mod.m, mod.mp);
 #pragma unroll 1
         for (uint64_t k = 0; k < chain; k++)
             cc.step();
-        cc.result(x0, mod);
+        cc.result(x0);
         store<N>(r, p, x0);
     } else {
-        ColumnsChain<N> cc(x1, b1, mod);
+        fixed::columns::Chain<N> cc(x1, b1, mod.m, mod.mp);
 #pragma unroll 1
         for (uint64_t k = 0; k < chain; k++) {
             fixed::montmul<N, fixed::Impl::ptx>(x0, x0, b0, mod.m, mod.mp);
             cc.step();
         }
-        cc.result(x1, mod);
+        cc.result(x1);
         store<N>(r, p, x0);
         store<N>(r, q, x1);
     }
@@ -242,8 +187,8 @@ template <int N> void host_chain(uint32_t (&x)[N], const std::vector<uint32_t> &
         fixed::montmul<N, fixed::Impl::c>(x, x, y, mod.m, mod.mp);
 }
 
-// A path's chain on the host (ColumnsChain or CarriesChain) against host_chain, on the sample;
-// returns mismatches.
+// A path's chain on the host (columns::Chain or carries::Chain) against host_chain, on the
+// sample; returns mismatches.
 template <int N, class Chain> size_t check_on_host(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b,
                                                    const Mod<N> &mod, uint64_t chain, const char *path,
                                                    size_t &checked)
@@ -253,19 +198,19 @@ template <int N, class Chain> size_t check_on_host(const std::vector<uint32_t> &
         uint32_t x[N], y[N], want[N];
         for (int j = 0; j < N; j++)
             x[j] = a[j * COUNT + p], y[j] = b[j * COUNT + p];
-        Chain cc(x, y, mod);
-        uint32_t leftover = 0;
+        Chain cc(x, y, mod.m, mod.mp);
+        uint32_t broken = 0; // the path's own invariant, step by step
         for (uint64_t k = 0; k < chain; k++)
-            leftover |= cc.step();
-        cc.result(x, mod);
+            broken |= cc.step();
+        cc.result(x);
         host_chain<N>(want, a, b, p, mod, chain);
         checked++;
-        bool differs = leftover != 0;
+        bool differs = broken != 0;
         for (int j = 0; j < N; j++)
             differs |= x[j] != want[j];
         if (differs && !bad++)
             fprintf(stderr, "fixed_pipes: the %s path on the host, %d bits, chain %llu: element %zu differs%s\n",
-                    path, 32 * N, (unsigned long long)chain, p, leftover ? " (bits above the top limb)" : "");
+                    path, 32 * N, (unsigned long long)chain, p, broken ? " (its invariant broke)" : "");
     }
     return bad;
 }
@@ -301,8 +246,8 @@ template <int N> int run(held_timer &t, const char *commit)
         size_t host_checked = 0, host_bad = 0;
         const char *name = path ? "carries" : "columns";
         for (uint64_t chain : {100, 200})
-            host_bad += path ? check_on_host<N, CarriesChain<N>>(a, b, mod, chain, name, host_checked)
-                             : check_on_host<N, ColumnsChain<N>>(a, b, mod, chain, name, host_checked);
+            host_bad += path ? check_on_host<N, fixed::carries::Chain<N>>(a, b, mod, chain, name, host_checked)
+                             : check_on_host<N, fixed::columns::Chain<N>>(a, b, mod, chain, name, host_checked);
         fprintf(stderr, "fixed_pipes: %d bits: the %s path on the host: %zu chains checked, %zu differ\n",
                 32 * N, name, host_checked, host_bad);
         bad += host_bad;
