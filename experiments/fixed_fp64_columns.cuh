@@ -138,7 +138,7 @@ template <int L> FIXED_HD uint32_t split_columns(double (&x)[L], const double (&
     return mid | top | top2;
 }
 
-// The N + 1 low words of the value of limbs x[0..L) below 2^(24 + 6) each (run once, at the end
+// The N + 1 low words of the value of limbs x[0..L), each below 2^24 + 2^6 (run once, at the end
 // of a chain).
 template <int N> FIXED_HD void limbs_to_words(uint32_t (&w)[N + 1], const double (&x)[limbs_of(N)])
 {

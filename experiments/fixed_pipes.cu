@@ -12,14 +12,15 @@
 //             IMAD, the column sums by DFMA (fixed_fp64_carries.cuh)
 //   carries2  two elements a thread on the carries path
 //   imad-regm the IMAD path with the modulus moved into registers first, as mpgpu fixed holds it
-//             (imad reads it from the kernel's parameters, through the constant cache)
+//             (imad reads it from the kernel's parameters)
 // Each is timed held (median of 10 after 2 warm-up runs) at chains of 100 and 200; the marginal
 // rate is 100 x elements / (t(200) - t(100)). Every kernel's results at both chains are checked
 // on a sample of elements (boundary operands among them) against the host's run of the IMAD
 // path's code (Impl::c, which the cpu suite checks against GMP), and so are the host's runs of
 // the columns and carries paths on the same sample, which must also keep their own invariants
-// (tests/test_fixed_probe_paths.cc checks both paths against GMP in the cpu suite). CSV on stdout. Results and what they mean: docs/004-fixed.md, "An element on
-// each pipe, a word product split between them".
+// (tests/test_fixed_probe_paths.cc checks both paths against GMP in the cpu suite). CSV on
+// stdout. Results and what they mean: docs/004-fixed.md, "An element on each pipe, a word
+// product split between them".
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,6 @@
 #include "probe_check.cuh"
 #include "probe_run.cuh"
 
-#include "../kernels/fixed_add.cuh"
 #include "fixed_fp64_carries.cuh"
 #include "fixed_fp64_columns.cuh"
 #include "../kernels/fixed_mont.cuh"
