@@ -151,7 +151,8 @@ FIXED_HD void montmul(Number<N> &r, const Number<N> &a, const Number<N> &b, cons
 template <int N> struct Chain {
     Number<N> b, x, m;
     uint32_t mp;
-    FIXED_HD Chain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const uint32_t (&mw)[N], uint32_t mp32)
+    FIXED_HD Chain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const uint32_t (&mw)[N],
+                   uint32_t mp32)
         : mp(mp32)
     {
         number_set<N>(b, bw);

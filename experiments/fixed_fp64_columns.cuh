@@ -173,7 +173,8 @@ template <int N> struct Chain {
     Modulus<N> M;
     uint32_t m[N];
     double b[L], x[L], c[L];
-    FIXED_HD Chain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const uint32_t (&mw)[N], uint32_t mp32)
+    FIXED_HD Chain(const uint32_t (&a)[N], const uint32_t (&bw)[N], const uint32_t (&mw)[N],
+                   uint32_t mp32)
     {
         uint32_t bs[N];
         copy<N>(m, mw);

@@ -54,7 +54,8 @@ template <int N> __device__ __forceinline__ void load(uint32_t (&x)[N], const ui
     for (int j = 0; j < N; j++)
         x[j] = v[j * COUNT + p];
 }
-template <int N> __device__ __forceinline__ void store(uint32_t *v, size_t p, const uint32_t (&x)[N])
+template <int N>
+__device__ __forceinline__ void store(uint32_t *v, size_t p, const uint32_t (&x)[N])
 {
 #pragma unroll
     for (int j = 0; j < N; j++)
@@ -65,8 +66,8 @@ enum Kind { IMAD, IMAD2, COLUMNS, PIPES, CARRIES, CARRIES2, IMAD_REGM, KINDS };
 constexpr bool two_a_thread(int k) { return k == IMAD2 || k == PIPES || k == CARRIES2; }
 
 template <int N, int K>
-__global__ void __launch_bounds__(BLOCK) chain_kernel(const uint32_t *a, const uint32_t *b, uint32_t *r,
-                                                      Mod<N> mod, uint64_t chain)
+__global__ void __launch_bounds__(BLOCK)
+    chain_kernel(const uint32_t *a, const uint32_t *b, uint32_t *r, Mod<N> mod, uint64_t chain)
 {
     constexpr bool two = two_a_thread(K);
     const size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x, q = p + COUNT / 2;
@@ -189,9 +190,9 @@ template <int N> void host_chain(uint32_t (&x)[N], const std::vector<uint32_t> &
 
 // A path's chain on the host (columns::Chain or carries::Chain) against host_chain, on the
 // sample; returns mismatches.
-template <int N, class Chain> size_t check_on_host(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b,
-                                                   const Mod<N> &mod, uint64_t chain, const char *path,
-                                                   size_t &checked)
+template <int N, class Chain>
+size_t check_on_host(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b,
+                     const Mod<N> &mod, uint64_t chain, const char *path, size_t &checked)
 {
     size_t bad = 0;
     for (size_t p = 0; p < COUNT; p = next_sampled(p)) {
@@ -209,8 +210,11 @@ template <int N, class Chain> size_t check_on_host(const std::vector<uint32_t> &
         for (int j = 0; j < N; j++)
             differs |= x[j] != want[j];
         if (differs && !bad++)
-            fprintf(stderr, "fixed_pipes: the %s path on the host, %d bits, chain %llu: element %zu differs%s\n",
-                    path, 32 * N, (unsigned long long)chain, p, broken ? " (its invariant broke)" : "");
+            fprintf(stderr,
+                    "fixed_pipes: the %s path on the host, %d bits, chain %llu: element %zu "
+                    "differs%s\n",
+                    path, 32 * N, (unsigned long long)chain, p,
+                    broken ? " (its invariant broke)" : "");
     }
     return bad;
 }
@@ -246,9 +250,12 @@ template <int N> int run(held_timer &t, const char *commit)
         size_t host_checked = 0, host_bad = 0;
         const char *name = path ? "carries" : "columns";
         for (uint64_t chain : {100, 200})
-            host_bad += path ? check_on_host<N, fixed::carries::Chain<N>>(a, b, mod, chain, name, host_checked)
-                             : check_on_host<N, fixed::columns::Chain<N>>(a, b, mod, chain, name, host_checked);
-        fprintf(stderr, "fixed_pipes: %d bits: the %s path on the host: %zu chains checked, %zu differ\n",
+            host_bad += path ? check_on_host<N, fixed::carries::Chain<N>>(a, b, mod, chain, name,
+                                                                           host_checked)
+                             : check_on_host<N, fixed::columns::Chain<N>>(a, b, mod, chain, name,
+                                                                           host_checked);
+        fprintf(stderr,
+                "fixed_pipes: %d bits: the %s path on the host: %zu chains checked, %zu differ\n",
                 32 * N, name, host_checked, host_bad);
         bad += host_bad;
     }
@@ -258,7 +265,8 @@ template <int N> int run(held_timer &t, const char *commit)
     CHECK(cudaMalloc(&dr, N * COUNT * 4));
     CHECK(cudaMemcpy(da, a.data(), N * COUNT * 4, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(db, b.data(), N * COUNT * 4, cudaMemcpyHostToDevice));
-    const char *names[KINDS] = {"imad", "imad2", "columns", "pipes", "carries", "carries2", "imad-regm"};
+    const char *names[KINDS] = {"imad",    "imad2",    "columns",  "pipes",
+                                "carries", "carries2", "imad-regm"};
     void (*kernels[KINDS])(const uint32_t *, const uint32_t *, uint32_t *, Mod<N>, uint64_t) = {
         chain_kernel<N, IMAD>,  chain_kernel<N, IMAD2>,   chain_kernel<N, COLUMNS>,
         chain_kernel<N, PIPES>, chain_kernel<N, CARRIES>, chain_kernel<N, CARRIES2>,
@@ -284,8 +292,8 @@ template <int N> int run(held_timer &t, const char *commit)
         char row[256];
         probe_row_start(row, commit, COUNT);
         printf("%s,%d,%s,%d,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%.4g,%zu,%zu\n", row, 32 * N, names[k],
-               fa.numRegs, ms[0][0], ms[0][1], ms[0][2], ms[1][0], ms[1][1], ms[1][2], rate, checked,
-               kbad);
+               fa.numRegs, ms[0][0], ms[0][1], ms[0][2], ms[1][0], ms[1][1], ms[1][2], rate,
+               checked, kbad);
         fflush(stdout);
     }
     CHECK(cudaFree(da));

@@ -73,7 +73,10 @@ template <int K> struct Chains {
         double s = 0;
 #pragma unroll
         for (int i = 0; i < CHAINS; i++)
-            s += K == DFMA || K == DFMA_REG ? d[i] : K == IMAD_WIDE ? (double)w[i] : K == NONE ? 0.0 : (double)x[i];
+            s += K == DFMA || K == DFMA_REG ? d[i]
+                 : K == IMAD_WIDE            ? (double)w[i]
+                 : K == NONE                 ? 0.0
+                                             : (double)x[i];
         return s;
     }
 };
@@ -115,7 +118,8 @@ __global__ void __launch_bounds__(BLOCK) rate_kernel(uint32_t y, uint32_t z, dou
 
 const char *name(int k)
 {
-    static const char *n[] = {"none", "imad", "imad.hi", "imad.wide", "dfma", "imad-reg", "dfma-reg"};
+    static const char *n[] = {"none", "imad",     "imad.hi", "imad.wide",
+                              "dfma", "imad-reg", "dfma-reg"};
     return n[k];
 }
 
@@ -138,12 +142,17 @@ int main(int argc, char **argv)
         int k1, k2;
         void (*kernel)(uint32_t, uint32_t, double, double, double *, uint64_t *);
     } cases[] = {
-        {IMAD_LO, NONE, rate_kernel<IMAD_LO, NONE>},   {IMAD_HI, NONE, rate_kernel<IMAD_HI, NONE>},
-        {IMAD_WIDE, NONE, rate_kernel<IMAD_WIDE, NONE>}, {DFMA, NONE, rate_kernel<DFMA, NONE>},
-        {IMAD_LO, DFMA, rate_kernel<IMAD_LO, DFMA>},   {IMAD_HI, DFMA, rate_kernel<IMAD_HI, DFMA>},
-        {IMAD_WIDE, DFMA, rate_kernel<IMAD_WIDE, DFMA>}, {IMAD_LO, IMAD_LO, rate_kernel<IMAD_LO, IMAD_LO>},
+        {IMAD_LO, NONE, rate_kernel<IMAD_LO, NONE>},
+        {IMAD_HI, NONE, rate_kernel<IMAD_HI, NONE>},
+        {IMAD_WIDE, NONE, rate_kernel<IMAD_WIDE, NONE>},
+        {DFMA, NONE, rate_kernel<DFMA, NONE>},
+        {IMAD_LO, DFMA, rate_kernel<IMAD_LO, DFMA>},
+        {IMAD_HI, DFMA, rate_kernel<IMAD_HI, DFMA>},
+        {IMAD_WIDE, DFMA, rate_kernel<IMAD_WIDE, DFMA>},
+        {IMAD_LO, IMAD_LO, rate_kernel<IMAD_LO, IMAD_LO>},
         {DFMA, DFMA, rate_kernel<DFMA, DFMA>},
-        {IMAD_REG, NONE, rate_kernel<IMAD_REG, NONE>}, {DFMA_REG, NONE, rate_kernel<DFMA_REG, NONE>},
+        {IMAD_REG, NONE, rate_kernel<IMAD_REG, NONE>},
+        {DFMA_REG, NONE, rate_kernel<DFMA_REG, NONE>},
         {IMAD_REG, DFMA_REG, rate_kernel<IMAD_REG, DFMA_REG>},
     };
     char date[32];
@@ -173,10 +182,12 @@ int main(int argc, char **argv)
         double sum = 0;
         for (double v : host)
             sum += v;
-        const double warp_inst = (double)grid * BLOCK / 32 * ITER * UNROLL * CHAINS * (c.k2 == NONE ? 1 : 2);
+        const double warp_inst =
+            (double)grid * BLOCK / 32 * ITER * UNROLL * CHAINS * (c.k2 == NONE ? 1 : 2);
         const double per_clock =
             warp_inst / (ms[ms.size() / 2] * 1e-3 * clock_mhz * 1e6 * prop.multiProcessorCount);
-        printf("%s,%s,%s,%.0f,%s%s%s,%.4f,%.4f,%.4f,%.3f,%.6g\n", commit, date, prop.name, clock_mhz,
+        printf("%s,%s,%s,%.0f,%s%s%s,%.4f,%.4f,%.4f,%.3f,%.6g\n", commit, date, prop.name,
+               clock_mhz,
                name(c.k1), c.k2 == NONE ? "" : "+", c.k2 == NONE ? "" : name(c.k2),
                ms[ms.size() / 2], ms.front(), ms.back(), per_clock, sum);
     }

@@ -88,10 +88,12 @@ template <int N, class Chain> void check_words(const char *name, unsigned long s
             if (!invariant || mpz_cmp(r, want) != 0) {
                 if (failures++ < 5)
                     gmp_fprintf(stderr,
-                                "test_fixed_probe_paths: the %s path, %d words, chain %d, seed %lu, "
-                                "case %d: %s\n  m = %Zx\n  a = %Zx\n  b = %Zx\n  got %Zx\n  want %Zx\n",
+                                "test_fixed_probe_paths: the %s path, %d words, chain %d, "
+                                "seed %lu, case %d: %s\n  m = %Zx\n  a = %Zx\n  b = %Zx\n"
+                                "  got %Zx\n  want %Zx\n",
                                 name, N, chain, seed, it,
-                                invariant ? "wrong result" : "its invariant broke", m, a, b, r, want);
+                                invariant ? "wrong result" : "its invariant broke", m, a, b, r,
+                                want);
             }
         }
     mpz_clears(m, a, b, r, want, e, NULL);
