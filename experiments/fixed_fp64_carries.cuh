@@ -4,8 +4,9 @@
 // kernel's parameters, 32-bit IMAD and DFMA run side by side on the H200, where the IMAD.WIDE
 // and IMAD.HI that the IMAD path's word products need run at half the rate
 // (experiments/pipe_overlap.cu). Used by the probe experiments/fixed_pipes.cu, not by the
-// library: measured slower than the IMAD path, as the register file's operand reads bind
-// (docs/004-fixed.md, "An element on each pipe, a word product split between them").
+// library: measured slower than the IMAD path, the register file's operand reads being what the
+// measurements point to (docs/004-fixed.md, "An element on each pipe, a word product split
+// between them").
 //
 // Product scanning with the reduction folded in column by column (Koc, Acar and Kaliski's FIPS):
 // column i sums a_j b_(i-j) and q_j m_(i-j) and the carry of column i - 1; in the low columns
@@ -14,20 +15,19 @@
 //   * S, its approximate value: DFMAs, the carry in added last. A column sums at most 2N + 1
 //     terms below 2^64 + 2^37, so |S| < 2^70 for N <= 16 and each rounding is at most 2^17:
 //     S is within 2^23 of the column's value, which is H 2^32 + L;
-// Each kind is summed in two chains, and the terms that wait on column i - 1 (q_(i-1) m_1 and
-// the carry) come last, so that a column's chains run while the column before is still resolving
-// its carry.
 //   * so H = round((S - L) 2^-32) exactly (the error is below 2^-9 after the scaling), by one
 //     DFMA onto 1.5 2^52, where doubles are the integers: the carry y = 1.5 2^52 + H holds H in
 //     its mantissa, so the next column's L starts from y's low word (H mod 2^32) and its S from y
 //     itself, offset and all, with no conversion.
-// In a low column L is zero once q_i m_0 is in, so H = round(S 2^-32) minus the offsets, one
-// DFMA; in a high column S - (2^52 + L) takes one DADD first, 2^52 + L being the double whose
-// bit pattern is L under 2^52's exponent. The words of a, b, m and each q_j are also held as
-// doubles, by the same pattern and one exact DADD.
+// Each kind is summed in two chains, and the terms that wait on column i - 1 (q_(i-1) m_1 and
+// the carry) come last, so that a column's chains run while the column before is still resolving
+// its carry. In a low column L is zero once q_i m_0 is in, so H = round(S 2^-32) minus the
+// offsets, one DFMA; in a high column S - (2^52 + L) takes one DADD first, 2^52 + L being the
+// double whose bit pattern is L under 2^52's exponent. The words of a, b, m and each q_j are also
+// held as doubles, by the same pattern and one exact DADD.
 //
 // R = 2^(32N), the IMAD path's: the result (t + 2^(32N) H_top, below 2m) takes the final
-// subtraction of HAC 14.32 step 4. Used by the probe experiments/fixed_fp64_carries.cu.
+// subtraction of HAC 14.32 step 4.
 // The device, the probe's host check and the cpu suite (tests/test_fixed_probe_paths.cc, against
 // GMP) run this same code: every DFMA and DADD rounds to nearest, which C's fma() and + do too.
 #ifndef MPGPU_FIXED_FP64_CARRIES_CUH
