@@ -37,28 +37,15 @@
 
 #include "../kernels/fixed_core.cuh"
 #include "../kernels/fixed_fp64_exact.cuh"
-
-#if !defined(__CUDA_ARCH__)
-#include <math.h>
-#endif
+#include "fixed_fp64_rn.cuh"
 
 namespace fixed {
 namespace carries {
 
 static_assert(sizeof(double) == 8, "IEEE binary64");
 
-FIXED_HD double fma_rn(double x, double y, double z)
-{
-#if defined(__CUDA_ARCH__)
-    return __fma_rn(x, y, z);
-#else
-    return fma(x, y, z);
-#endif
-}
-
-// 2^52 + w, whose bit pattern is w under 2^52's exponent; and w itself, exactly.
+// 2^52 + w, whose bit pattern is w under 2^52's exponent (w itself is fp64::word_double's).
 FIXED_HD double offset_double(uint32_t w) { return fp64::double_of(fp64::lo_pattern | w); }
-FIXED_HD double word_double(uint32_t w) { return offset_double(w) - 0x1p52; }
 
 constexpr double carry_base = 0x1.8p52; // y = carry_base + H
 
@@ -73,7 +60,7 @@ template <int N, class W> FIXED_HD void number_set(Number<N> &x, const W &w)
     FIXED_UNROLL
     for (int j = 0; j < N; j++) {
         x.w[j] = w[j];
-        x.d[j] = word_double(w[j]);
+        x.d[j] = fp64::word_double(w[j]);
     }
 }
 
@@ -99,39 +86,39 @@ FIXED_HD void montmul(Number<N> &r, const Number<N> &a, const Number<N> &b, cons
                 continue;
             if (n++ % 2 == 0) {
                 L0 = a.w[j] * b.w[k] + L0;
-                S0 = fma_rn(a.d[j], b.d[k], S0);
+                S0 = fp64::fma_rn(a.d[j], b.d[k], S0);
             } else {
                 L1 = a.w[j] * b.w[k] + L1;
-                S1 = fma_rn(a.d[j], b.d[k], S1);
+                S1 = fp64::fma_rn(a.d[j], b.d[k], S1);
             }
             if (k >= 2) {
                 if (n++ % 2 == 0) {
                     L0 = q[j] * m.w[k] + L0;
-                    S0 = fma_rn(qd[j], m.d[k], S0);
+                    S0 = fp64::fma_rn(qd[j], m.d[k], S0);
                 } else {
                     L1 = q[j] * m.w[k] + L1;
-                    S1 = fma_rn(qd[j], m.d[k], S1);
+                    S1 = fp64::fma_rn(qd[j], m.d[k], S1);
                 }
             }
         }
         // Then what column i - 1 just gave: q_(i-1) m_1, and its carry.
         if (i >= 1 && i - 1 < N) {
             L0 = q[i - 1] * m.w[1] + L0;
-            S0 = fma_rn(qd[i - 1], m.d[1], S0);
+            S0 = fp64::fma_rn(qd[i - 1], m.d[1], S0);
         }
         uint32_t L = L0 + L1 + (uint32_t)fp64::bits_of(y); // H mod 2^32
         double S = (S0 + S1) + y;
         if (i < N) {
             // The low word becomes zero: q_i m_0 = -L mod 2^32, so only S takes it.
             q[i] = L * mp;
-            qd[i] = word_double(q[i]);
-            S = fma_rn(qd[i], m.d[0], S);
+            qd[i] = fp64::word_double(q[i]);
+            S = fp64::fma_rn(qd[i], m.d[0], S);
             // S = 1.5 2^52 + H 2^32 + err: S 2^-32 = 1.5 2^20 + H + err 2^-32.
-            y = fma_rn(S, 0x1p-32, carry_base - 0x1.8p20);
+            y = fp64::fma_rn(S, 0x1p-32, carry_base - 0x1.8p20);
         } else {
             t[i - N] = L;
             // S - (2^52 + L) = 2^51 + H 2^32 + err: times 2^-32, 2^19 + H + err 2^-32.
-            y = fma_rn(S - offset_double(L), 0x1p-32, carry_base - 0x1p19);
+            y = fp64::fma_rn(S - offset_double(L), 0x1p-32, carry_base - 0x1p19);
         }
     }
     // Column 2N - 1 holds only the carry: word N - 1 and the top bit.
@@ -144,7 +131,7 @@ FIXED_HD void montmul(Number<N> &r, const Number<N> &a, const Number<N> &b, cons
     select<N>(r.w, keep_difference, d, t);
     FIXED_UNROLL
     for (int j = 0; j < N; j++)
-        r.d[j] = word_double(r.w[j]);
+        r.d[j] = fp64::word_double(r.w[j]);
 }
 
 // The chain x <- x b 2^(-32N) mod m on this path, as the probe runs it. a, b < m.
@@ -167,7 +154,7 @@ template <int N> struct Chain {
         uint32_t differs = 0;
         FIXED_UNROLL
         for (int j = 0; j < N; j++)
-            differs |= x.d[j] != word_double(x.w[j]);
+            differs |= x.d[j] != fp64::word_double(x.w[j]);
         return differs;
     }
     FIXED_HD void result(uint32_t (&r)[N]) { copy<N>(r, x.w); }

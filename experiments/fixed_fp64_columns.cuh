@@ -35,10 +35,7 @@
 #include "../kernels/fixed_add.cuh"
 #include "../kernels/fixed_core.cuh"
 #include "../kernels/fixed_fp64_exact.cuh"
-
-#if !defined(__CUDA_ARCH__)
-#include <math.h>
-#endif
+#include "fixed_fp64_rn.cuh"
 
 namespace fixed {
 namespace columns {
@@ -52,19 +49,8 @@ constexpr int limbs_of(int words) { return (32 * words + 1 + limb_bits - 1) / li
 constexpr int excess_bits(int words) { return limb_bits * limbs_of(words) - 32 * words; }
 constexpr bool fits(int words) { return limbs_of(words) <= 21; }
 
-// A non-negative integer below 2^32 as a double.
-FIXED_HD double small_double(uint32_t v) { return fp64::double_of(fp64::lo_pattern | v) - 0x1p52; }
 // The low word of V for a column 2^52 + V.
 FIXED_HD uint32_t column_low(double c) { return (uint32_t)fp64::bits_of(c); }
-
-FIXED_HD double fma_exact(double x, double y, double z)
-{
-#if defined(__CUDA_ARCH__)
-    return __fma_rn(x, y, z);
-#else
-    return fma(x, y, z);
-#endif
-}
 
 // An odd modulus m below 2^(32N) in limbs, and -m^-1 mod 2^23 (the low bits of mont_neg_inv's).
 template <int N> struct Modulus {
@@ -79,7 +65,7 @@ template <int N, class W> FIXED_HD void to_limbs(double (&x)[limbs_of(N)], const
     for (int j = 0; j < limbs_of(N); j++) {
         const int bit = limb_bits * j, k = bit / 32, off = bit % 32;
         const uint64_t two = (uint64_t)word<N>(w, k) | (uint64_t)word<N>(w, k + 1) << 32;
-        x[j] = small_double((uint32_t)(two >> off) & limb_mask);
+        x[j] = fp64::word_double((uint32_t)(two >> off) & limb_mask);
     }
 }
 
@@ -105,13 +91,13 @@ FIXED_HD void montmul_columns(double (&c)[limbs_of(N)], const double (&a)[limbs_
     for (int i = 0; i < L; i++) {
         FIXED_UNROLL
         for (int j = 0; j < L; j++)
-            c[j] = fma_exact(a[j], x[i], c[j]);
-        const double q = small_double((column_low(c[0]) * M.mp) & limb_mask);
+            c[j] = fp64::fma_rn(a[j], x[i], c[j]);
+        const double q = fp64::word_double((column_low(c[0]) * M.mp) & limb_mask);
         FIXED_UNROLL
         for (int j = 0; j < L; j++)
-            c[j] = fma_exact(q, M.m[j], c[j]);
+            c[j] = fp64::fma_rn(q, M.m[j], c[j]);
         // V_0 is now a multiple of 2^23: its quotient goes up one column, and the rest down one.
-        c[1] += fma_exact(c[0], 0x1p-23, -0x1p29);
+        c[1] += fp64::fma_rn(c[0], 0x1p-23, -0x1p29);
         FIXED_UNROLL
         for (int j = 0; j + 1 < L; j++)
             c[j] = c[j + 1];
@@ -130,7 +116,7 @@ template <int L> FIXED_HD uint32_t split_columns(double (&x)[L], const double (&
     for (int j = 0; j < L; j++) {
         const uint64_t u = fp64::bits_of(c[j]);
         const uint32_t high = (uint32_t)(u >> limb_bits); // V >> 23 below bit 29, exponent above
-        x[j] = small_double(((uint32_t)u & limb_mask) + mid + top2);
+        x[j] = fp64::word_double(((uint32_t)u & limb_mask) + mid + top2);
         top2 = top;
         top = high >> limb_bits & 63;
         mid = high & limb_mask;
