@@ -1,7 +1,8 @@
 /* gpu suite: every `mpgpu fixed` kernel against GMP, through libmpgpu's device call
  * (mpgpu_fixed_device) as the command line makes it: every built precision x operation x
  * --impl (ptx, c, and fp64 and hybrid for montmul and powm) x --operands (separate, interleaved) x --word-order (coalesced, contiguous),
- * --mem local and global, --chain 1 and 3 (powm 1), three moduli (a random odd one
+ * --mem local (one element a thread, and a grid of 16 threads that loop over the elements) and
+ * global, --chain 1 and 3 (powm 1), three moduli (a random odd one
  * of P bits, 2^P - 1, which is R - 1 when P is a multiple of 32, and 2^(P-1) + 1, the least odd
  * one of P bits), and one modulus per element (mpgpu_fixed_device_moduli, each a random odd one of
  * P bits, its operands below it). Elements 0..3 are boundary
@@ -140,12 +141,9 @@ int main(void)
     seed = test_seed();
     if (test_gpu_open() != 0)
         return 77;
-    unsigned first_bits = 0;
     for (size_t s = 0; s < mpgpu_fixed_bits_count(); s++) {
         unsigned bits;
         mpgpu_fixed_bits_get(s, &bits);
-        if (s == 0)
-            first_bits = bits;
         const unsigned n = (bits + 31) / 32;
         uint32_t moduli[3][MAX_WORDS] = {{0}};
         fixed_random_modulus(bits, seed, moduli[0]);
@@ -158,15 +156,17 @@ int main(void)
             mpgpu_fixed_op_info info;
             mpgpu_fixed_op_get((mpgpu_fixed_op)op, bits, &info);
             for (int mi = 0; mi < (info.modular ? 4 : 1); mi++) /* 3: one per element */
-                for (int v = 0; v < MPGPU_FIXED_N_IMPLS * 8; v++) {
-                    const int impl = v / 8, layout = v / 2 % 4, mem = v % 2;
+                for (int v = 0; v < MPGPU_FIXED_N_IMPLS * 12; v++) {
+                    /* mem 2: registers, on a grid smaller than the elements, so that each
+                     * thread loops over several (004's launch sweep; a kernel shape of its own) */
+                    const int impl = v / 12, layout = v / 3 % 4, mem = v % 3;
                     if (mpgpu_fixed_impl_check((mpgpu_fixed_op)op, (mpgpu_fixed_impl)impl) != MPGPU_OK)
                         continue;
                     for (uint64_t chain = 1; chain <= (op == MPGPU_FIXED_POWM ? 1u : 3u); chain += 2) {
                         const mpgpu_fixed_options opts = {
-                            .impl = (mpgpu_fixed_impl)impl, .global_mem = mem,
+                            .impl = (mpgpu_fixed_impl)impl, .global_mem = mem == 1,
                             .interleaved = layout & 1, .coalesced = layout >> 1,
-                            .chain = chain, .grid = 0, .block = BLOCK,
+                            .chain = chain, .grid = mem == 2 ? 2 : 0, .block = mem == 2 ? 8 : BLOCK,
                         };
                         run((mpgpu_fixed_op)op, bits, &opts, mi < 3 ? moduli[mi] : NULL);
                     }
@@ -174,17 +174,5 @@ int main(void)
         }
         printf("bits=%-5u %6d checks, %d failures\n", bits, checks - before, failures - failed);
     }
-    /* A grid smaller than the elements: each thread loops over several (004's launch sweep). */
-    const mpgpu_fixed_options opts = {.impl = MPGPU_FIXED_IMPL_PTX, .coalesced = 1, .chain = 2,
-                                      .grid = 2, .block = 8};
-    uint32_t m[MAX_WORDS] = {0};
-    fixed_random_modulus(first_bits, seed, m);
-    run(MPGPU_FIXED_MONTMUL, first_bits, &opts, m);
-    const mpgpu_fixed_options fp64 = {.impl = MPGPU_FIXED_IMPL_FP64, .coalesced = 1, .chain = 2,
-                                      .grid = 2, .block = 8};
-    run(MPGPU_FIXED_MONTMUL, first_bits, &fp64, m);
-    const mpgpu_fixed_options hybrid = {.impl = MPGPU_FIXED_IMPL_HYBRID, .coalesced = 1,
-                                        .chain = 2, .grid = 2, .block = 8};
-    run(MPGPU_FIXED_MONTMUL, first_bits, &hybrid, m);
     return test_finish("fixed_gpu");
 }
