@@ -73,17 +73,14 @@ __device__ __forceinline__ void element_modulus(const Layout &L, size_t p, uint3
 template <int OP> constexpr int a_words() { return OP == FIXED_MONTRED ? 2 * N : N; }
 template <int OP> constexpr int r_words() { return OP == FIXED_MUL || OP == FIXED_KARATSUBA ? 2 * N : N; }
 
-// How a fixed_local kernel covers the elements and where it takes the modulus: one element a
-// thread with the launch's modulus, shared by all (the default), or with each element's own; or,
-// with --grid giving fewer threads than elements, a loop over the elements that takes either.
-// The one-a-thread shapes are kernels of their own because ptxas keeps what the loop and the
-// choice of modulus need live across the whole chain: the 256-bit montmul takes 54 registers in
-// the loop kernel, 40 in the one-a-thread kernel with the shared modulus and 48 with each
-// element's, so more warps an SM run the chain (docs/004-fixed.md).
-enum class Cover { one_shared, one_own, loop };
-
-// Operands copied to registers, the chain run there, the result stored (004's _loc).
-template <int OP, Impl I, Cover C>
+// Operands copied to registers, the chain run there, the result stored (004's _loc). ONE: one
+// element a thread, all with the launch's modulus, the default; else each thread loops over the
+// elements (--grid with fewer threads than elements) and takes each element's own modulus where
+// there is one. The default is a kernel of its own because ptxas keeps what the loop and the
+// choice of modulus need live across the whole chain: the 256-bit montmul took 54 registers with
+// them and takes 40 without, so more warps an SM run the chain. A one-a-thread kernel for moduli
+// per element as well gained nowhere with --impl ptx and lost at 512 bits (docs/004-fixed.md).
+template <int OP, Impl I, bool ONE>
 __global__ void fixed_local(Layout L, Modulus M, uint64_t chain)
 {
     constexpr int AW = a_words<OP>(), RW = r_words<OP>();
@@ -93,7 +90,7 @@ __global__ void fixed_local(Layout L, Modulus M, uint64_t chain)
     fixed::copy<N>(r2, M.r2);
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x; p < L.count; p += stride) {
-        if (C == Cover::one_own || (C == Cover::loop && L.m_each))
+        if (!ONE && L.m_each)
             element_modulus<OP>(L, p, m, mp, r2);
         uint32_t a[AW], b[N], r[RW];
 #pragma unroll
@@ -106,7 +103,7 @@ __global__ void fixed_local(Layout L, Modulus M, uint64_t chain)
 #pragma unroll
         for (int j = 0; j < RW; j++)
             L.r[L.index(RW, j, p, 1)] = r[j];
-        if constexpr (C != Cover::loop)
+        if constexpr (ONE)
             break;
     }
 }
@@ -142,14 +139,10 @@ cudaError_t launch(const fixed_launch *x, const Layout &L, const Modulus &M)
     const unsigned grid = blocks > 0x7fffffffu ? 0x7fffffffu : (unsigned)blocks;
     if (c->global_mem)
         fixed_global<OP, I><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
-    else if ((size_t)grid * c->block < x->count)
-        fixed_local<OP, I, Cover::loop><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
-    else if (!L.m_each)
-        fixed_local<OP, I, Cover::one_shared><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
-    else if constexpr (FIXED_OP_MODULAR(OP))
-        fixed_local<OP, I, Cover::one_own><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
-    else // libmpgpu takes a modulus per element for the modular ops alone
-        return cudaErrorInvalidValue;
+    else if ((size_t)grid * c->block >= x->count && !L.m_each)
+        fixed_local<OP, I, true><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
+    else
+        fixed_local<OP, I, false><<<grid, c->block, 0, x->stream>>>(L, M, c->chain);
     return cudaGetLastError();
 }
 

@@ -44,8 +44,10 @@ static inline unsigned fixed_r_words(enum fixed_op op, unsigned n)
 }
 /* The op takes a modulus m (and its operands must be below it, except powm's exponent and
  * montred's T < mR); Montgomery ops need m odd. */
-#define FIXED_OP_MODULAR(op) ((op) == FIXED_ADDM || (op) == FIXED_SUBM || (op) >= FIXED_MONTRED)
-static inline bool fixed_op_modular(enum fixed_op op) { return FIXED_OP_MODULAR(op); }
+static inline bool fixed_op_modular(enum fixed_op op)
+{
+    return op == FIXED_ADDM || op == FIXED_SUBM || op >= FIXED_MONTRED;
+}
 static inline bool fixed_op_montgomery(enum fixed_op op) { return op >= FIXED_MONTRED; }
 
 /* -m0^-1 mod 2^32 for odd m0, the m' of Montgomery reduction (HAC 14.32). */

@@ -3,9 +3,9 @@
 # file per precision (fixed_resources_<P>.txt), into a C header of libmpgpu's
 # mpgpu_fixed_resources records (mpgpu.h), one per kernel: precision, operation, implementation,
 # memory, registers, stack, spill stores and loads (004 Fig. 3.6 compares the registers of C and
-# PTX; fp64 and hybrid have montmul and powm; `mpgpu fixed --resources` prints them). Of the
-# registers-only kernel's three shapes (fixed_kernels.cu's Cover) it keeps the default, one
-# element a thread with one modulus for all. Run by kernels/meson.build at build time.
+# PTX; fp64 and hybrid have montmul and powm; `mpgpu fixed --resources` prints them). Of the two
+# kernels in registers (fixed_kernels.cu's fixed_local) it keeps the default, one element a
+# thread with one modulus for all. Run by kernels/meson.build at build time.
 out=$1
 shift
 {
@@ -20,8 +20,8 @@ shift
                 global = k ~ /^fixed_local/ ? 0 : 1
                 op = k; sub(/.*ILi/, "", op); sub(/E.*/, "", op)
                 impl = substr(k, length(k))
-                # Of the fixed_local shapes, the default: an element a thread, one modulus.
-                found = global || substr($0, RSTART + RLENGTH, 13) == "ELNS_5CoverE0"
+                # Of the two fixed_local kernels, the default: an element a thread, one modulus.
+                found = global || substr($0, RSTART + RLENGTH, 5) == "ELb1E"
             }
             /bytes stack frame/ { stack = $1; stores = $5; loads = $9 }
             /Used [0-9]+ registers/ && found {
