@@ -158,7 +158,8 @@ int main(void)
             for (int mi = 0; mi < (info.modular ? 4 : 1); mi++) /* 3: one per element */
                 for (int v = 0; v < MPGPU_FIXED_N_IMPLS * 12; v++) {
                     /* mem 2: registers, on a grid smaller than the elements, so that each
-                     * thread loops over several (004's launch sweep; a kernel shape of its own) */
+                     * thread loops over several (004's launch sweep): the loop kernel, which
+                     * a modulus per element runs on the full grid too */
                     const int impl = v / 12, layout = v / 3 % 4, mem = v % 3;
                     if (mpgpu_fixed_impl_check((mpgpu_fixed_op)op, (mpgpu_fixed_impl)impl) != MPGPU_OK)
                         continue;

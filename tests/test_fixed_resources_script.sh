@@ -22,7 +22,7 @@ entry() {
     entry 11fixed_localILi7ELN5fixed4ImplE0ELb0EEEvNS_6LayoutENS_7ModulusEm 54 0 0 0
     entry 11fixed_localILi7ELN5fixed4ImplE0ELb1EEEvNS_6LayoutENS_7ModulusEm 40 0 0 0
     entry 12fixed_globalILi7ELN5fixed4ImplE0EEEvNS_6LayoutENS_7ModulusEm 92 0 0 0
-    # powm (op 8), c (impl 1): the default kernel spills, the loop kernel first after it
+    # powm (op 8), c (impl 1): the default kernel, which spills, reported before the loop kernel
     entry 11fixed_localILi8ELN5fixed4ImplE1ELb1EEEvNS_6LayoutENS_7ModulusEm 250 16 8 4
     entry 11fixed_localILi8ELN5fixed4ImplE1ELb0EEEvNS_6LayoutENS_7ModulusEm 255 360 368 976
 } >"$work/fixed_resources_256.txt"
