@@ -40,6 +40,8 @@ static const char *const word_order_names[] = {"contiguous", "coalesced"};
 struct fixed_args {
     /* Each a list (issue 36): every combination runs. */
     bool ops[MPGPU_FIXED_N_OPS], impls[MPGPU_FIXED_N_IMPLS], mems[2], operands[2], word_orders[2];
+    /* The (op, impl) pairs that run: --method's, else every pairing of --op and --impl. */
+    bool pairs[MPGPU_FIXED_N_OPS][MPGPU_FIXED_N_IMPLS];
     uint64_t chain;
     unsigned grid, block;
     const char *modulus, *input;
@@ -141,6 +143,45 @@ static void select_default(bool *selected, size_t n, size_t variant)
         if (selected[i])
             return;
     selected[variant] = true;
+}
+
+/* --method names a case as its rows do, OP-IMPL (montmul-fp64), or all: every op in every impl
+ * that has it. It selects pairs, where --op and --impl select every pairing of their lists, so
+ * it is given instead of them. */
+static void select_methods(const struct cli_common *opt, struct fixed_args *a, bool op_or_impl)
+{
+    if (!opt->n_methods) {
+        for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
+            for (int impl = 0; impl < MPGPU_FIXED_N_IMPLS; impl++)
+                a->pairs[op][impl] = a->ops[op] && a->impls[impl];
+        return;
+    }
+    if (op_or_impl)
+        cli_bad_input("fixed: --method names the op and the impl together (montmul-fp64); give it "
+                      "or --op and --impl, not both");
+    memset(a->ops, 0, sizeof a->ops);
+    for (size_t i = 0; i < opt->n_methods; i++) {
+        const char *name = opt->methods[i];
+        const bool all = !strcmp(name, "all");
+        bool found = all;
+        for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
+            for (int impl = 0; impl < MPGPU_FIXED_N_IMPLS; impl++) {
+                char pair[32];
+                snprintf(pair, sizeof pair, "%s-%s", op_names[op], impl_names[impl]);
+                const bool named = all || !strcmp(name, pair);
+                const bool built =
+                    mpgpu_fixed_impl_check((mpgpu_fixed_op)op, (mpgpu_fixed_impl)impl) == MPGPU_OK;
+                if (named && !all && !built)
+                    cli_bad_input("fixed: method %s is not built: --impl %s has montmul and powm "
+                                  "only", name, impl_names[impl]);
+                found |= named;
+                a->pairs[op][impl] |= named && built;
+                a->ops[op] |= named && built;
+            }
+        if (!found)
+            cli_bad_input("fixed: unknown method '%s'; accepted: OP-IMPL, OP one of --op's, IMPL "
+                          "one of --impl's (fp64 and hybrid: montmul and powm only), or all", name);
+    }
 }
 
 static void words_of_hex(const char *hex, unsigned bits, uint32_t *m)
@@ -536,14 +577,15 @@ int cmd_fixed(int argc, char **argv)
              "Precisions built: %s; add others with meson setup -Dfixed_bits=P[,P...] (64..1024). "
              "--bits, --op, --impl, --mem, --operands and --word-order each take a comma list (or "
              "repeat): every combination runs, in that order of the options, the last varying "
-             "fastest, each option's items in the order its help lists them.",
+             "fastest, each option's items in the order its help lists them. --method names "
+             "(op, impl) pairs instead of --op and --impl.",
              built);
     const struct cli_spec spec = {
         .command = "fixed",
         .usage = "mpgpu fixed [--bits P[,P...]] [--op OP[,OP...]] [--count N] [--chain K] [options]",
         .description = description,
-        .common = OPT_COUNT | OPT_BITS | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE | OPT_CSV |
-                  OPT_VERIFY | OPT_INCLUDE_TRANSFERS | OPT_INCLUDE_LAUNCH | OPT_QUIET,
+        .common = OPT_COUNT | OPT_BITS | OPT_METHOD | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE |
+                  OPT_CSV | OPT_VERIFY | OPT_INCLUDE_TRANSFERS | OPT_INCLUDE_LAUNCH | OPT_QUIET,
         .verify_help = "check each element against GMP (the op chained --chain times with mpz, in the op's result width): all of them, a sample of about 1000 spread over the batch (every k-th and the last), or none",
         .bits_min = MPGPU_FIXED_MIN_BITS,
         .bits_max = MPGPU_FIXED_MAX_BITS,
@@ -552,17 +594,25 @@ int cmd_fixed(int argc, char **argv)
         .options = fixed_options,
         .handle = fixed_handle,
         .ctx = &f.args,
+        .methods_help =
+            "  OP-IMPL                        an op of --op in an impl of --impl, as the rows name "
+            "them: montmul-ptx, powm-fp64, add-c, ... (fp64 and hybrid: montmul and powm only)\n"
+            "  all                            every op in every impl that has it\n",
         .examples = "  mpgpu fixed --bits 256 --op montmul --count 2^20 --chain 100\n"
                     "  mpgpu fixed --bits 109,131,163,191,239 --op add,mul,karatsuba --impl ptx,c\n"
                     "  mpgpu fixed --bits 239 --op add --mem global --grid 64 --block 64\n"
                     "  mpgpu fixed --bits 256,384,512 --op montmul,powm --impl ptx,fp64 --chain 100\n"
-                    "  mpgpu fixed --bits 256 --op montmul --impl ptx,fp64 --moduli per-element\n",
+                    "  mpgpu fixed --bits 256 --op montmul --impl ptx,fp64 --moduli per-element\n"
+                    "  mpgpu fixed --bits 256 --method montmul-ptx,powm-fp64 --chain 100\n",
     };
     cli_parse(argc, argv, &spec, &f.opt);
     if (!f.opt.bits_set)
         f.opt.bits_list[0] = 256;
+    const bool op_or_impl =
+        cli_option_given(argc, argv, "op") || cli_option_given(argc, argv, "impl");
     select_default(f.args.ops, MPGPU_FIXED_N_OPS, MPGPU_FIXED_MONTMUL);
     select_default(f.args.impls, MPGPU_FIXED_N_IMPLS, MPGPU_FIXED_IMPL_PTX);
+    select_methods(&f.opt, &f.args, op_or_impl);
     select_default(f.args.mems, 2, 0);
     select_default(f.args.operands, 2, 0);
     select_default(f.args.word_orders, 2, 1);
@@ -584,7 +634,7 @@ int cmd_fixed(int argc, char **argv)
         the_op = (mpgpu_fixed_op)op;
         bool has_impl = false;
         for (int impl = 0; impl < MPGPU_FIXED_N_IMPLS; impl++)
-            has_impl |= f.args.impls[impl] &&
+            has_impl |= f.args.pairs[op][impl] &&
                         mpgpu_fixed_impl_check(the_op, (mpgpu_fixed_impl)impl) == MPGPU_OK;
         if (!has_impl)
             cli_bad_input("fixed: --op %s is not in --impl fp64 or hybrid, which have montmul and "
@@ -636,7 +686,7 @@ int cmd_fixed(int argc, char **argv)
             for (unsigned v = 0; v < MPGPU_FIXED_N_IMPLS * N_VARIANTS; v++) {
                 const int impl = v / N_VARIANTS, mem = (v & VARIANT_MEM) != 0,
                           operands = (v & VARIANT_OPERANDS) != 0, order = (v & VARIANT_WORD_ORDER) != 0;
-                if (!f.args.ops[op] || !f.args.impls[impl] || !f.args.mems[mem] ||
+                if (!f.args.pairs[op][impl] || !f.args.mems[mem] ||
                     !f.args.operands[operands] || !f.args.word_orders[order] ||
                     mpgpu_fixed_impl_check((mpgpu_fixed_op)op, (mpgpu_fixed_impl)impl) != MPGPU_OK)
                     continue;

@@ -18,61 +18,94 @@
 /* The Comba line of 000 Fig. 3.5: Comba over 1024-bit sum-rotate blocks, exchange by shuffles. */
 #define COMBA_METHOD "sumrotate-shuffle"
 
-enum { OPT_K = 1000, OPT_COUNT_OPS, OPT_NO_COMBA, OPT_GMP };
+enum { OPT_COUNT_OPS = 1000 };
 
-/* Room for the k of --k: libmpgpu builds 2..9 (mpgpu_toom_k_min, _k_max). */
+/* Room for the k of Toom-k: libmpgpu builds 2..9 (mpgpu_toom_k_min, _k_max). */
 #define TOOM_K_LIMIT 31u
 
-struct toom_args {
-    bool k_selected[TOOM_K_LIMIT + 1];
-    bool k_given;
-    bool count_ops, no_comba, gmp;
+/* What --method selects: the Comba line, each Toom-k, and GMP. */
+struct toom_selection {
+    bool comba, gmp;
+    bool k[TOOM_K_LIMIT + 1];
+    unsigned k_max; /* the largest k selected, 0 if none */
 };
-
-static void parse_k_list(struct toom_args *t, const char *arg)
-{
-    const unsigned k_min = mpgpu_toom_k_min(), k_max = mpgpu_toom_k_max();
-    char accepted[64];
-    snprintf(accepted, sizeof accepted, "%u..%u, a comma list of them, or all", k_min, k_max);
-    cli_check_list("--k", arg, accepted);
-    char *copy = strdup(arg);
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(tok, "all")) {
-            for (unsigned k = k_min; k <= k_max; k++)
-                t->k_selected[k] = true;
-            continue;
-        }
-        char *end;
-        long k = strtol(tok, &end, 10);
-        if (*end || end == tok || k < (long)k_min || k > (long)k_max)
-            cli_bad_input("--k '%s' is not accepted; accepted: %s", tok, accepted);
-        t->k_selected[k] = true;
-    }
-    free(copy);
-    t->k_given = true;
-}
 
 static int toom_handle(int id, const char *arg, void *ctx)
 {
-    struct toom_args *t = ctx;
-    if (id == OPT_K)
-        parse_k_list(t, arg);
-    else if (id == OPT_COUNT_OPS)
-        t->count_ops = true;
-    else if (id == OPT_NO_COMBA)
-        t->no_comba = true;
-    else if (id == OPT_GMP)
-        t->gmp = true;
+    (void)arg;
+    if (id == OPT_COUNT_OPS)
+        *(bool *)ctx = true; /* --count-ops */
     return 0;
 }
 
 static const struct cli_option toom_options[] = {
-    {"k", "K[,K...]|all", OPT_K, "Toom-k to run: 2..9, a comma list, or all (default all)"},
-    {"no-comba", NULL, OPT_NO_COMBA, "leave out the Comba line (" COMBA_METHOD ", 000 Fig. 3.5)"},
-    {"gmp", NULL, OPT_GMP, "also time GMP mpn_mul_n on --threads threads (the papers' baseline)"},
     {"count-ops", NULL, OPT_COUNT_OPS, "print 000 Table 3.2: word multiplications, memory reads and writes of School, Comba and Toom-2..9 at --bits on a CPU model, next to the paper's formulas; runs no GPU"},
     {0},
 };
+
+/* The k of a Toom-k method name as the library names it, or 0. */
+static unsigned toom_k_of(const char *name)
+{
+    for (unsigned k = mpgpu_toom_k_min(); k <= mpgpu_toom_k_max(); k++) {
+        const char *n = "";
+        if (mpgpu_toom_method(k, &n) == MPGPU_OK && !strcmp(n, name))
+            return k;
+    }
+    return 0;
+}
+
+/* --method's list, resolved before any work; without it, the lines of 000 Fig. 3.5: the Comba
+ * line and every Toom-k. */
+static struct toom_selection select_methods(const struct cli_common *opt)
+{
+    const unsigned k_min = mpgpu_toom_k_min(), k_most = mpgpu_toom_k_max();
+    struct toom_selection sel = {.comba = !opt->n_methods};
+    for (unsigned k = k_min; k <= k_most; k++)
+        sel.k[k] = !opt->n_methods;
+    for (size_t i = 0; i < opt->n_methods; i++) {
+        const char *name = opt->methods[i];
+        const unsigned k = toom_k_of(name);
+        if (k) {
+            sel.k[k] = true;
+        } else if (!strcmp(name, COMBA_METHOD)) {
+            sel.comba = true;
+        } else if (!strcmp(name, "gmp")) {
+            sel.gmp = true;
+        } else if (!strcmp(name, "all")) {
+            sel.comba = sel.gmp = true;
+            for (unsigned j = k_min; j <= k_most; j++)
+                sel.k[j] = true;
+        } else {
+            cli_bad_input("toom: unknown method '%s'; accepted: " COMBA_METHOD ", toom-%u..toom-%u, "
+                          "gmp, all", name, k_min, k_most);
+        }
+    }
+    for (unsigned k = k_min; k <= k_most; k++)
+        if (sel.k[k])
+            sel.k_max = k;
+    return sel;
+}
+
+static char *methods_help(void)
+{
+    const mpgpu_mul_method_info *comba = mul_bench_method_find(COMBA_METHOD);
+    size_t cap = 2048, len = 0;
+    char *s = malloc(cap);
+    if (!s)
+        cli_bad_input("toom: out of host memory");
+    char range[32];
+    snprintf(range, sizeof range, "toom-%u..toom-%u", mpgpu_toom_k_min(), mpgpu_toom_k_max());
+    len += snprintf(s + len, cap - len, "  %-30s %s; the Comba line of 000 Fig. 3.5\n", COMBA_METHOD,
+                    comba ? comba->summary : "");
+    len += snprintf(s + len, cap - len, "  %-30s %s\n", range,
+                    "Toom-k: 2k-1 point products by sum-rotate warps, one thread interpolates (000 "
+                    "section 3.3.2, Fig. 3.5)");
+    len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp",
+                    "GMP mpn_mul_n per product on the CPU, on --threads threads (the papers' "
+                    "baseline)");
+    snprintf(s + len, cap - len, "  %-30s %s\n", "all", "all of the above");
+    return s;
+}
 
 static void print_count_ops(unsigned words, uint64_t seed)
 {
@@ -117,11 +150,12 @@ int cmd_toom(int argc, char **argv)
         return EXIT_GPU_ERROR;
     }
     struct mul_bench r;
-    struct toom_args t = {0};
     memset(&r, 0, sizeof r);
+    bool count_ops = false;
+    char *mhelp = methods_help();
     const struct cli_spec spec = {
         .command = "toom",
-        .usage = "mpgpu toom [--k K,...|all] [--bits B] [--count N] [options]\n"
+        .usage = "mpgpu toom [--bits B] [--count N] [--method M,...] [options]\n"
                  "       mpgpu toom --count-ops [--bits B]",
         .description =
             "Computes --count independent full products of two --bits-bit operands with Toom-k\n"
@@ -129,29 +163,27 @@ int cmd_toom(int argc, char **argv)
             "product with sum-rotate, then one thread per product interpolates and recombines),\n"
             "next to the Comba line of 000 Fig. 3.5, checks every product against GMP (see\n"
             "--verify), and reports kernel time and products per second. B is a multiple of 32\n"
-            "up to 65536, with at least one 32-bit word per piece: B >= 32 k.\n"
+            "up to 65536, with at least one 32-bit word per piece: B >= 32 k. Without --method:\n"
+            "the lines of Fig. 3.5, " COMBA_METHOD " and every Toom-k.\n"
             "With --count-ops: 000 Table 3.2 on a CPU model instead (no GPU needed).",
-        .common = (OPT_ALL_COMMON & ~OPT_METHOD) | OPT_INCLUDE_LAUNCH,
+        .common = OPT_ALL_COMMON | OPT_INCLUDE_LAUNCH,
         .bits_min = 32 * k_min,
         .bits_max = TOOM_MAX_BITS,
         .bits_multiple = 32,
         .options = toom_options,
         .handle = toom_handle,
-        .ctx = &t,
+        .ctx = &count_ops,
+        .methods_help = mhelp,
         .examples = "  mpgpu toom --bits 65536 --count 10240\n"
-                    "  mpgpu toom --k 2,4,8 --bits 32768 --count 2^14 --gmp --threads 0\n"
+                    "  mpgpu toom --method toom-2,toom-4,gmp --bits 32768 --count 2^14 --threads 0\n"
                     "  mpgpu toom --count-ops --bits 4096\n",
     };
     cli_parse(argc, argv, &spec, &r.opt);
-    if (!t.k_given)
-        for (unsigned k = k_min; k <= k_most; k++)
-            t.k_selected[k] = true;
-    unsigned k_max = 0;
-    for (unsigned k = k_min; k <= k_most; k++)
-        if (t.k_selected[k])
-            k_max = k;
+    free(mhelp);
     const unsigned bits = r.opt.bits;
-    if (t.count_ops) {
+    if (count_ops) {
+        if (r.opt.n_methods)
+            cli_bad_input("--method is not accepted with --count-ops, which counts every method");
         if (bits < 32 * k_most)
             cli_bad_input("--bits %u is too small for --count-ops, which runs Toom-%u: %u pieces of "
                           "at least one word need %u bits; accepted: a multiple of 32 in %u..%u",
@@ -161,7 +193,27 @@ int cmd_toom(int argc, char **argv)
         print_count_ops(bits / 32, r.opt.seed);
         return 0;
     }
+    const struct toom_selection sel = select_methods(&r.opt);
     r.count = r.opt.count;
+    for (size_t s = 0; s < r.opt.n_bits; s++) {
+        const unsigned size = r.opt.bits_list[s];
+        if (size < 32 * sel.k_max)
+            cli_bad_input("--bits %u is too small for Toom-%u: %u pieces of at least one word need %u "
+                          "bits; accepted: a multiple of 32 in %u..%u", size, sel.k_max, sel.k_max,
+                          32 * sel.k_max, 32 * sel.k_max, TOOM_MAX_BITS);
+    }
+
+    /* Without a GPU, a run that names GPU methods fails (exit 3), after the GMP baseline when
+     * that was named too; GMP alone runs anywhere. */
+    char why[256];
+    const bool any_gpu = sel.comba || sel.k_max;
+    const bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why);
+    if (any_gpu && !have_gpu) {
+        fprintf(stderr, "mpgpu: %s; toom's GPU methods skipped%s (--count-ops runs without one)\n",
+                why, sel.gmp ? ", running the GMP baseline only" : "");
+        if (!sel.gmp)
+            return EXIT_GPU_ERROR;
+    }
 
     const size_t per_size = k_most + 2; /* the Comba line, each k, and gmp */
     struct bench_case *cases = malloc(CLI_MAX_SIZES * per_size * sizeof *cases);
@@ -170,19 +222,15 @@ int cmd_toom(int argc, char **argv)
     size_t n_cases = 0;
     for (size_t s = 0; s < r.opt.n_bits; s++) {
         const unsigned size = r.opt.bits_list[s];
-        if (size < 32 * k_max)
-            cli_bad_input("--bits %u is too small for Toom-%u: %u pieces of at least one word need %u "
-                          "bits; accepted: a multiple of 32 in %u..%u", size, k_max, k_max, 32 * k_max,
-                          32 * k_max, TOOM_MAX_BITS);
         const mpgpu_mul_method_info *chosen[TOOM_K_LIMIT + 1];
         size_t n_chosen = 0;
-        if (!t.no_comba) {
+        if (sel.comba && have_gpu) {
             const mpgpu_mul_method_info *m = mul_bench_method_find(COMBA_METHOD);
             if (m && mul_bench_supports(m, size))
                 chosen[n_chosen++] = m;
         }
-        for (unsigned k = k_min; k <= k_most; k++) {
-            if (!t.k_selected[k])
+        for (unsigned k = k_min; k <= k_most && have_gpu; k++) {
+            if (!sel.k[k])
                 continue;
             const char *name = "";
             const mpgpu_mul_method_info *m = NULL;
@@ -192,20 +240,14 @@ int cmd_toom(int argc, char **argv)
                 cli_bad_input("toom: method toom-%u is not available at %u bits", k, size);
             chosen[n_chosen++] = m;
         }
-        n_cases += mul_bench_cases(&r, size, chosen, n_chosen, t.gmp, cases + n_cases, per_size);
+        n_cases += mul_bench_cases(&r, size, chosen, n_chosen, sel.gmp, cases + n_cases, per_size);
     }
     mul_bench_check_host(&r, cases, n_cases);
 
-    char why[256];
-    if (!gpu_open(r.opt.device, why, sizeof why)) {
-        fprintf(stderr, "mpgpu: %s; toom runs on the GPU (--count-ops runs without one)\n", why);
-        free(cases);
-        return EXIT_GPU_ERROR;
-    }
     struct bench b;
-    bench_open(&b, "toom", &r.opt, true, r.opt.device);
+    bench_open(&b, "toom", &r.opt, have_gpu, r.opt.device);
     int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);
     mul_bench_free(&r);
     free(cases);
-    return status;
+    return status ? status : any_gpu && !have_gpu ? EXIT_GPU_ERROR : 0;
 }

@@ -30,7 +30,7 @@ RUNS=(
     "mul --method thread-rowchain-karatsuba,sumrotate-shuffle,quad-comba-reg,octo-comba-reg --bits 2048 --count 64 --devices 0,0 --reps 1 --warmup 0"
     "mul --method warp-tensor-karatsuba,sumrotate-shuffle-karatsuba2,sumrotate-shared-karatsuba --bits 9600,16416 --count 8 --reps 1 --warmup 0"
     "mul --method thread-rowchain-karatsuba --bits 4096,8192 --count 40 --reps 1 --warmup 0"
-    "toom --k all --bits 1024 --count 64 --reps 1 --warmup 0"
+    "toom --method all --bits 1024 --count 64 --reps 1 --warmup 0"
     "fixed --op add,sub,addm,subm,mul,karatsuba,montred,montmul,powm --impl ptx,c,fp64,hybrid --bits 256 --count 256 --reps 1 --warmup 0"
     "fixed --op add,montmul --bits 109,384 --mem global --operands interleaved --word-order contiguous --count 256 --reps 1 --warmup 0"
     "gcd --method gpu --barrier all --inverse all --bits 4096 --count 2 --reps 1 --warmup 0"

@@ -4,7 +4,7 @@
 # Kernel time, median of 10; every product checked against GMP.
 source "$(dirname "$0")/common.sh"
 start_experiment toom_targets
-"$MPGPU" toom --bits 65536 --count 10240 --reps 10 --csv "$CSV" --gmp
+"$MPGPU" toom --bits 65536 --count 10240 --reps 10 --csv "$CSV" --method all
 "$MPGPU" mul --bits 65536 --count 10240 --reps 10 --csv "$CSV" --method gmp --threads 0
 "$MPGPU" toom --bits 16384 --count 2^16 --reps 10 --csv "$CSV"
 "$MPGPU" toom --bits 32768 --count 2^14 --reps 10 --csv "$CSV"

@@ -7,7 +7,7 @@ source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # --- help: listed, and every option documented
 expect_ok "fixed" -- --help
-for opt in --op --chain --impl --operands --word-order --mem --grid --block --modulus --moduli --input \
+for opt in --method OP-IMPL --op --chain --impl --operands --word-order --mem --grid --block --modulus --moduli --input \
            --count --bits --reps --warmup --seed --device --csv --verify --include-transfers --include-launch \
            --quiet 109 131 163 191 239 256 384 512 -Dfixed_bits; do
     expect_ok "$opt" -- fixed --help
@@ -37,7 +37,16 @@ expect_fail 2 "--chain 0 is out of range" -- fixed --chain 0
 expect_fail 2 "--block 2048 is out of range" -- fixed --block 2048
 expect_fail 2 "--grid 0 is out of range" -- fixed --grid 0
 expect_fail 2 "--count 0 is out of range" -- fixed --count 0
-expect_fail 2 "unknown option '--method'" -- fixed --method x
+# --method names (op, impl) pairs as the rows do, instead of --op and --impl
+expect_fail 2 "fixed: unknown method 'x'; accepted: OP-IMPL, OP one of --op's, IMPL one of --impl's (fp64 and hybrid: montmul and powm only), or all" -- fixed --method x
+expect_fail 2 "fixed: unknown method 'montmul'" -- fixed --method montmul
+expect_fail 2 "fixed: unknown method 'montmul-asm'" -- fixed --method montmul-ptx,montmul-asm
+expect_fail 2 "fixed: unknown method 'ptx-montmul'" -- fixed --method ptx-montmul
+expect_fail 2 "fixed: method add-fp64 is not built: --impl fp64 has montmul and powm only" -- fixed --method montmul-fp64,add-fp64
+expect_fail 2 "fixed: method montred-hybrid is not built: --impl hybrid has montmul" -- fixed --method montred-hybrid
+expect_fail 2 "--method names the op and the impl together (montmul-fp64); give it or --op and --impl, not both" -- fixed --method montmul-ptx --op montmul
+expect_fail 2 "--method names the op and the impl together" -- fixed --impl ptx --method all
+expect_fail 2 "--method 'montmul-ptx,' is not accepted: it has an empty item" -- fixed --method montmul-ptx,
 
 # --- bad input: the modulus
 expect_fail 2 "--modulus 0x10 is even; montred, montmul and powm need an odd modulus" -- fixed --bits 109 --op montmul --modulus 0x10
@@ -54,6 +63,7 @@ expect_fail 2 "element 0: operand not below the modulus m" -- fixed --bits 109 -
 expect_fail 2 "--input with --op addm needs --modulus" -- fixed --bits 109 --op addm --input "$tmp/pairs"
 expect_fail 2 "--moduli per-element draws each element's modulus; give no --input" -- fixed --bits 109 --op addm --moduli per-element --input "$tmp/pairs"
 expect_fail 2 "give one --bits and one --op" -- fixed --bits 109 --op add,sub --input "$tmp/pairs"
+expect_fail 2 "give one --bits and one --op" -- fixed --bits 109 --method add-ptx,sub-ptx --input "$tmp/pairs"
 printf "%s 1\n" "0x3$(printf "0%.0s" $(seq 32))" >"$tmp/big"
 expect_fail 2 "element 0: T is not below m R = m 2^128" -- fixed --bits 109 --op montred --modulus 0x3 --input "$tmp/big"
 printf '%s 1\n' "0x1$(printf '0%.0s' $(seq 28))" >"$tmp/wide"

@@ -237,6 +237,24 @@ run "fixed --mem local,global --operands separate,interleaved" fixed --bits 109 
     [ "$got" = "local/separate/0 local/interleaved/0 global/separate/0 global/interleaved/0 " ] ||
         { echo "FAIL: fixed layout list rows (mem/operands/mismatches): $got"; fails=$((fails + 1)); }
 }
+# --method selects what runs in every subcommand, by the names the rows carry: fixed's (op,
+# impl) pairs, not their every pairing; toom's Toom-k, its Comba line and GMP.
+csv="$tmp/fm.csv"
+run "fixed --method montmul-ptx,powm-fp64" fixed --bits 256 --method powm-fp64,montmul-ptx \
+    --count 300 --reps 1 --warmup 0 --csv "$csv" && {
+    checks=$((checks + 1))
+    got=$(for row in 1 2 3; do echo -n "$(field "$csv" $row 13)/$(field "$csv" $row 29) "; done)
+    [ "$got" = "montmul-ptx/0 powm-fp64/0 / " ] ||
+        { echo "FAIL: fixed --method rows (method/mismatches): $got"; fails=$((fails + 1)); }
+}
+csv="$tmp/tm.csv"
+run "toom --method toom-3,gmp,sumrotate-shuffle" toom --bits 1024 --method toom-3,gmp,sumrotate-shuffle \
+    --count 300 --reps 1 --warmup 0 --csv "$csv" && {
+    checks=$((checks + 1))
+    got=$(for row in 1 2 3 4; do echo -n "$(field "$csv" $row 13)/$(field "$csv" $row 29) "; done)
+    [ "$got" = "sumrotate-shuffle/0 toom-3/0 gmp/0 / " ] ||
+        { echo "FAIL: toom --method rows (method/mismatches): $got"; fails=$((fails + 1)); }
+}
 # The check of the timed pass itself (issue 36): each segment a GPU computed is recomputed by the
 # CPU twin and compared, a spread sample of them (at least one of each worker) or all. Each range
 # has two short segments, one each side of a multiple of the segment size, so that with

@@ -7,30 +7,37 @@
 # test_tune_pick.c).
 source "$(dirname "$0")/cli_expect.sh" "$@"
 
-# --- help: the subcommand is listed, and its help documents every option
+# --- help: the subcommand is listed, and its help documents every option and method
 expect_ok "toom" -- --help
-for opt in --k --count-ops --no-comba --gmp --count --bits --reps --warmup --seed --device \
-           --threads --csv --verify --include-transfers --include-launch --quiet; do
+for opt in --method --count-ops --count --bits --reps --warmup --seed --device --threads --csv \
+           --verify --include-transfers --include-launch --quiet sumrotate-shuffle \
+           toom-2..toom-9 gmp all; do
     expect_ok "$opt" -- toom --help
 done
 
-# --- bad input: k
-expect_fail 2 "--k '10' is not accepted; accepted: 2..9, a comma list of them, or all" -- toom --k 10
-expect_fail 2 "--k '1' is not accepted; accepted: 2..9" -- toom --k 1
-expect_fail 2 "--k '0' is not accepted" -- toom --k 2,0
-expect_fail 2 "--k 'x' is not accepted" -- toom --k x
-expect_fail 2 "--k '3.5' is not accepted" -- toom --k 3.5
-expect_fail 2 "--k '' is not accepted" -- toom --k ""
-expect_fail 2 "--k '2,,3' is not accepted: it has an empty item; accepted: 2..9" -- toom --k 2,,3
-expect_fail 2 "--k ',' is not accepted: it has an empty item" -- toom --k ,
-expect_fail 2 "--k '2,' is not accepted: it has an empty item" -- toom --k 2,
-expect_fail 2 "needs a value" -- toom --k
+# --- bad input: methods, as mul names them (toom-k and sumrotate-shuffle are mul's methods too)
+accepted="accepted: sumrotate-shuffle, toom-2..toom-9, gmp, all"
+expect_fail 2 "toom: unknown method 'toom-10'; $accepted" -- toom --method toom-10
+expect_fail 2 "toom: unknown method 'toom-1'; $accepted" -- toom --method toom-1
+expect_fail 2 "toom: unknown method 'toom-0'" -- toom --method toom-2,toom-0
+expect_fail 2 "toom: unknown method '3'" -- toom --method 3
+expect_fail 2 "toom: unknown method 'thread-comba'" -- toom --method thread-comba
+expect_fail 2 "toom: unknown method 'auto'" -- toom --method auto
+expect_fail 2 "--method '' is not accepted: it is empty" -- toom --method ""
+expect_fail 2 "--method 'toom-2,,toom-3' is not accepted: it has an empty item" -- toom --method toom-2,,toom-3
+expect_fail 2 "--method ',' is not accepted: it has an empty item" -- toom --method ,
+expect_fail 2 "--method 'toom-2,' is not accepted: it has an empty item" -- toom --method toom-2,
+expect_fail 2 "needs a value" -- toom --method
+expect_fail 2 "unknown option '--k'" -- toom --k 2
+expect_fail 2 "--method is not accepted with --count-ops" -- toom --count-ops --method toom-2
 
 # --- bad input: bits
 expect_fail 2 "--bits 256 is too small for Toom-9: 9 pieces of at least one word need 288 bits; accepted: a multiple of 32 in 288..65536" -- toom --bits 256
-expect_fail 2 "--bits 64 is too small for Toom-3" -- toom --k 2,3 --bits 64
-expect_fail 2 "--bits 96 is too small for Toom-4" -- toom --k 4 --bits 96
-expect_fail 2 "--bits 1000 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --k 2 --bits 1000
+expect_fail 2 "--bits 64 is too small for Toom-3" -- toom --method toom-2,toom-3 --bits 64
+expect_fail 2 "--bits 96 is too small for Toom-4" -- toom --method toom-4 --bits 96
+expect_fail 2 "--bits 256 is too small for Toom-9" -- toom --method gmp,all --bits 256
+expect_fail 2 "--bits 64 is too small for Toom-3" -- toom --method toom-3 --bits 1024,64
+expect_fail 2 "--bits 1000 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --method toom-2 --bits 1000
 expect_fail 2 "--bits 65568 is not accepted" -- toom --bits 65568
 expect_fail 2 "--bits 'big' is not a number" -- toom --bits big
 expect_fail 2 "--bits 0 is not accepted; accepted: a multiple of 32 in 64..65536" -- toom --bits 0
@@ -38,7 +45,6 @@ expect_fail 2 "--bits 2^64 is not accepted; accepted: a multiple of 32 in 64..65
 expect_fail 2 "--bits 0 is not accepted; accepted: a multiple of 32 in 64..65536" -- tune --bits 0
 expect_fail 2 "--bits '1024,,2048' is not accepted: it has an empty item" -- tune --bits 1024,,2048
 expect_fail 2 "--count 0 is out of range" -- toom --count 0
-expect_fail 2 "unknown option '--method'" -- toom --method toom-3
 expect_fail 2 "--bits 256 is too small for --count-ops" -- toom --count-ops --bits 256
 expect_fail 2 "--csv is not accepted with --count-ops" -- toom --count-ops --csv "$tmp/x.csv"
 
@@ -156,9 +162,32 @@ expect_fail 2 "--bits 100 is not accepted" -- tune --bits 1024,100
 expect_fail 2 "unknown method 'nosuch'" -- tune --method nosuch
 expect_ok "--bits B" -- tune --help
 
-# --- without a GPU the GPU run says so on one line
+# --- GMP alone runs anywhere, one row a size, named gmp
+checks=$((checks + 1))
+"$MPGPU" toom --method gmp --bits 1024,2048 --count 64 --reps 1 --warmup 0 --csv "$tmp/gmp.csv" \
+    >"$tmp/out" 2>"$tmp/err" </dev/null
+st=$?
+got=$(grep -o ',toom,[a-z0-9-]*,[0-9]*,' "$tmp/gmp.csv" 2>/dev/null | tr '\n' ' ')
+if [ "$st" -ne 0 ] || [ "$got" != ",toom,gmp,1024, ,toom,gmp,2048, " ]; then
+    echo "FAIL: toom --method gmp -> status $st, rows '$got' (want 0, gmp at 1024 and 2048 bits):"
+    sed 's/^/    /' "$tmp/err"
+    fails=$((fails + 1))
+fi
+
+# --- without a GPU the GPU run says so on one line; named with gmp, GMP still runs, then exit 3
 if ! nvidia-smi >/dev/null 2>&1; then
     expect_fail 3 "no CUDA-capable GPU" -- toom --bits 1024 --count 4
+    expect_fail 3 "toom's GPU methods skipped (--count-ops" -- toom --method toom-2 --count 4
+    checks=$((checks + 1))
+    "$MPGPU" toom --method toom-2,gmp --count 64 --reps 1 --csv "$tmp/skip.csv" >"$tmp/out" \
+        2>"$tmp/err" </dev/null
+    st=$?
+    if [ "$st" -ne 3 ] || ! grep -q "running the GMP baseline only" "$tmp/err" ||
+       [ "$(grep -c ',toom,gmp,1024,' "$tmp/skip.csv")" -ne 1 ]; then
+        echo "FAIL: toom --method toom-2,gmp without a GPU -> status $st (want 3 and a gmp row):"
+        sed 's/^/    /' "$tmp/err"
+        fails=$((fails + 1))
+    fi
 fi
 
 finish cli_toom
