@@ -33,7 +33,7 @@ static const struct subcommand subcommands[] = {
 static void print_help(FILE *f)
 {
     cli_print_wrapped(f, "usage: mpgpu <subcommand> [options]\n"
-                         "       mpgpu <subcommand> --help\n"
+                         "       mpgpu <subcommand> --help   (or: mpgpu help <subcommand>)\n"
                          "       mpgpu --version\n\n"
                          "Multiple-precision integer arithmetic on NVIDIA GPUs: reproduces the "
                          "experiments of five papers and checks every GPU result against GMP.\n\n"
@@ -47,6 +47,19 @@ static void print_help(FILE *f)
                          "3 GPU error, 130 interrupted.\n");
 }
 
+/* The subcommand named name, or exit 2 naming every subcommand. */
+static const struct subcommand *find_subcommand(const char *what, const char *name)
+{
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++)
+        if (!strcmp(name, subcommands[i].name))
+            return &subcommands[i];
+    char list[256];
+    size_t len = 0;
+    for (size_t i = 0; i < N_SUBCOMMANDS; i++)
+        len += snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", subcommands[i].name);
+    cli_bad_input("%s '%s'; accepted: %s", what, name, list);
+}
+
 int main(int argc, char **argv)
 {
     output_guard_stdout();
@@ -55,6 +68,12 @@ int main(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     const char *sub = argv[1];
+    if (!strcmp(sub, "help") && argc > 2) {
+        if (argc > 3)
+            cli_bad_input("help: unexpected argument '%s'; accepted: mpgpu help <subcommand>", argv[3]);
+        char *help_argv[] = {argv[2], "--help", NULL};
+        return find_subcommand("help: unknown subcommand", argv[2])->run(2, help_argv);
+    }
     if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
         print_help(stdout);
         return 0;
@@ -63,28 +82,20 @@ int main(int argc, char **argv)
         printf("mpgpu %s (commit %s)\n", MPGPU_VERSION, MPGPU_COMMIT);
         return 0;
     }
-    for (size_t i = 0; i < N_SUBCOMMANDS; i++) {
-        if (strcmp(sub, subcommands[i].name) != 0)
-            continue;
-        /* --help prints and exits at once: MPI, which wants every rank to end through
-         * MPI_Finalize, is not started for it (under mpirun, each rank prints it). */
-        bool help = false;
-        for (int a = 2; a < argc; a++)
-            help |= !strcmp(argv[a], "--help");
-        if (!help)
-            ranks_init(&argc, &argv);
-        cli_bad_input_quiet(!ranks_lead());
-        if (ranks_size() > 1 && !subcommands[i].ranks) {
-            cli_bad_input("%s runs in one process, not in %d MPI ranks; accepted under mpirun -np N (N > 1): "
-                          "collatz, delay", sub, ranks_size());
-        }
-        const int status = ranks_finish(subcommands[i].run(argc - 1, argv + 1));
-        output_set_exit_status(status);
-        return status;
+    const struct subcommand *c = find_subcommand("unknown subcommand", sub);
+    /* --help prints and exits at once: MPI, which wants every rank to end through
+     * MPI_Finalize, is not started for it (under mpirun, each rank prints it). */
+    bool help = false;
+    for (int a = 2; a < argc; a++)
+        help |= !strcmp(argv[a], "--help");
+    if (!help)
+        ranks_init(&argc, &argv);
+    cli_bad_input_quiet(!ranks_lead());
+    if (ranks_size() > 1 && !c->ranks) {
+        cli_bad_input("%s runs in one process, not in %d MPI ranks; accepted under mpirun -np N (N > 1): "
+                      "collatz, delay", sub, ranks_size());
     }
-    char list[256];
-    size_t len = 0;
-    for (size_t i = 0; i < N_SUBCOMMANDS; i++)
-        len += snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", subcommands[i].name);
-    cli_bad_input("unknown subcommand '%s'; accepted: %s", sub, list);
+    const int status = ranks_finish(c->run(argc - 1, argv + 1));
+    output_set_exit_status(status);
+    return status;
 }

@@ -10,6 +10,21 @@ expect_ok "mul" -- --help
 expect_ok "commit" -- --version
 expect_fail 2 "unknown subcommand 'frobnicate'" -- frobnicate
 expect_fail 2 "accepted: mul" -- frobnicate
+# mpgpu help SUB is SUB --help, byte for byte, on stdout with status 0
+for sub in mul toom tune collatz delay fixed ctt-vs-ctw gcd compare; do
+    checks=$((checks + 1))
+    "$MPGPU" help "$sub" >"$tmp/out" 2>"$tmp/err" </dev/null
+    st=$?
+    "$MPGPU" "$sub" --help >"$tmp/want" 2>&1 </dev/null
+    if [ "$st" -ne 0 ] || [ -s "$tmp/err" ] || ! cmp -s "$tmp/out" "$tmp/want" ||
+       ! grep -q "^usage: mpgpu $sub" "$tmp/out"; then
+        echo "FAIL: mpgpu help $sub -> status $st, not the output of mpgpu $sub --help"
+        fails=$((fails + 1))
+    fi
+done
+expect_ok "mpgpu help <subcommand>" -- help
+expect_fail 2 "help: unknown subcommand 'frobnicate'; accepted: mul, toom" -- help frobnicate
+expect_fail 2 "help: unexpected argument 'extra'; accepted: mpgpu help <subcommand>" -- help mul extra
 # No subcommand: the usage goes to stderr (it is an error), nothing to stdout, status 2.
 checks=$((checks + 1))
 "$MPGPU" >"$tmp/out" 2>"$tmp/err" </dev/null
@@ -19,7 +34,7 @@ if [ "$st" -ne 2 ] || [ -s "$tmp/out" ] || ! grep -q "^usage: mpgpu <subcommand>
     fails=$((fails + 1))
 fi
 # Every help fits 80 columns and says how numbers are written.
-for sub in "" mul toom tune collatz delay; do
+for sub in "" mul toom tune collatz delay fixed ctt-vs-ctw gcd compare; do
     checks=$((checks + 1))
     "$MPGPU" $sub --help >"$tmp/out" 2>&1
     if awk 'length > 80 { bad = 1 } END { exit !bad }' "$tmp/out"; then
@@ -27,7 +42,12 @@ for sub in "" mul toom tune collatz delay; do
         awk 'length > 80' "$tmp/out" | sed 's/^/    /'
         fails=$((fails + 1))
     fi
-    [ -n "$sub" ] && expect_ok "are decimal (leading zeros do not make them octal), 2^N," -- $sub --help
+    [ -n "$sub" ] && [ "$sub" != compare ] &&
+        expect_ok "are decimal (leading zeros do not make them octal), 2^N," -- $sub --help
+done
+# --method selects what runs in every subcommand that runs methods (compare runs none).
+for sub in mul toom tune collatz delay fixed ctt-vs-ctw gcd; do
+    expect_ok "--method M[,M...]" -- $sub --help
 done
 
 # --- mul: help documents every option
