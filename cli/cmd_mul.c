@@ -69,8 +69,7 @@ static char *methods_help(void)
             snprintf(range + k, sizeof range - k, ", multiples of %u", all[i].bits_multiple);
         len += snprintf(s + len, cap - len, "  %-30s %s [%s]\n", all[i].name, all[i].summary, range);
     }
-    len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp",
-                    "GMP mpn_mul_n per product on the CPU, on --threads threads (the papers' baseline)");
+    len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp", MUL_BENCH_GMP_SUMMARY);
     len += snprintf(s + len, cap - len, "  %-30s %s\n", "auto",
                     "the fastest GPU method in the table `mpgpu tune` writes ($MPGPU_TUNE_TABLE, else the installed one, else the one built in) at the smallest measured size >= --bits (else the largest), and there at the measured count nearest --count in log scale (of two equally near, the larger); its rows say auto_bits and auto_count in params");
     snprintf(s + len, cap - len, "  %-30s %s\n", "all", "every GPU method that supports --bits, then gmp");

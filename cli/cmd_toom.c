@@ -100,9 +100,7 @@ static char *methods_help(void)
     len += snprintf(s + len, cap - len, "  %-30s %s\n", range,
                     "Toom-k: 2k-1 point products by sum-rotate warps, one thread interpolates (000 "
                     "section 3.3.2, Fig. 3.5)");
-    len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp",
-                    "GMP mpn_mul_n per product on the CPU, on --threads threads (the papers' "
-                    "baseline)");
+    len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp", MUL_BENCH_GMP_SUMMARY);
     snprintf(s + len, cap - len, "  %-30s %s\n", "all", "all of the above");
     return s;
 }

@@ -73,6 +73,10 @@ const mpgpu_mul_method_info *mul_bench_method_find(const char *name);
 /* Whether the method takes operands of `bits` bits. */
 bool mul_bench_supports(const mpgpu_mul_method_info *m, unsigned bits);
 
+/* What the `gmp` method is, for the methods of --help. */
+#define MUL_BENCH_GMP_SUMMARY \
+    "GMP mpn_mul_n per product on the CPU, on --threads threads (the papers' baseline)"
+
 /* The cases of one size: each GPU method that supports it, then `gmp` when asked. Returns the
  * number of cases written to out (at most max). */
 size_t mul_bench_cases(const struct mul_bench *m, unsigned bits,
