@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cpu suite: the `mpgpu fixed` command line. Its help documents every option; bad input (a
 # precision that was not built, an even modulus for Montgomery operations, operands of --input
-# not below the modulus, unknown operations and layouts) gets exit status 2 and exactly one line on stderr naming the value; without
-# a GPU the subcommand says so and exits 3.
+# not below the modulus, unknown operations, methods and layouts) gets exit status 2 and exactly
+# one line on stderr naming the value; without a GPU the subcommand says so and exits 3.
 source "$(dirname "$0")/cli_expect.sh" "$@"
 
 # --- help: listed, and every option documented

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# cpu suite: the `mpgpu toom` command line. Bad input (k outside 2..9, bits too small for k
-# pieces, bits not a multiple of 32) gets exit status 2 and exactly one line on stderr naming the
-# value and the accepted range; --count-ops runs without a GPU and prints 000 Table 3.2 with
-# every model product equal to GMP's. Also `mpgpu tune`'s --bits and --count lists and how
+# cpu suite: the `mpgpu toom` command line. Bad input (an unknown --method, bits too small for
+# the largest Toom-k's pieces, bits not a multiple of 32) gets exit status 2 and exactly one line
+# on stderr naming the value and the accepted range; --method gmp runs without a GPU; --count-ops
+# runs without one too and prints 000 Table 3.2 with every model product equal to GMP's. Also `mpgpu tune`'s --bits and --count lists and how
 # `mpgpu mul --method auto` reads the table tune writes (the pick rule itself:
 # test_tune_pick.c).
 source "$(dirname "$0")/cli_expect.sh" "$@"
