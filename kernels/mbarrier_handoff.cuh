@@ -42,19 +42,30 @@ __device__ __forceinline__ void handoff_post(uint64_t *mb, uint32_t j)
                  : "memory");
 }
 
-/* Waits for event j (j >= 1) of that direction. A waiting thread is suspended by the hardware
- * until its phase completes (or a time limit of the hardware's passes, hence the loop). */
+/* Waits for event j (j >= 1) of that direction. From sm_90 a waiting thread is suspended by the
+ * hardware until its phase completes (or a time limit of the hardware's passes, hence the loop);
+ * sm_80 has no try_wait, only test_wait, which tests without suspending (PTX ISA, mbarrier), so
+ * there the loop polls. Both acquire at CTA scope. */
 __device__ __forceinline__ void handoff_wait(uint64_t *mb, uint32_t j)
 {
     const uint32_t at = handoff_shared_address(&mb[j % 2]), parity = (j - 1) / 2 % 2;
     uint32_t complete;
     do {
+#if __CUDA_ARCH__ >= 900
         asm volatile("{\n\t.reg .pred p;\n\t"
                      "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2;\n\t"
                      "selp.u32 %0, 1, 0, p;\n\t}"
                      : "=r"(complete)
                      : "r"(at), "r"(parity)
                      : "memory");
+#else
+        asm volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.test_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(complete)
+                     : "r"(at), "r"(parity)
+                     : "memory");
+#endif
     } while (!complete);
 }
 

@@ -4,6 +4,7 @@
  * carry words in and out of them. */
 #include <cuda_runtime_api.h>
 #include <gmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,14 +246,27 @@ mpgpu_status mpgpu_gcd_max_bits(unsigned L, int all_primes, uint64_t *bits)
     return MPGPU_OK;
 }
 
+/* Whether the current GPU can launch thread-block clusters (compute capability 9.0 and later).
+ * Where no GPU answers, true: the rule then reads as on the GPU it was measured on. */
+static bool cluster_launch_possible(void)
+{
+    int dev, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&v, cudaDevAttrClusterLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError(); /* this query's error, not left for a later launch's check */
+        return true;
+    }
+    return v != 0;
+}
+
 mpgpu_status mpgpu_gcd_auto_barrier(const mpgpu_gcd_moduli *moduli, uint64_t bits,
                                     const char **barrier)
 {
     if (!moduli || !barrier)
         return MPGPU_ERR_BAD_ARGUMENT;
     const size_t n_q = first_moduli(METHOD_MODULAR, moduli->M.L, moduli->M.count, bits);
-    *barrier = barrier_names[n_q != 0 && n_q <= AUTO_CLUSTER_MAX_NQ ? GCD_BARRIER_CLUSTER
-                                                                    : GCD_BARRIER_COOP];
+    const bool cluster = n_q != 0 && n_q <= AUTO_CLUSTER_MAX_NQ && cluster_launch_possible();
+    *barrier = barrier_names[cluster ? GCD_BARRIER_CLUSTER : GCD_BARRIER_COOP];
     return MPGPU_OK;
 }
 
