@@ -222,21 +222,21 @@ int cmd_toom(int argc, char **argv)
         const unsigned size = r.opt.bits_list[s];
         const mpgpu_mul_method_info *chosen[TOOM_K_LIMIT + 1];
         size_t n_chosen = 0;
-        if (sel.comba && have_gpu) {
-            const mpgpu_mul_method_info *m = mul_bench_method_find(COMBA_METHOD);
-            if (m && mul_bench_supports(m, size))
+        if (have_gpu) {
+            const mpgpu_mul_method_info *comba = mul_bench_method_find(COMBA_METHOD);
+            if (sel.comba && comba && mul_bench_supports(comba, size))
+                chosen[n_chosen++] = comba;
+            for (unsigned k = k_min; k <= k_most; k++) {
+                if (!sel.k[k])
+                    continue;
+                const char *name = "";
+                const mpgpu_mul_method_info *m = NULL;
+                if (mpgpu_toom_method(k, &name) == MPGPU_OK)
+                    m = mul_bench_method_find(name);
+                if (!m || mpgpu_toom_check(k, size) != MPGPU_OK) /* the library and --bits agree */
+                    cli_bad_input("toom: method toom-%u is not available at %u bits", k, size);
                 chosen[n_chosen++] = m;
-        }
-        for (unsigned k = k_min; k <= k_most && have_gpu; k++) {
-            if (!sel.k[k])
-                continue;
-            const char *name = "";
-            const mpgpu_mul_method_info *m = NULL;
-            if (mpgpu_toom_method(k, &name) == MPGPU_OK)
-                m = mul_bench_method_find(name);
-            if (!m || mpgpu_toom_check(k, size) != MPGPU_OK) /* the library and --bits agree */
-                cli_bad_input("toom: method toom-%u is not available at %u bits", k, size);
-            chosen[n_chosen++] = m;
+            }
         }
         n_cases += mul_bench_cases(&r, size, chosen, n_chosen, sel.gmp, cases + n_cases, per_size);
     }

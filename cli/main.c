@@ -71,6 +71,10 @@ int main(int argc, char **argv)
     if (!strcmp(sub, "help") && argc > 2) {
         if (argc > 3)
             cli_bad_input("help: unexpected argument '%s'; accepted: mpgpu help <subcommand>", argv[3]);
+        if (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
+            print_help(stdout);
+            return 0;
+        }
         char *help_argv[] = {argv[2], "--help", NULL};
         return find_subcommand("help: unknown subcommand", argv[2])->run(2, help_argv);
     }

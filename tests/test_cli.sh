@@ -23,6 +23,17 @@ for sub in mul toom tune collatz delay fixed ctt-vs-ctw gcd compare; do
     fi
 done
 expect_ok "mpgpu help <subcommand>" -- help
+# help --help and help -h are mpgpu --help, byte for byte
+"$MPGPU" --help >"$tmp/want" 2>&1 </dev/null
+for flag in --help -h; do
+    checks=$((checks + 1))
+    "$MPGPU" help "$flag" >"$tmp/out" 2>"$tmp/err" </dev/null
+    st=$?
+    if [ "$st" -ne 0 ] || [ -s "$tmp/err" ] || ! cmp -s "$tmp/out" "$tmp/want"; then
+        echo "FAIL: mpgpu help $flag -> status $st, not the output of mpgpu --help"
+        fails=$((fails + 1))
+    fi
+done
 expect_fail 2 "help: unknown subcommand 'frobnicate'; accepted: mul, toom" -- help frobnicate
 expect_fail 2 "help: unexpected argument 'extra'; accepted: mpgpu help <subcommand>" -- help mul extra
 # No subcommand: the usage goes to stderr (it is an error), nothing to stdout, status 2.
