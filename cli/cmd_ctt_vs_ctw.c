@@ -533,15 +533,10 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     const bool any_gpu = want[M_CTT] || want[M_CTW] || want[M_AUTO];
     const bool any_cpu = want[M_CPU_PORT] || want[M_GMP];
     const bool have_gpu = any_gpu && gpu_open(t.opt.device, why, sizeof why);
-    int gpu_status = 0;
-    if (any_gpu && !have_gpu) {
-        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
-                any_cpu ? ", running the CPU methods only" : "");
-        if (explicit_methods && !any_cpu)
-            return EXIT_GPU_ERROR;
-        gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
+    const bool gpu_missing = any_gpu && !have_gpu;
+    const int gpu_status = gpu_missing && explicit_methods ? EXIT_GPU_ERROR : 0;
+    if (gpu_missing)
         want[M_CTT] = want[M_CTW] = want[M_AUTO] = false;
-    }
 
     const size_t max_cases = MPGPU_CTT_N_OPS * t.args.n_words * N_METHODS;
     struct bench_case *cases = malloc(max_cases * sizeof *cases);
@@ -574,6 +569,16 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     t.cases = cases;
     struct bench b;
     bench_open(&b, "ctt-vs-ctw", &t.opt, have_gpu, t.opt.device);
+    /* The outputs are open (exit 2 when one cannot be) before "no GPU" is said (exit 3). */
+    if (gpu_missing) {
+        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
+                any_cpu ? ", running the CPU methods only" : "");
+        if (explicit_methods && !any_cpu) {
+            free(cases);
+            free(t.case_ops);
+            return EXIT_GPU_ERROR;
+        }
+    }
     int status = bench_run(&b, &ctt_ops, &t, cases, n_cases);
     mpgpu_ctt_batch_free(&t.batch);
     free(t.mem);

@@ -202,15 +202,11 @@ int cmd_mul(int argc, char **argv)
     if (io.devices.arg && cli_option_given(argc, argv, "device"))
         cli_bad_input("--device and --devices both choose the GPU; give one");
     bool have_gpu = any_gpu && md_resolve(&io.devices, r.opt.device, why, sizeof why);
-    int gpu_status = 0;
-    if (any_gpu && !have_gpu) {
-        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
-                want_gmp ? ", running the GMP baseline only" : "");
-        /* Without a GPU, --devices is as --device: only named GPU methods make the run fail
-         * (exit 3, after the GMP baseline when it was asked for too). */
-        if (explicit_methods && !want_gmp)
-            return EXIT_GPU_ERROR;
-        gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;
+    const bool gpu_missing = any_gpu && !have_gpu;
+    /* Without a GPU, --devices is as --device: only named GPU methods make the run fail (exit 3,
+     * after the GMP baseline when it was asked for too). */
+    const int gpu_status = gpu_missing && explicit_methods ? EXIT_GPU_ERROR : 0;
+    if (gpu_missing) {
         n_chosen = 0;
         memset(picked, 0, sizeof picked);
     }
@@ -240,6 +236,15 @@ int cmd_mul(int argc, char **argv)
         r.devices = io.devices;
     bench_open(&b, "mul", &r.opt, have_gpu, have_gpu ? r.devices.ids[0] : r.opt.device);
     output_file_move_table(&r.output, &b.table);
+    /* The outputs are open (exit 2 when one cannot be) before "no GPU" is said (exit 3). */
+    if (gpu_missing) {
+        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
+                want_gmp ? ", running the GMP baseline only" : "");
+        if (explicit_methods && !want_gmp) {
+            free(cases);
+            return EXIT_GPU_ERROR;
+        }
+    }
     if (r.from_input)
         b.seed = 0;
     int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);

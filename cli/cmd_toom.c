@@ -206,12 +206,6 @@ int cmd_toom(int argc, char **argv)
     char why[256];
     const bool any_gpu = sel.comba || sel.k_max;
     const bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why);
-    if (any_gpu && !have_gpu) {
-        fprintf(stderr, "mpgpu: %s; toom's GPU methods skipped%s (--count-ops runs without one)\n",
-                why, sel.gmp ? ", running the GMP baseline only" : "");
-        if (!sel.gmp)
-            return EXIT_GPU_ERROR;
-    }
 
     const size_t per_size = k_most + 2; /* the Comba line, each k, and gmp */
     struct bench_case *cases = malloc(CLI_MAX_SIZES * per_size * sizeof *cases);
@@ -244,6 +238,16 @@ int cmd_toom(int argc, char **argv)
 
     struct bench b;
     bench_open(&b, "toom", &r.opt, have_gpu, r.opt.device);
+    /* The outputs are open (exit 2 when one cannot be) before "no GPU" is said (exit 3). */
+    if (any_gpu && !have_gpu) {
+        fprintf(stderr, "mpgpu: %s; toom's GPU methods skipped%s (--count-ops runs without one)\n",
+                why, sel.gmp ? ", running the GMP baseline only" : "");
+        if (!sel.gmp) {
+            mul_bench_free(&r);
+            free(cases);
+            return EXIT_GPU_ERROR;
+        }
+    }
     int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);
     mul_bench_free(&r);
     free(cases);

@@ -111,10 +111,11 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
     char why[256];
     out->have_dev = out->m.gpu && md_resolve(&cb->devices, opt->device, why, sizeof why);
     if (out->m.gpu && !out->have_dev) {
-        fprintf(stderr, "mpgpu: %s; %s\n", why,
-                asked ? "the gpu method cannot run" : "running the CPU twin instead");
-        if (asked)
+        if (asked) {
+            fprintf(stderr, "mpgpu: %s; the gpu method cannot run\n", why);
             return EXIT_GPU_ERROR;
+        }
+        snprintf(cb->no_gpu, sizeof cb->no_gpu, "mpgpu: %s; running the CPU twin instead", why);
         out->m.gpu = false;
         out->m.cpu = true;
     }
@@ -304,6 +305,8 @@ int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
     }
     struct bench b;
     bench_open(&b, cb->command, &cb->opt, cb->have_dev, cb->have_dev ? cb->devices.ids[0] : cb->opt.device);
+    if (cb->no_gpu[0])
+        fprintf(stderr, "%s\n", cb->no_gpu);
     /* A checkpointed run is one pass: the checkpoint follows it. */
     if (cb->checkpoint) {
         b.warmup = 0;

@@ -650,11 +650,16 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
     }
     output_file_open(&r.output, "--output", a->output, r.path, opt->csv_path);
     char why[256];
-    if (r.uses_gpu && !gpu_open(opt->device, why, sizeof why)) {
+    const bool have_gpu = r.uses_gpu && gpu_open(opt->device, why, sizeof why);
+    struct bench b;
+    bench_open(&b, "gcd", opt, have_gpu, opt->device);
+    output_file_move_table(&r.output, &b.table);
+    /* The outputs are open (exit 2 when one cannot be) before "no GPU" is said (exit 3); an
+     * --output's temporary file goes at exit, with nothing said of it. */
+    if (r.uses_gpu && !have_gpu) {
         fprintf(stderr, "mpgpu: %s; --method %s needs one (tree-cpu runs on the host)\n", why,
                 r.method);
-        return r.output.f ? output_file_abandon(&r.output, EXIT_GPU_ERROR, "findings")
-                          : EXIT_GPU_ERROR;
+        return EXIT_GPU_ERROR;
     }
     if (r.uses_gpu) {
         uint64_t need = 0;
@@ -668,13 +673,9 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
                     "moduli, or --method tree-cpu\n",
                     r.path, r.n, (unsigned long long)widest, need / 1073741824.0, r.method,
                     free_b / 1073741824.0);
-            return r.output.f ? output_file_abandon(&r.output, EXIT_BAD_INPUT, "findings")
-                              : EXIT_BAD_INPUT;
+            return EXIT_BAD_INPUT;
         }
     }
-    struct bench b;
-    bench_open(&b, "gcd", opt, r.uses_gpu, opt->device);
-    output_file_move_table(&r.output, &b.table);
     /* One search is the measurement: a run of 10^6 moduli takes minutes. */
     b.reps = a->reps_given ? opt->reps : 1;
     b.warmup = a->warmup_given ? opt->warmup : 0;

@@ -171,6 +171,8 @@ st=$?
 if [ "$st" -eq 3 ]; then
     check "tree-gpu without a GPU: one line naming the method" \
         grep -q "^mpgpu: .*; --method tree-gpu needs one (tree-cpu runs on the host)$" "$tmp/err"
+    check "tree-gpu without a GPU: that line alone (no word of the --output not written)" \
+        [ "$(wc -l <"$tmp/err")" -eq 1 ]
     check "tree-gpu without a GPU: no --output" [ ! -e "$tmp/tg.txt" ]
 else
     check "tree-gpu with a GPU: exit $st (want 0)" [ "$st" -eq 0 ]

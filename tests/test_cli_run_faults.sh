@@ -154,4 +154,28 @@ else
     echo "note: no 'script' here: Ctrl-C on a terminal not tested"
 fi
 
+
+# --- Bad input is one line and exit 2 whatever the methods and whether there is a GPU: the
+# outputs are opened, and the range checked, before "no GPU" is said (on a host without one,
+# mul, toom, ctt-vs-ctw, collatz and delay said it first, and toom --csv BAD exited 3).
+bad_csv=/nonexistent/dir/r.csv
+csv_needle="--csv '$bad_csv' cannot be opened for appending"
+for args in "mul" "mul --method thread-comba" "mul --method thread-comba,gmp" "toom --bits 1024" \
+    "toom --bits 1024 --method toom-3" "ctt-vs-ctw" "ctt-vs-ctw --method ctt" "collatz" "delay" \
+    "gcd" "tune --bits 64 --table $tmp/tune.csv" "fixed --bits 256"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "$csv_needle" -- $args --csv "$bad_csv"
+done
+printf '15\n21\n' >"$tmp/moduli.txt"
+for method in tree-cpu tree-gpu pairs-gpu; do
+    expect_fail 2 "$csv_needle" -- gcd --shared-factors "$tmp/moduli.txt" --method $method --csv "$bad_csv"
+done
+expect_fail 2 "--json '/nonexistent/dir/r.json'" -- mul --json /nonexistent/dir/r.json
+expect_fail 2 "--output '/nonexistent/dir/p.txt' cannot be opened for writing" -- \
+    mul --bits 64 --count 10 --output /nonexistent/dir/p.txt
+for sub in collatz delay; do
+    expect_fail 2 "--end 5 is not above --start 9" -- $sub --start 9 --end 5
+    expect_fail 2 "--checkpoint /nonexistent/dir/ck cannot be written" -- \
+        $sub --checkpoint /nonexistent/dir/ck
+done
 finish cli_run_faults
