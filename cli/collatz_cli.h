@@ -64,7 +64,8 @@ struct collatz_setup {
  * is none, replaced by the CPU twin with one line on stderr (cb->no_gpu, which collatz_run prints
  * after opening the outputs). Then the team of all MPI ranks'
  * workers (cb->team, cb->stats; a collective call), and on ranks other than 0 no table, progress
- * or CSV. Returns 0, or EXIT_GPU_ERROR when a named gpu method or --devices cannot run. */
+ * or CSV. Returns 0, or EXIT_GPU_ERROR when a named gpu method or --devices cannot run, said
+ * after the outputs (the CSV, --json, the checkpoint's folder) are found writable (else exit 2). */
 struct collatz_bench;
 int collatz_setup(int argc, char **argv, const char *command, struct collatz_bench *cb, const char *checkpoint,
                   const struct md_devices *devices, struct collatz_setup *out);

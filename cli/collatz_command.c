@@ -173,6 +173,10 @@ int collatz_command_main(int argc, char **argv, const struct collatz_kind *kind,
     const int parsed = kind->parsed(r, argc, argv);
     if (parsed >= 0)
         return parsed;
+    /* The range's own errors before the GPU is sought: with a count of 1 where none is given,
+     * since the default count waits for the method (resolved again below). */
+    uint64_t first, count;
+    collatz_resolve_range(&r->range, r->cb.opt.seed, 1, &first, &count);
     struct collatz_setup su;
     if (collatz_setup(argc, argv, kind->command, &r->cb, r->checkpoint, &r->devices, &su) != 0)
         return EXIT_GPU_ERROR;

@@ -174,8 +174,13 @@ expect_fail 2 "--json '/nonexistent/dir/r.json'" -- mul --json /nonexistent/dir/
 expect_fail 2 "--output '/nonexistent/dir/p.txt' cannot be opened for writing" -- \
     mul --bits 64 --count 10 --output /nonexistent/dir/p.txt
 for sub in collatz delay; do
-    expect_fail 2 "--end 5 is not above --start 9" -- $sub --start 9 --end 5
-    expect_fail 2 "--checkpoint /nonexistent/dir/ck cannot be written" -- \
-        $sub --checkpoint /nonexistent/dir/ck
+    for method in "" "--method gpu"; do
+        # shellcheck disable=SC2086
+        expect_fail 2 "--end 5 is not above --start 9" -- $sub $method --start 9 --end 5
+        # shellcheck disable=SC2086
+        expect_fail 2 "--checkpoint /nonexistent/dir/ck cannot be written" -- \
+            $sub $method --checkpoint /nonexistent/dir/ck
+    done
+    expect_fail 2 "$csv_needle" -- $sub --method gpu --csv "$bad_csv"
 done
 finish cli_run_faults
