@@ -112,11 +112,14 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
     out->have_dev = out->m.gpu && md_resolve(&cb->devices, opt->device, why, sizeof why);
     if (out->m.gpu && !out->have_dev) {
         if (asked) {
-            /* The outputs first (exit 2 when one cannot be written), then "no GPU" (exit 3). */
-            if (checkpoint)
-                collatz_checkpoint_prepare(checkpoint);
-            struct bench b;
-            bench_open(&b, command, opt, false, opt->device);
+            /* The outputs first (exit 2 when one cannot be written), then "no GPU" (exit 3); rank
+             * 0 alone writes them. */
+            if (ranks_lead()) {
+                if (checkpoint)
+                    collatz_checkpoint_prepare(checkpoint);
+                struct bench b;
+                bench_open(&b, command, opt, false, opt->device);
+            }
             fprintf(stderr, "mpgpu: %s; the gpu method cannot run\n", why);
             return EXIT_GPU_ERROR;
         }
