@@ -154,7 +154,6 @@ else
     echo "note: no 'script' here: Ctrl-C on a terminal not tested"
 fi
 
-
 # --- Bad input is one line and exit 2 whatever the methods and whether there is a GPU: the
 # outputs are opened, and the range checked, before "no GPU" is said (on a host without one,
 # mul, toom, ctt-vs-ctw, collatz and delay said it first, and toom --csv BAD exited 3).
@@ -183,4 +182,5 @@ for sub in collatz delay; do
     done
     expect_fail 2 "$csv_needle" -- $sub --method gpu --csv "$bad_csv"
 done
+
 finish cli_run_faults
