@@ -4,10 +4,30 @@
 # named after the commit (RESULTS/gpu_tests_<commit>.log), so a results folder holds the gpu
 # suite log of every commit that produced some of its CSVs and says whether that code passed.
 #   RESULTS=results experiments/run_all.sh [experiments/mul_table33.sh ...]
+#   RESULTS=results experiments/run_all.sh none      # the gpu suite alone
 # GPU_SUITE_PART=K/N runs the K-th of N equal shares of the suite's programs alone, into
 # RESULTS/gpu_tests_<commit>_partKofN.log, for a machine that holds a run for less time than
-# the whole suite takes; the N logs together are the suite.
+# the whole suite takes; the N logs together are the suite. MPGPU (default BUILD/cli/mpgpu) and
+# BUILD (default build) name the binary and the build or staged folder (experiments/stage.sh).
+# A script that is not there is refused before anything runs (exit 2).
 set -uo pipefail
+
+# The arguments before any work: -h or --help prints the lines above; every other one must be
+# a script, or the one word none.
+if [ $# -eq 1 ] && { [ "$1" = -h ] || [ "$1" = --help ]; }; then
+    sed -n '2,/^set -uo pipefail$/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+    exit 0
+fi
+for a in "$@"; do
+    if [ "$a" = none ] && [ $# -eq 1 ]; then
+        continue
+    fi
+    if [ "$a" = none ] || [[ $a == -* ]] || [ ! -f "$a" ]; then
+        echo "run_all: '$a' is not an experiment script here; accepted: paths of experiments/*.sh," \
+            "or none alone for the gpu suite only (--help)" >&2
+        exit 2
+    fi
+done
 
 # The programs of the gpu suite (tests/meson.build, suite 'gpu'), in the order they run. A name
 # ending in .sh is a script in the source tree, run with bash and given the mpgpu binary (as
@@ -106,9 +126,9 @@ echo "run_all: gpu suite log in $log" >&2
 [ "$status" -eq 0 ] || echo "run_all: the gpu suite did not pass (see $log); experiments still run" >&2
 
 scripts=("$@")
-[ ${#scripts[@]} -gt 0 ] || scripts=("$here"/mul_*.sh "$here"/toom_*.sh "$here"/collatz_*.sh "$here"/gcd_*.sh "$here"/ctt_*.sh "$here"/fixed_*.sh)
+[ "${scripts[*]}" != none ] || scripts=()
+[ $# -gt 0 ] || scripts=("$here"/mul_*.sh "$here"/toom_*.sh "$here"/collatz_*.sh "$here"/gcd_*.sh "$here"/ctt_*.sh "$here"/fixed_*.sh)
 for s in "${scripts[@]}"; do
-    [ -f "$s" ] || continue
     echo "== $s" >&2
     bash "$s" || { echo "run_all: $s failed" >&2; status=1; }
 done
