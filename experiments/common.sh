@@ -1,6 +1,7 @@
 # Sourced by every experiment script: where the binary is, where results go, and a record of
 # the machine next to each CSV (the CSV rows carry device, clocks, driver, commit and date too).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/script_args.sh"
 MPGPU=${MPGPU:-build/cli/mpgpu}
 RESULTS=${RESULTS:-results}
 # mpgpu's own fastest multiplication methods, measured beside the papers' methods.

@@ -2,6 +2,7 @@
 # with $ncu_script set to the script's name: both need a harness and ncu, and cgbn_ncu_small.sh
 # the cgbn_mul.csv that cgbn.sh wrote into the same RESULTS ($ncu_needs_csv); each is refused
 # without them (exit 2) before common.sh makes $RESULTS, so nothing is written.
+source "$(dirname "${BASH_SOURCE[0]}")/../script_args.sh"
 [ -x "${CGBN_BENCH:-}" ] ||
     { echo "$ncu_script: set CGBN_BENCH (cgbn.sh --build-only OUT builds one)" >&2; exit 2; }
 command -v ncu >/dev/null ||

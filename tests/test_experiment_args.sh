@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The arguments of experiments/run_all.sh and of every experiment script, without a GPU.
+# run_all.sh: --help prints its usage; a script that is not there, an option, or none beside a
+# script is refused with one line and exit 2 before anything runs (it used to run the gpu suite
+# and write its log into RESULTS, then skip the name silently). A script that takes no arguments
+# (experiments/common.sh) prints its opening comment for --help and refuses anything else before
+# RESULTS is touched (experiments/script_args.sh; --help used to run the experiment and truncate
+# its CSV).
+set -u
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+checks=0
+fails=0
+# No binary and no build: every case here must stop at its arguments, and a script that did not
+# would fail at once instead of running an experiment or the gpu suite.
+export RESULTS="$work/results" MPGPU="$work/no-mpgpu" BUILD="$work/no-build"
+
+# run SCRIPT WANT_STATUS ARGS...: bash SCRIPT ARGS, from the top folder, exits WANT_STATUS and
+# leaves RESULTS unmade (stdout in $work/out, stderr in $work/err).
+run() {
+    local script=$1 want=$2
+    shift 2
+    checks=$((checks + 2))
+    (cd "$repo" && bash "$script" "$@") >"$work/out" 2>"$work/err" </dev/null
+    local st=$?
+    if [ "$st" -ne "$want" ]; then
+        echo "FAIL: $script $* -> status $st (want $want)"
+        sed 's/^/    /' "$work/err" | head -5
+        fails=$((fails + 1))
+    fi
+    if [ -e "$RESULTS" ]; then
+        echo "FAIL: $script $* made $RESULTS"
+        fails=$((fails + 1))
+        rm -rf "$RESULTS"
+    fi
+}
+
+# refused BAD ARGS...: run_all.sh ARGS exits 2 with one stderr line naming BAD.
+refused() {
+    local bad=$1
+    shift
+    run experiments/run_all.sh 2 "$@"
+    checks=$((checks + 1))
+    if [ "$(wc -l <"$work/err")" -ne 1 ] || ! grep -qF -- "'$bad' is not an experiment script" "$work/err"; then
+        echo "FAIL: run_all.sh $*: want one line naming '$bad':"
+        sed 's/^/    /' "$work/err" | head -5
+        fails=$((fails + 1))
+    fi
+}
+
+for flag in --help -h; do
+    run experiments/run_all.sh 0 "$flag"
+    checks=$((checks + 1))
+    grep -qF "experiments/run_all.sh none" "$work/out" ||
+        { echo "FAIL: run_all.sh $flag does not print the usage"; fails=$((fails + 1)); }
+done
+refused experiments/no_such_table.sh experiments/no_such_table.sh
+refused --frobnicate --frobnicate
+refused none none experiments/mul_table33.sh
+refused none experiments/mul_table33.sh none
+refused experiments/mul_tabel33.sh experiments/mul_table33.sh experiments/mul_tabel33.sh
+
+# Every script that sources common.sh and reads no arguments of its own (those say "unknown
+# argument" themselves, before sourcing it).
+n_scripts=0
+for f in "$repo"/experiments/*.sh "$repo"/experiments/peers/*.sh; do
+    case $f in *common.sh) continue ;; esac # sourced by the scripts, not run
+    grep -q 'common.sh"' "$f" && ! grep -q "unknown argument" "$f" || continue
+    n_scripts=$((n_scripts + 1))
+    name=${f#"$repo"/}
+    run "$name" 0 --help
+    checks=$((checks + 1))
+    if [ "$(head -1 "$work/out")" != "$(sed -n 2p "$f" | sed 's/^# //')" ]; then
+        echo "FAIL: $name --help does not print its opening comment"
+        fails=$((fails + 1))
+    fi
+    run "$name" 2 --frobnicate
+    checks=$((checks + 1))
+    if [ "$(wc -l <"$work/err")" -ne 1 ] || ! grep -qF "unknown argument '--frobnicate'" "$work/err"; then
+        echo "FAIL: $name --frobnicate: want one line naming it:"
+        sed 's/^/    /' "$work/err" | head -3
+        fails=$((fails + 1))
+    fi
+done
+checks=$((checks + 1))
+[ "$n_scripts" -ge 40 ] || { echo "FAIL: only $n_scripts experiment scripts found"; fails=$((fails + 1)); }
+
+echo "experiment_args: $checks checks, $fails failures ($n_scripts experiment scripts)"
+[ "$fails" -eq 0 ]
