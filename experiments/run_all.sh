@@ -23,8 +23,8 @@ for a in "$@"; do
         continue
     fi
     if [ "$a" = none ] || [[ $a == -* ]] || [ ! -f "$a" ]; then
-        echo "run_all: '$a' is not an experiment script here; accepted: paths of experiments/*.sh," \
-            "or none alone for the gpu suite only (--help)" >&2
+        echo "run_all: '$a' is not an experiment script here; accepted: paths of" \
+            "experiments/*.sh, or none alone for the gpu suite only (--help)" >&2
         exit 2
     fi
 done

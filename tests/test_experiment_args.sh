@@ -42,7 +42,8 @@ refused() {
     shift
     run experiments/run_all.sh 2 "$@"
     checks=$((checks + 1))
-    if [ "$(wc -l <"$work/err")" -ne 1 ] || ! grep -qF -- "'$bad' is not an experiment script" "$work/err"; then
+    if [ "$(wc -l <"$work/err")" -ne 1 ] ||
+        ! grep -qF -- "'$bad' is not an experiment script" "$work/err"; then
         echo "FAIL: run_all.sh $*: want one line naming '$bad':"
         sed 's/^/    /' "$work/err" | head -5
         fails=$((fails + 1))
@@ -77,14 +78,18 @@ for f in "$repo"/experiments/*.sh "$repo"/experiments/peers/*.sh; do
     fi
     run "$name" 2 --frobnicate
     checks=$((checks + 1))
-    if [ "$(wc -l <"$work/err")" -ne 1 ] || ! grep -qF "unknown argument '--frobnicate'" "$work/err"; then
+    if [ "$(wc -l <"$work/err")" -ne 1 ] ||
+        ! grep -qF "unknown argument '--frobnicate'" "$work/err"; then
         echo "FAIL: $name --frobnicate: want one line naming it:"
         sed 's/^/    /' "$work/err" | head -3
         fails=$((fails + 1))
     fi
 done
 checks=$((checks + 1))
-[ "$n_scripts" -ge 40 ] || { echo "FAIL: only $n_scripts experiment scripts found"; fails=$((fails + 1)); }
+if [ "$n_scripts" -lt 40 ]; then
+    echo "FAIL: only $n_scripts experiment scripts found"
+    fails=$((fails + 1))
+fi
 
 echo "experiment_args: $checks checks, $fails failures ($n_scripts experiment scripts)"
 [ "$fails" -eq 0 ]
