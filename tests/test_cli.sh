@@ -10,30 +10,30 @@ expect_ok "mul" -- --help
 expect_ok "commit" -- --version
 expect_fail 2 "unknown subcommand 'frobnicate'" -- frobnicate
 expect_fail 2 "accepted: mul" -- frobnicate
-# mpgpu help SUB is SUB --help, byte for byte, on stdout with status 0
-for sub in mul toom tune collatz delay fixed ctt-vs-ctw gcd compare; do
+# same_output "WANT ARGS" GOT ARGS...: mpgpu GOT ARGS exits 0, says nothing on stderr, and prints
+# on stdout byte for byte what mpgpu WANT ARGS prints.
+same_output() {
+    local want=$1
+    shift
     checks=$((checks + 1))
-    "$MPGPU" help "$sub" >"$tmp/out" 2>"$tmp/err" </dev/null
-    st=$?
-    "$MPGPU" "$sub" --help >"$tmp/want" 2>&1 </dev/null
-    if [ "$st" -ne 0 ] || [ -s "$tmp/err" ] || ! cmp -s "$tmp/out" "$tmp/want" ||
-       ! grep -q "^usage: mpgpu $sub" "$tmp/out"; then
-        echo "FAIL: mpgpu help $sub -> status $st, not the output of mpgpu $sub --help"
+    # shellcheck disable=SC2086
+    "$MPGPU" $want >"$tmp/want" 2>&1 </dev/null
+    "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    local st=$?
+    if [ "$st" -ne 0 ] || [ -s "$tmp/err" ] || ! cmp -s "$tmp/out" "$tmp/want"; then
+        echo "FAIL: mpgpu $* -> status $st, not the output of mpgpu $want"
         fails=$((fails + 1))
     fi
+}
+# mpgpu help SUB is SUB --help, which is SUB's usage
+for sub in mul toom tune collatz delay fixed ctt-vs-ctw gcd compare; do
+    same_output "$sub --help" help "$sub"
+    check "mpgpu help $sub prints its usage" grep -q "^usage: mpgpu $sub" "$tmp/out"
 done
 expect_ok "mpgpu help <subcommand>" -- help
-# help --help and help -h are mpgpu --help, byte for byte
-"$MPGPU" --help >"$tmp/want" 2>&1 </dev/null
-for flag in --help -h; do
-    checks=$((checks + 1))
-    "$MPGPU" help "$flag" >"$tmp/out" 2>"$tmp/err" </dev/null
-    st=$?
-    if [ "$st" -ne 0 ] || [ -s "$tmp/err" ] || ! cmp -s "$tmp/out" "$tmp/want"; then
-        echo "FAIL: mpgpu help $flag -> status $st, not the output of mpgpu --help"
-        fails=$((fails + 1))
-    fi
-done
+# help --help and help -h are mpgpu --help
+same_output --help help --help
+same_output --help help -h
 expect_fail 2 "help: unknown subcommand 'frobnicate'; accepted: mul, toom" -- help frobnicate
 expect_fail 2 "help: unexpected argument 'extra'; accepted: mpgpu help <subcommand>" -- help mul extra
 # No subcommand: the usage goes to stderr (it is an error), nothing to stdout, status 2.

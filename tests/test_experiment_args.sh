@@ -6,27 +6,23 @@
 # (experiments/common.sh) prints its opening comment for --help and refuses anything else before
 # RESULTS is touched (experiments/script_args.sh; --help used to run the experiment and truncate
 # its CSV).
-set -u
+source "$(dirname "$0")/cli_expect.sh" "$@"
 repo=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-checks=0
-fails=0
 # No binary and no build: every case here must stop at its arguments, and a script that did not
 # would fail at once instead of running an experiment or the gpu suite.
-export RESULTS="$work/results" MPGPU="$work/no-mpgpu" BUILD="$work/no-build"
+export RESULTS="$tmp/results" MPGPU="$tmp/no-mpgpu" BUILD="$tmp/no-build"
 
 # run SCRIPT WANT_STATUS ARGS...: bash SCRIPT ARGS, from the top folder, exits WANT_STATUS and
-# leaves RESULTS unmade (stdout in $work/out, stderr in $work/err).
+# leaves RESULTS unmade (stdout in $tmp/out, stderr in $tmp/err).
 run() {
     local script=$1 want=$2
     shift 2
     checks=$((checks + 2))
-    (cd "$repo" && bash "$script" "$@") >"$work/out" 2>"$work/err" </dev/null
+    (cd "$repo" && bash "$script" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null
     local st=$?
     if [ "$st" -ne "$want" ]; then
         echo "FAIL: $script $* -> status $st (want $want)"
-        sed 's/^/    /' "$work/err" | head -5
+        sed 's/^/    /' "$tmp/err" | head -5
         fails=$((fails + 1))
     fi
     if [ -e "$RESULTS" ]; then
@@ -42,10 +38,10 @@ refused() {
     shift
     run experiments/run_all.sh 2 "$@"
     checks=$((checks + 1))
-    if [ "$(wc -l <"$work/err")" -ne 1 ] ||
-        ! grep -qF -- "'$bad' is not an experiment script" "$work/err"; then
+    if [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+        ! grep -qF -- "'$bad' is not an experiment script" "$tmp/err"; then
         echo "FAIL: run_all.sh $*: want one line naming '$bad':"
-        sed 's/^/    /' "$work/err" | head -5
+        sed 's/^/    /' "$tmp/err" | head -5
         fails=$((fails + 1))
     fi
 }
@@ -53,7 +49,7 @@ refused() {
 for flag in --help -h; do
     run experiments/run_all.sh 0 "$flag"
     checks=$((checks + 1))
-    grep -qF "experiments/run_all.sh none" "$work/out" ||
+    grep -qF "experiments/run_all.sh none" "$tmp/out" ||
         { echo "FAIL: run_all.sh $flag does not print the usage"; fails=$((fails + 1)); }
 done
 refused experiments/no_such_table.sh experiments/no_such_table.sh
@@ -72,16 +68,16 @@ for f in "$repo"/experiments/*.sh "$repo"/experiments/peers/*.sh; do
     name=${f#"$repo"/}
     run "$name" 0 --help
     checks=$((checks + 1))
-    if [ "$(head -1 "$work/out")" != "$(sed -n 2p "$f" | sed 's/^# //')" ]; then
+    if [ "$(head -1 "$tmp/out")" != "$(sed -n 2p "$f" | sed 's/^# //')" ]; then
         echo "FAIL: $name --help does not print its opening comment"
         fails=$((fails + 1))
     fi
     run "$name" 2 --frobnicate
     checks=$((checks + 1))
-    if [ "$(wc -l <"$work/err")" -ne 1 ] ||
-        ! grep -qF "unknown argument '--frobnicate'" "$work/err"; then
+    if [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+        ! grep -qF "unknown argument '--frobnicate'" "$tmp/err"; then
         echo "FAIL: $name --frobnicate: want one line naming it:"
-        sed 's/^/    /' "$work/err" | head -3
+        sed 's/^/    /' "$tmp/err" | head -3
         fails=$((fails + 1))
     fi
 done
@@ -91,5 +87,5 @@ if [ "$n_scripts" -lt 40 ]; then
     fails=$((fails + 1))
 fi
 
-echo "experiment_args: $checks checks, $fails failures ($n_scripts experiment scripts)"
-[ "$fails" -eq 0 ]
+echo "experiment_args: $n_scripts experiment scripts"
+finish experiment_args
