@@ -19,7 +19,7 @@ bool bench_talk(const struct bench *b)
 }
 
 void bench_open(struct bench *b, const char *subcommand, const struct cli_common *opt, bool have_gpu,
-                int device)
+                int device, const char *no_gpu, const char *instead)
 {
     memset(b, 0, sizeof *b);
     b->subcommand = subcommand;
@@ -45,6 +45,8 @@ void bench_open(struct bench *b, const char *subcommand, const struct cli_common
         b->json = json_report_open(opt->json_path, &b->env, opt);
     if (have_gpu)
         nvml_open(device);
+    if (no_gpu)
+        fprintf(stderr, "mpgpu: %s; %s\n", no_gpu, instead);
     interrupt_install();
 }
 

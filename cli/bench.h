@@ -124,9 +124,12 @@ struct bench {
 
 /* Opens every output the loop writes (the CSV, "-" meaning stdout) before any work, exiting 2
  * naming the path when one cannot be written; collects the run's environment; installs the
- * Ctrl-C handler. */
+ * Ctrl-C handler. Then, where no_gpu (the reason there is no GPU, as gpu_open gives it) is not
+ * NULL, says "mpgpu: <no_gpu>; <instead>" on stderr, instead saying what the run does without
+ * one: so in every subcommand a bad output path is refused alone (exit 2) before "no GPU" (exit
+ * 3 where nothing can run) is said. */
 void bench_open(struct bench *b, const char *subcommand, const struct cli_common *opt, bool have_gpu,
-                int device);
+                int device, const char *no_gpu, const char *instead);
 
 /* Runs the cases in order, stopping at Ctrl-C. Each case is repeated b->reps times, or with
  * --min-time or --max-noise as cli/stats.h's stop_rule says, reps being the least; a subcommand

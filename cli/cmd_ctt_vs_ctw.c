@@ -568,16 +568,12 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
 
     t.cases = cases;
     struct bench b;
-    bench_open(&b, "ctt-vs-ctw", &t.opt, have_gpu, t.opt.device);
-    /* The outputs are open (exit 2 when one cannot be) before "no GPU" is said (exit 3). */
-    if (gpu_missing) {
-        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
-                any_cpu ? ", running the CPU methods only" : "");
-        if (explicit_methods && !any_cpu) {
-            free(cases);
-            free(t.case_ops);
-            return EXIT_GPU_ERROR;
-        }
+    bench_open(&b, "ctt-vs-ctw", &t.opt, have_gpu, t.opt.device, gpu_missing ? why : NULL,
+               any_cpu ? "GPU methods skipped, running the CPU methods only" : "GPU methods skipped");
+    if (gpu_missing && explicit_methods && !any_cpu) {
+        free(cases);
+        free(t.case_ops);
+        return EXIT_GPU_ERROR;
     }
     int status = bench_run(&b, &ctt_ops, &t, cases, n_cases);
     mpgpu_ctt_batch_free(&t.batch);

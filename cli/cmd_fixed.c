@@ -715,13 +715,12 @@ int cmd_fixed(int argc, char **argv)
                 };
             }
 
-    /* --csv is opened (exit 2 when it cannot be) before "no GPU" is said (exit 3). */
     char why[256];
     const bool have_gpu = gpu_open(f.opt.device, why, sizeof why);
     struct bench b;
-    bench_open(&b, "fixed", &f.opt, have_gpu, f.opt.device);
+    bench_open(&b, "fixed", &f.opt, have_gpu, f.opt.device, have_gpu ? NULL : why,
+               "fixed runs on the GPU only");
     if (!have_gpu) {
-        fprintf(stderr, "mpgpu: %s; fixed runs on the GPU only\n", why);
         free(cases);
         free(fcs);
         return EXIT_GPU_ERROR;

@@ -1078,12 +1078,11 @@ int cmd_gcd(int argc, char **argv)
     check_host_memory(&r, sizes, n_sizes, load, want_bulk || want_auto);
     output_file_open(&r.output, "--output", r.args.output, r.args.input, r.opt.csv_path);
     struct bench b;
-    bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device);
+    bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device, any_gpu && !have_gpu ? why : NULL,
+               want_gmp ? "GPU methods skipped, running the GMP baseline only" : "GPU methods skipped");
     output_file_move_table(&r.output, &b.table);
     int gpu_status = 0;
     if (any_gpu && !have_gpu) {
-        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
-                want_gmp ? ", running the GMP baseline only" : "");
         if (explicit_methods && !want_gmp)
             return EXIT_GPU_ERROR;
         gpu_status = explicit_methods ? EXIT_GPU_ERROR : 0;

@@ -234,16 +234,13 @@ int cmd_mul(int argc, char **argv)
     struct bench b;
     if (have_gpu)
         r.devices = io.devices;
-    bench_open(&b, "mul", &r.opt, have_gpu, have_gpu ? r.devices.ids[0] : r.opt.device);
+    bench_open(&b, "mul", &r.opt, have_gpu, have_gpu ? r.devices.ids[0] : r.opt.device,
+               gpu_missing ? why : NULL,
+               want_gmp ? "GPU methods skipped, running the GMP baseline only" : "GPU methods skipped");
     output_file_move_table(&r.output, &b.table);
-    /* The outputs are open (exit 2 when one cannot be) before "no GPU" is said (exit 3). */
-    if (gpu_missing) {
-        fprintf(stderr, "mpgpu: %s; GPU methods skipped%s\n", why,
-                want_gmp ? ", running the GMP baseline only" : "");
-        if (explicit_methods && !want_gmp) {
-            free(cases);
-            return EXIT_GPU_ERROR;
-        }
+    if (gpu_missing && explicit_methods && !want_gmp) {
+        free(cases);
+        return EXIT_GPU_ERROR;
     }
     if (r.from_input)
         b.seed = 0;

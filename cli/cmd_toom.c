@@ -237,16 +237,14 @@ int cmd_toom(int argc, char **argv)
     mul_bench_check_host(&r, cases, n_cases);
 
     struct bench b;
-    bench_open(&b, "toom", &r.opt, have_gpu, r.opt.device);
-    /* The outputs are open (exit 2 when one cannot be) before "no GPU" is said (exit 3). */
-    if (any_gpu && !have_gpu) {
-        fprintf(stderr, "mpgpu: %s; toom's GPU methods skipped%s (--count-ops runs without one)\n",
-                why, sel.gmp ? ", running the GMP baseline only" : "");
-        if (!sel.gmp) {
-            mul_bench_free(&r);
-            free(cases);
-            return EXIT_GPU_ERROR;
-        }
+    bench_open(&b, "toom", &r.opt, have_gpu, r.opt.device, any_gpu && !have_gpu ? why : NULL,
+               sel.gmp ? "toom's GPU methods skipped, running the GMP baseline only (--count-ops "
+                         "runs without one)"
+                       : "toom's GPU methods skipped (--count-ops runs without one)");
+    if (any_gpu && !have_gpu && !sel.gmp) {
+        mul_bench_free(&r);
+        free(cases);
+        return EXIT_GPU_ERROR;
     }
     int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);
     mul_bench_free(&r);

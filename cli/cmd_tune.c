@@ -231,13 +231,12 @@ int cmd_tune(int argc, char **argv)
                                                                             : NULL;
     check_table(table, table_named);
 
-    /* --csv is opened (exit 2 when it cannot be) before "no GPU" is said (exit 3). */
     char why[256];
     const bool have_gpu = gpu_open(r.opt.device, why, sizeof why);
     struct bench b;
-    bench_open(&b, "tune", &r.opt, have_gpu, r.opt.device);
+    bench_open(&b, "tune", &r.opt, have_gpu, r.opt.device, have_gpu ? NULL : why,
+               "tune measures the GPU");
     if (!have_gpu) {
-        fprintf(stderr, "mpgpu: %s; tune measures the GPU\n", why);
         free(cases);
         return EXIT_GPU_ERROR;
     }

@@ -112,18 +112,16 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
     out->have_dev = out->m.gpu && md_resolve(&cb->devices, opt->device, why, sizeof why);
     if (out->m.gpu && !out->have_dev) {
         if (asked) {
-            /* The outputs first (exit 2 when one cannot be written), then "no GPU" (exit 3); rank
-             * 0 alone writes them. */
+            /* Rank 0 alone opens the outputs and says it. */
             if (ranks_lead()) {
                 if (checkpoint)
                     collatz_checkpoint_prepare(checkpoint);
                 struct bench b;
-                bench_open(&b, command, opt, false, opt->device);
+                bench_open(&b, command, opt, false, opt->device, why, "the gpu method cannot run");
             }
-            fprintf(stderr, "mpgpu: %s; the gpu method cannot run\n", why);
             return EXIT_GPU_ERROR;
         }
-        snprintf(cb->no_gpu, sizeof cb->no_gpu, "mpgpu: %s; running the CPU twin instead", why);
+        snprintf(cb->no_gpu, sizeof cb->no_gpu, "%s", why);
         out->m.gpu = false;
         out->m.cpu = true;
     }
@@ -312,9 +310,8 @@ int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
         return 0;
     }
     struct bench b;
-    bench_open(&b, cb->command, &cb->opt, cb->have_dev, cb->have_dev ? cb->devices.ids[0] : cb->opt.device);
-    if (cb->no_gpu[0])
-        fprintf(stderr, "%s\n", cb->no_gpu);
+    bench_open(&b, cb->command, &cb->opt, cb->have_dev, cb->have_dev ? cb->devices.ids[0] : cb->opt.device,
+               cb->no_gpu[0] ? cb->no_gpu : NULL, "running the CPU twin instead");
     /* A checkpointed run is one pass: the checkpoint follows it. */
     if (cb->checkpoint) {
         b.warmup = 0;

@@ -61,8 +61,8 @@ struct collatz_setup {
 };
 /* --method, --verify and --threads, then the GPUs of --devices (resolved into cb->devices; an
  * unknown index exits 2): opened, or, when neither a method nor --devices was named and there
- * is none, replaced by the CPU twin with one line on stderr (cb->no_gpu, which collatz_run prints
- * after opening the outputs). Then the team of all MPI ranks'
+ * is none, replaced by the CPU twin with one line on stderr (the reason kept in cb->no_gpu, which
+ * collatz_run gives bench_open to say after opening the outputs). Then the team of all MPI ranks'
  * workers (cb->team, cb->stats; a collective call), and on ranks other than 0 no table, progress
  * or CSV. Returns 0, or EXIT_GPU_ERROR when a named gpu method or --devices cannot run, said
  * after the outputs (the CSV, --json, the checkpoint's folder) are found writable (else exit 2). */
@@ -103,8 +103,8 @@ struct collatz_bench {
     struct checkpoint ck;
     bool resumed;
     char save_failed[256];    /* why the checkpoint of the whole range could not be saved ("": saved) */
-    char no_gpu[320];         /* "no GPU ...; running the CPU twin instead", said once the outputs
-                               * are open (collatz_run), so bad input before it has its line alone */
+    char no_gpu[256];         /* why there is no GPU ("": there is, or none is needed): said, with
+                               * "running the CPU twin instead", once the outputs are open */
     /* --devices (issue 14): one worker thread and one device state (stream, buffers, tables)
      * per entry, so a GPU named twice runs two streams. */
     struct md_devices devices;

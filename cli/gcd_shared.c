@@ -652,15 +652,13 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
     char why[256];
     const bool have_gpu = r.uses_gpu && gpu_open(opt->device, why, sizeof why);
     struct bench b;
-    bench_open(&b, "gcd", opt, have_gpu, opt->device);
+    char instead[160];
+    snprintf(instead, sizeof instead, "--method %s needs one (tree-cpu runs on the host)", r.method);
+    bench_open(&b, "gcd", opt, have_gpu, opt->device, r.uses_gpu && !have_gpu ? why : NULL, instead);
     output_file_move_table(&r.output, &b.table);
-    /* The outputs are open (exit 2 when one cannot be) before "no GPU" is said (exit 3); an
-     * --output's temporary file goes at exit, with nothing said of it. */
-    if (r.uses_gpu && !have_gpu) {
-        fprintf(stderr, "mpgpu: %s; --method %s needs one (tree-cpu runs on the host)\n", why,
-                r.method);
+    /* An --output's temporary file goes at exit, with nothing said of it. */
+    if (r.uses_gpu && !have_gpu)
         return EXIT_GPU_ERROR;
-    }
     if (r.uses_gpu) {
         uint64_t need = 0;
         size_t free_b = 0, total_b = 0;

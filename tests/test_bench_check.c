@@ -117,7 +117,7 @@ static int run(struct synthetic *s, enum verify_mode v)
 {
     struct cli_common opt = {.reps = 1, .warmup = 0, .seed = seed, .verify = v, .quiet = true};
     struct bench b;
-    bench_open(&b, "synthetic", &opt, false, 0);
+    bench_open(&b, "synthetic", &opt, false, 0, NULL, NULL);
     struct bench_case c = {.method = "made-up", .count = s->elements, .throughput_unit = "widgets",
                            .timed_region = "cpu", .data = s};
     s->check_end_ran = false;

@@ -126,7 +126,7 @@ static int run_case(struct fake_run *r, enum verify_mode v, bool quiet)
     r->named[0] = '\0';
     probe_calls = 0;
     struct bench b;
-    bench_open(&b, "collatz", &r->cb.opt, false, 0);
+    bench_open(&b, "collatz", &r->cb.opt, false, 0, NULL, NULL);
     struct bench_case c = {.method = "gpu", .count = (uint64_t)N_CHUNKS << CHUNK_BITS, .throughput_unit = "numbers",
                            .timed_region = "pass", .data = r};
     return bench_run(&b, &ops, r, &c, 1);

@@ -161,7 +161,7 @@ static unsigned loop_samples(unsigned reps, double min_time_s, double max_noise_
                              .max_noise_pct = max_noise_pct};
     struct timed t = {.ms = ms, .n_ms = n_ms};
     struct bench b;
-    bench_open(&b, "synthetic", &opt, false, 0);
+    bench_open(&b, "synthetic", &opt, false, 0, NULL, NULL);
     if (reps_after_open)
         b.reps = reps_after_open;
     struct bench_case c = {.method = "m", .count = 1, .throughput_unit = "things", .timed_region = "cpu",

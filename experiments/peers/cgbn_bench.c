@@ -586,15 +586,13 @@ int main(int argc, char **argv)
         cli_bad_input("out of host memory for %zu cases", x.opt.n_bits * N_VARIANTS);
     const size_t n_cases = make_cases(&x, cases, ccs);
 
-    /* --csv is opened (exit 2 when it cannot be) before "no GPU" is said (exit 3). */
     char why[256];
     const bool have_gpu = gpu_open(x.opt.device, why, sizeof why);
     struct bench b;
-    bench_open(&b, ops[op].subcommand, &x.opt, have_gpu, x.opt.device);
-    if (!have_gpu) {
-        fprintf(stderr, "cgbn_bench: %s; CGBN runs on the GPU only\n", why);
+    bench_open(&b, ops[op].subcommand, &x.opt, have_gpu, x.opt.device, have_gpu ? NULL : why,
+               "CGBN runs on the GPU only");
+    if (!have_gpu)
         return EXIT_GPU_ERROR;
-    }
     require_memory(&x);
     GPU_CHECK(cudaStreamCreate(&x.stream));
     const int status = bench_run(&b, &cgbn_ops, &x, cases, n_cases);
