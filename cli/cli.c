@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json_report.h"
+#include "path_claim.h"
 
 static bool bad_input_quiet;
 
@@ -726,6 +727,7 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             out->threads = (int)cli_parse_u64("--threads", arg, 0, 4096);
             break;
         case OPT_CSV:
+            path_claim("--csv", arg, PATH_WRITE);
             out->csv_path = arg;
             break;
         case OPT_VERIFY:
@@ -754,6 +756,7 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             out->max_noise_pct = parse_amount("--max-noise", arg, CLI_MAX_NOISE_MAX_PCT, "percent");
             break;
         case OPT_JSON:
+            path_claim("--json", arg, PATH_WRITE);
             out->json_path = arg;
             break;
         case OPT_MARKDOWN:

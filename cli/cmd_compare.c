@@ -10,6 +10,8 @@
 #include "commands.h"
 #include "csv_read.h"
 #include "json_report.h"
+#include "output_file.h"
+#include "path_claim.h"
 #include "report.h"
 #include "stats.h"
 
@@ -131,6 +133,7 @@ static void case_of(const struct compare_side *s, const struct result_record *r,
     c->noise_pct = noise && noise[0] ? strtod(noise, NULL) : NAN;
     c->samples = r->samples_ms;
     c->n_samples = r->n_samples;
+    c->matched = false;
 }
 
 /* Whether the file starts with '{' (after blanks): JSON, else CSV. */
@@ -215,8 +218,8 @@ static void usage(FILE *f)
         "options:\n"
         "  --threshold P    a SLOW case more than P % slower makes the exit status 1 (default 5; "
         "0..1000)\n"
-        "  --csv FILE       also write the matched cases to FILE as CSV (make -f Makefile.plots "
-        "compare draws it)\n"
+        "  --csv FILE       also write the matched cases to FILE as CSV ('-': stdout, the table "
+        "then going to stderr; make -f Makefile.plots compare draws it)\n"
         "  --help           print this help and exit\n\n"
         "Exit status: 0 no case SLOW beyond the threshold, 1 one or more, 2 bad input.\n");
 }
@@ -258,32 +261,35 @@ int cmd_compare(int argc, char **argv)
                 cli_bad_input("--threshold %s is out of range; accepted: percent in 0..%g", v,
                               THRESHOLD_MAX_PCT);
         } else if ((v = option_value(argc, argv, &i, "--csv"))) {
-            csv_path = v;
+            path_claim("--csv", csv_path = v, PATH_WRITE);
         } else if (!strncmp(argv[i], "--", 2)) {
             cli_bad_input("compare: unknown option '%s'; see 'mpgpu compare --help'", argv[i]);
         } else if (n_files == 2) {
             cli_bad_input("compare: unexpected argument '%s'; accepted: two files, BASE and NEW", argv[i]);
         } else {
+            path_claim(n_files ? "NEW" : "BASE", argv[i], PATH_READ);
             sides[n_files++].path = argv[i];
         }
     }
     if (n_files != 2)
         cli_bad_input("compare: %s; accepted: mpgpu compare BASE NEW [--threshold P] [--csv FILE]",
                       n_files ? "the NEW file is missing" : "the BASE and NEW files are missing");
-    FILE *out_csv = NULL;
-    if (csv_path && !(out_csv = fopen(csv_path, "w")))
-        cli_bad_input("compare: --csv '%s' cannot be opened for writing", csv_path);
     load_side(&sides[0]);
     load_side(&sides[1]);
     struct compare_side *base = &sides[0], *new = &sides[1];
+    /* Replaced only once every case is written; with the CSV on stdout the table goes to stderr. */
+    struct output_file csv;
+    output_file_open(&csv, "--csv", csv_path, NULL);
+    FILE *out_csv = csv.f, *table = stdout;
+    output_file_move_table(&csv, &table);
 
-    printf("# base %s (%zu cases), new %s (%zu cases); ratio new/base, above 1 slower\n", base->path,
-           base->n_cases, new->path, new->n_cases);
+    fprintf(table, "# base %s (%zu cases), new %s (%zu cases); ratio new/base, above 1 slower\n",
+            base->path, base->n_cases, new->path, new->n_cases);
     for (int k = 0; k < 2; k++)
         if (sides[k].duplicates)
-            printf("# %s has %zu row(s) of a case an earlier row had: the last of each is compared\n",
-                   sides[k].path, sides[k].duplicates);
-    printf("%-7s %8s %11s %11s  %-18s %s\n", "verdict", "ratio", "base", "new", "by", "case");
+            fprintf(table, "# %s has %zu row(s) of a case an earlier row had: the last of each is "
+                    "compared\n", sides[k].path, sides[k].duplicates);
+    fprintf(table, "%-7s %8s %11s %11s  %-18s %s\n", "verdict", "ratio", "base", "new", "by", "case");
     if (out_csv)
         fprintf(out_csv, "case,base_ms,new_ms,ratio,verdict\n");
     size_t counts[3] = {0}, slow_beyond = 0;
@@ -302,8 +308,8 @@ int cmd_compare(int argc, char **argv)
             slow_beyond += beyond;
             format_ms(bt, sizeof bt, b->median_ms);
             format_ms(nt, sizeof nt, n->median_ms);
-            printf("%-7s %8.4f %11s %11s  %-18s %s\n", beyond ? "SLOW!" : verdict_names[v], ratio,
-                   bt, nt, how, b->label);
+            fprintf(table, "%-7s %8.4f %11s %11s  %-18s %s\n", beyond ? "SLOW!" : verdict_names[v],
+                    ratio, bt, nt, how, b->label);
             if (out_csv) {
                 fputc('"', out_csv);
                 for (const char *c = b->label; *c; c++) {
@@ -320,15 +326,13 @@ int cmd_compare(int argc, char **argv)
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < sides[k].n_cases; i++)
             if (!sides[k].cases[i].matched)
-                printf("only in %s: %s\n", k ? "NEW" : "BASE", sides[k].cases[i].label);
-    printf("# %zu matched: %zu FAST, %zu SLOW (%zu beyond --threshold %g %%), %zu SAME\n",
-           counts[0] + counts[1] + counts[2], counts[FAST], counts[SLOW], slow_beyond, threshold,
-           counts[SAME]);
+                fprintf(table, "only in %s: %s\n", k ? "NEW" : "BASE", sides[k].cases[i].label);
+    fprintf(table, "# %zu matched: %zu FAST, %zu SLOW (%zu beyond --threshold %g %%), %zu SAME\n",
+            counts[0] + counts[1] + counts[2], counts[FAST], counts[SLOW], slow_beyond, threshold,
+            counts[SAME]);
+    if (out_csv)
+        output_file_commit(&csv);
     int status = slow_beyond ? EXIT_MISMATCH : 0;
-    if (out_csv && fclose(out_csv) != 0) {
-        cli_error("compare: --csv '%s': writing failed", csv_path);
-        status = EXIT_BAD_INPUT;
-    }
     for (int k = 0; k < 2; k++) {
         free(sides[k].cases);
         result_table_free(&sides[k].table);

@@ -18,6 +18,7 @@
 #include "loop_run.h"
 #include "mpgpu.h"
 #include "name_list.h"
+#include "path_claim.h"
 #include "progress.h"
 #include "timing.h"
 
@@ -67,7 +68,7 @@ static int fixed_handle(int id, const char *arg, void *ctx)
             cli_bad_input("--moduli '%s' is not accepted; accepted: shared, per-element", arg);
         f->moduli_each = !strcmp(arg, "per-element");
         break;
-    case OPT_INPUT: f->input = arg; break;
+    case OPT_INPUT: path_claim("--input", f->input = arg, PATH_READ); break;
     case OPT_RESOURCES: f->resources = true; break;
     }
     return 0;

@@ -23,6 +23,7 @@
 #include "interrupt.h"
 #include "mpgpu.h"
 #include "output_file.h"
+#include "path_claim.h"
 #include "timing.h"
 
 /* Table 2 of 002 starts at 16 Kibit with ten pairs. */
@@ -162,17 +163,17 @@ static int gcd_handle(int id, const char *arg, void *ctx)
     } else if (id == OPT_ALL_PRIMES) {
         a->all_primes = true;
     } else if (id == OPT_INPUT) {
-        a->input = arg;
+        path_claim("--input", a->input = arg, PATH_READ);
     } else if (id == OPT_OUTPUT) {
-        a->output = arg;
+        path_claim("--output", a->output = arg, PATH_WRITE);
     } else if (id == OPT_SHARED_FACTORS) {
-        a->shared.moduli_path = arg;
+        path_claim("--shared-factors", a->shared.moduli_path = arg, PATH_READ);
     } else if (id == OPT_MAKE_MODULI) {
         a->shared.make_count = cli_parse_u64("--make-moduli", arg, 2, UINT64_C(1) << 26);
     } else if (id == OPT_PLANT) {
         a->shared.plants = arg;
     } else if (id == OPT_CHECKPOINT) {
-        a->shared.checkpoint = arg;
+        path_claim("--checkpoint", a->shared.checkpoint = arg, PATH_WRITE);
     }
     return 0;
 }
@@ -1076,7 +1077,7 @@ int cmd_gcd(int argc, char **argv)
     const bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why),
                load = have_gpu && want_moduli;
     check_host_memory(&r, sizes, n_sizes, load, want_bulk || want_auto);
-    output_file_open(&r.output, "--output", r.args.output, r.args.input, r.opt.csv_path);
+    output_file_open(&r.output, "--output", r.args.output, r.opt.csv_path);
     struct bench b;
     bench_open(&b, "gcd", &r.opt, have_gpu, r.opt.device, any_gpu && !have_gpu ? why : NULL,
                want_gmp ? "GPU methods skipped, running the GMP baseline only" : "GPU methods skipped");

@@ -13,6 +13,7 @@
 #include "mpgpu.h"
 #include "bench.h"
 #include "mul_bench.h"
+#include "path_claim.h"
 #include "tune_table.h"
 #include "report.h"
 
@@ -36,9 +37,9 @@ static int mul_handle(int id, const char *arg, void *ctx)
 {
     struct mul_args *m = ctx;
     if (id == OPT_INPUT)
-        m->input = arg;
+        path_claim("--input", m->input = arg, PATH_READ);
     else if (id == OPT_OUTPUT)
-        m->output = arg;
+        path_claim("--output", m->output = arg, PATH_WRITE);
     else if (id == OPT_LIST_METHODS)
         m->list_methods = true;
     else if (id == OPT_BATCH)
@@ -229,7 +230,7 @@ int cmd_mul(int argc, char **argv)
     mul_bench_check_host(&r, cases, n_cases);
     r.from_input = io.input != NULL;
     r.max_batch = io.batch;
-    output_file_open(&r.output, "--output", io.output, io.input, r.opt.csv_path);
+    output_file_open(&r.output, "--output", io.output, r.opt.csv_path);
 
     struct bench b;
     if (have_gpu)

@@ -14,6 +14,7 @@
 #include "mpgpu.h"
 #include "bench.h"
 #include "mul_bench.h"
+#include "path_claim.h"
 #include "report.h"
 #include "tune_table.h"
 
@@ -115,6 +116,7 @@ static int tune_setup(void *ctx, struct bench_case *c)
  * `named`: "--table" or "MPGPU_TUNE_TABLE", whichever gave the path; NULL for the default. */
 static void check_table(const char *table, const char *named)
 {
+    path_claim(named ? named : "the default table", table, PATH_WRITE);
     struct stat st;
     const bool existed = stat(table, &st) == 0;
     FILE *f = fopen(table, "a");

@@ -11,6 +11,7 @@
 #include "hostmem.h"
 #include "interrupt.h"
 #include "mpi_ranks.h"
+#include "path_claim.h"
 #include "progress.h"
 #include "timing.h"
 #include "random_words.h"
@@ -709,6 +710,7 @@ const char *collatz_checkpoint_option(const char *arg)
     if (!arg[0])
         cli_bad_input("--checkpoint '' is not accepted: it is empty; accepted: the path of a file (created when "
                       "absent) in a writable folder");
+    path_claim("--checkpoint", arg, PATH_WRITE);
     return arg;
 }
 

@@ -648,7 +648,7 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
         fclose(probe);
         remove(tmp);
     }
-    output_file_open(&r.output, "--output", a->output, r.path, opt->csv_path);
+    output_file_open(&r.output, "--output", a->output, opt->csv_path);
     char why[256];
     const bool have_gpu = r.uses_gpu && gpu_open(opt->device, why, sizeof why);
     struct bench b;
@@ -752,7 +752,7 @@ int gcd_make_moduli(const struct cli_common *opt, const struct gcd_shared_args *
     snprintf(what, sizeof what, "gcd --make-moduli %zu --bits %u", n, bits);
     hostmem_require_lower((uint64_t)n * ((bits + 63) / 64 * 8 + 32), what, "--make-moduli");
     struct output_file out;
-    output_file_open(&out, "--output", a->output, NULL, NULL);
+    output_file_open(&out, "--output", a->output, NULL);
     interrupt_install();
     mpz_t *N = malloc(n * sizeof *N);
     if (!N)

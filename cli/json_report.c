@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "mpgpu_version.h"
+#include "output_file.h"
 
 #ifndef MPGPU_HAVE_CJSON
 
@@ -126,17 +127,20 @@ struct json_report *json_report_open(const char *path, const struct run_env *env
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         cli_bad_input("--json '%s' is a directory; accepted: a file to write", path);
-    /* The file is replaced after each row: stdout cannot be, and --csv's rows would go to the
-     * file replaced. */
+    /* The file is replaced after each row: stdout, a device or a FIFO cannot be (a rename would
+     * put a plain file in its place); a symbolic link is followed, so that its target is. */
     if (!strcmp(path, "-"))
         cli_bad_input("--json - is not accepted; accepted: a file (rewritten after each row)");
-    if (opt->csv_path && !strcmp(opt->csv_path, path))
-        cli_bad_input("--json '%s' is --csv's file too; accepted: two different files", path);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        cli_bad_input("--json '%s' is not a regular file; accepted: a file (rewritten after each "
+                      "row)", path);
     struct json_report *j = calloc(1, sizeof *j);
-    const size_t len = strlen(path) + sizeof ".partial";
-    if (!j || !(j->path = strdup(path)) || !(j->tmp = malloc(len)))
+    if (!j || !(j->path = output_path_resolve(path)))
         cli_bad_input("--json '%s': out of memory", path);
-    snprintf(j->tmp, len, "%s.partial", path);
+    const size_t len = strlen(j->path) + sizeof ".partial";
+    if (!(j->tmp = malloc(len)))
+        cli_bad_input("--json '%s': out of memory", path);
+    snprintf(j->tmp, len, "%s.partial", j->path);
     j->doc = cJSON_CreateObject();
     cJSON_AddNumberToObject(j->doc, "schema_version", CSV_SCHEMA_VERSION);
     cJSON_AddStringToObject(j->doc, "started", env->timestamp);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,16 +73,39 @@ static void settle(struct output_file *o)
     o->f = NULL;
 }
 
-/* The file a path names, its symbolic links followed; a copy of path when it names none yet. */
-static char *resolve(const char *path)
+/* Links followed at most this deep, as the kernel's own limit for a path (MAXSYMLINKS). */
+#define MAX_LINK_DEPTH 40
+
+static char *resolve_link(const char *path, int depth)
 {
     struct stat st;
-    char *real = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
-    return real ? real : strdup(path);
+    if (depth == MAX_LINK_DEPTH || lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return strdup(path);
+    char *real = realpath(path, NULL);
+    if (real)
+        return real;
+    /* A link to a file not made yet: its target, read relative to the link's folder. */
+    char target[PATH_MAX];
+    const ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0)
+        return strdup(path);
+    target[n] = '\0';
+    const char *slash = strrchr(path, '/');
+    char joined[2 * PATH_MAX];
+    if (target[0] == '/' || !slash)
+        snprintf(joined, sizeof joined, "%s", target);
+    else
+        snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - path), path, target);
+    return resolve_link(joined, depth + 1);
+}
+
+char *output_path_resolve(const char *path)
+{
+    return resolve_link(path, 0);
 }
 
 void output_file_open(struct output_file *o, const char *option, const char *path,
-                      const char *input_path, const char *csv_path)
+                      const char *csv_path)
 {
     memset(o, 0, sizeof *o);
     o->option = option;
@@ -95,15 +119,11 @@ void output_file_open(struct output_file *o, const char *option, const char *pat
         o->f = stdout;
         return;
     }
-    struct stat out, in;
+    struct stat out;
     const bool exists = stat(path, &out) == 0;
     if (exists && S_ISDIR(out.st_mode))
         cli_bad_input("%s '%s' is a directory; accepted: a file to write, or - for stdout", option,
                       path);
-    if (exists && input_path && stat(input_path, &in) == 0 && S_ISREG(out.st_mode) &&
-        out.st_dev == in.st_dev && out.st_ino == in.st_ino)
-        cli_bad_input("%s '%s' is the --input file, which it would overwrite; accepted: another "
-                      "file, or - for stdout", option, path);
     if (exists && access(path, W_OK) != 0)
         cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
     if (exists && !S_ISREG(out.st_mode)) {
@@ -113,7 +133,7 @@ void output_file_open(struct output_file *o, const char *option, const char *pat
             cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
         return;
     }
-    o->target = resolve(path);
+    o->target = output_path_resolve(path);
     const size_t len = strlen(o->target) + sizeof ".partial-XXXXXX";
     o->tmp = malloc(len);
     if (!o->target || !o->tmp)

@@ -29,15 +29,20 @@ struct output_file {
 };
 
 /* Opens `option` PATH up front, before any work, or leaves o->f NULL when path is NULL. "-" is
- * stdout. Refuses with one line and exit status 2: the --input file itself (same device and
- * inode: it would be overwritten), a folder, a path that cannot be written, and "-" while
- * --csv is "-" too (both would go to stdout). A regular file, new or not, is written as a
- * temporary file PATH.partial-XXXXXX in its folder, renamed over PATH by output_file_commit:
- * a run that ends early (Ctrl-C, an error, no result to write) leaves PATH as it was and no
- * partial file; the temporary file is removed at any exit() without a commit (a second Ctrl-C,
- * which ends mpgpu at once, or a kill may leave it behind). A device or FIFO is written in place. */
+ * stdout. Refuses with one line and exit status 2: a folder, a path that cannot be written, and
+ * "-" while --csv is "-" too (both would go to stdout); that PATH is no other file of the run
+ * (--input's, --csv's) path_claim saw to as the options were parsed. A regular file, new or not,
+ * is written as a temporary file PATH.partial-XXXXXX in its folder, renamed over PATH by
+ * output_file_commit: a run that ends early (Ctrl-C, an error, no result to write) leaves PATH as
+ * it was and no partial file; the temporary file is removed at any exit() without a commit (a
+ * second Ctrl-C, which ends mpgpu at once, or a kill may leave it behind). A device or FIFO is
+ * written in place. */
 void output_file_open(struct output_file *o, const char *option, const char *path,
-                      const char *input_path, const char *csv_path);
+                      const char *csv_path);
+/* The file a path names, its symbolic links followed, also a link to a file not made yet; a copy
+ * of path when it is no link (malloc'd): what a file written through a temporary one and renamed
+ * is renamed over. */
+char *output_path_resolve(const char *path);
 /* With the results on stdout, the readable table (*table, NULL with --quiet) moves to stderr, as
  * it does for --csv -, so that stdout holds the results alone. */
 void output_file_move_table(const struct output_file *o, FILE **table);

@@ -161,16 +161,44 @@ if [ $st -ne 0 ] || [ "$(head -1 "$tmp/cut.csv")" != "timestamp,commit" ] ||
     sed 's/^/    /' "$tmp/cut.csv" "$tmp/err"; fails=$((fails + 1))
 fi
 
-# --- --output: never the --input file (it was overwritten), refused before any work
+# --- No output over another file of the run (path_claim), refused before any work: --output
+# over the --input file or --csv's (both were overwritten, exit 0), --csv and another output on
+# one file however spelt, an empty --output (it ran the whole job, then failed to rename).
 printf '3 5\n' >"$tmp/in.txt"
 ln -s in.txt "$tmp/in_link.txt"
 for out in "$tmp/in.txt" "$tmp/in_link.txt"; do
     "$MPGPU" mul $GMP --input "$tmp/in.txt" --output "$out" >/dev/null 2>"$tmp/err"; st=$?
-    one_line "mul --output (the --input file)" 2 "is the --input file, which it would overwrite; accepted: another file, or - for stdout"
-    "$MPGPU" gcd $GMP --input "$tmp/in_link.txt" --output "$out" >/dev/null 2>"$tmp/err"; st=$?
-    one_line "gcd --output (the --input file)" 2 "is the --input file"
+    one_line "mul --output (the --input file)" 2 "--output '$out' is the file of --input '$tmp/in.txt' too; accepted: a file that no other option names"
+    "$MPGPU" gcd $GMP --output "$out" --input "$tmp/in_link.txt" >/dev/null 2>"$tmp/err"; st=$?
+    one_line "gcd --input (the --output file)" 2 "--input '$tmp/in_link.txt' is the file of --output '$out' too"
 done
 check "--input survives" [ "$(cat "$tmp/in.txt")" = "3 5" ]
+"$MPGPU" mul $GMP --bits 64 --count 2 --quiet --csv "$tmp/rows.csv" 2>"$tmp/err"
+cp "$tmp/rows.csv" "$tmp/rows_before.csv"
+"$MPGPU" mul $GMP --bits 64 --count 2 --csv "$tmp/rows.csv" --output "$tmp/rows.csv" >/dev/null 2>"$tmp/err"; st=$?
+one_line "mul --output (the --csv file)" 2 "--output '$tmp/rows.csv' is the file of --csv '$tmp/rows.csv' too"
+"$MPGPU" gcd $GMP --bits 64 --count 2 --output "$tmp/rows.csv" --csv "$tmp/rows.csv" >/dev/null 2>"$tmp/err"; st=$?
+one_line "gcd --csv (the --output file)" 2 "--csv '$tmp/rows.csv' is the file of --output '$tmp/rows.csv' too"
+"$MPGPU" mul $GMP --input "$tmp/rows.csv" --csv "$tmp/rows.csv" >/dev/null 2>"$tmp/err"; st=$?
+one_line "mul --csv (the --input file)" 2 "--csv '$tmp/rows.csv' is the file of --input '$tmp/rows.csv' too"
+check "--csv file survives" cmp -s "$tmp/rows.csv" "$tmp/rows_before.csv"
+mkdir "$tmp/absent"
+(cd "$tmp/absent" && "$MPGPU" mul $GMP --bits 64 --count 2 --csv ./new.csv --output ../absent/new.csv) >/dev/null 2>"$tmp/err"; st=$?
+one_line "--csv and --output on one new file, spelt two ways" 2 "--output '../absent/new.csv' is the file of --csv './new.csv' too"
+check "... and nothing made" [ -z "$(ls -A "$tmp/absent")" ]
+"$MPGPU" mul $GMP --bits 64 --count 2 --csv "$tmp/a.csv" --csv "$tmp/b.csv" --output "$tmp/a.csv" >/dev/null 2>"$tmp/err"; st=$?
+check "--csv given again replaces its claim: --output takes the first --csv's file" [ "$st" -eq 0 ]
+ln -s made.txt "$tmp/to_made.txt"
+"$MPGPU" mul $GMP --input "$tmp/in.txt" --output "$tmp/to_made.txt" >/dev/null 2>"$tmp/err"; st=$?
+made=false
+[ "$st" -eq 0 ] && [ -L "$tmp/to_made.txt" ] && [ "$(cat "$tmp/made.txt")" = f ] && made=true
+check "--output LINK to a file not made yet: the link stays, its target gets the products" $made
+"$MPGPU" mul $GMP --bits 64 --count 2 --csv /dev/null --output /dev/null >/dev/null 2>"$tmp/err"; st=$?
+check "/dev/null takes --csv and --output both" [ "$st" -eq 0 ]
+for sub in "mul $GMP --bits 64 --count 2" "gcd $GMP --bits 64 --count 2" "gcd --make-moduli 4 --bits 64"; do
+    "$MPGPU" $sub --output '' >/dev/null 2>"$tmp/err"; st=$?
+    one_line "$sub --output ''" 2 "--output '' is not accepted: it is empty; accepted: the path of a file"
+done
 expect_fail 2 "--output '$tmp' is a directory" -- mul $GMP --bits 64 --count 2 --output "$tmp"
 # '-' is stdout (it made a file named '-'), holding the results alone: the table goes to stderr.
 mkdir "$tmp/cwd"

@@ -61,7 +61,25 @@ fi
 if $json_built; then
     expect_fail 2 "--json '$tmp' is a directory" -- mul --method gmp --bits 128 --count 10 --json "$tmp"
     expect_fail 2 "--json - is not accepted; accepted: a file" -- mul --method gmp --bits 128 --count 10 --json -
-    expect_fail 2 "--json '$tmp/same' is --csv's file too" -- mul --method gmp --bits 128 --count 10 --json "$tmp/same" --csv "$tmp/same"
+    expect_fail 2 "--csv '$tmp/same' is the file of --json '$tmp/same' too" -- mul --method gmp --bits 128 --count 10 --json "$tmp/same" --csv "$tmp/same"
+    # The same file spelt two ways (compared as strings, it turned the CSV into JSON), and the
+    # --input file (turned into JSON, exit 0).
+    mkdir "$tmp/sub"
+    expect_fail 2 "--json '$tmp/sub/../same' is the file of --csv '$tmp/./same' too" -- mul --method gmp --bits 128 --count 10 --csv "$tmp/./same" --json "$tmp/sub/../same"
+    printf '3 5\n' >"$tmp/in.txt"
+    expect_fail 2 "--json '$tmp/in.txt' is the file of --input '$tmp/in.txt' too" -- mul --method gmp --input "$tmp/in.txt" --json "$tmp/in.txt"
+    check "--json: the --input file survives" [ "$(cat "$tmp/in.txt")" = "3 5" ]
+    # A link is followed (it was replaced by a plain file); a FIFO or a device is refused (a
+    # rename put a plain file in its place, and the FIFO's reader got nothing).
+    ln -s target.json "$tmp/link.json"
+    "$MPGPU" mul --method gmp --bits 128 --count 10 --quiet --json "$tmp/link.json" 2>"$tmp/err"
+    check "--json LINK: the link stays a link" [ -L "$tmp/link.json" ]
+    check "--json LINK: its target holds the rows" grep -q '"rows"' "$tmp/target.json"
+    ln -s target2.csv "$tmp/link2.json"
+    expect_fail 2 "--json '$tmp/link2.json' is the file of --csv '$tmp/target2.csv' too" -- mul --method gmp --bits 128 --count 10 --csv "$tmp/target2.csv" --json "$tmp/link2.json"
+    mkfifo "$tmp/fifo"
+    expect_fail 2 "--json '$tmp/fifo' is not a regular file; accepted: a file" -- mul --method gmp --bits 128 --count 10 --json "$tmp/fifo"
+    expect_fail 2 "--json '/dev/null' is not a regular file" -- mul --method gmp --bits 128 --count 10 --json /dev/null
     checks=$((checks + 1))
     t0=$(date +%s)
     "$MPGPU" mul --method gmp --bits 4096 --count 2^20 --json /nonexistent/dir/r.json >/dev/null 2>"$tmp/err"
@@ -114,6 +132,21 @@ st=$?
 check "compare --threshold 25: exit 0 (SLOW, but within it)" [ "$st" -eq 0 ]
 check "compare --threshold 25: still SLOW" grep -qE '^SLOW +1\.2000' "$tmp/out"
 check "compare --csv: a row per matched case" awk -F, 'NR == 1 { ok = $0 == "case,base_ms,new_ms,ratio,verdict" } END { exit !(ok && NR == 4) }' "$tmp/cmp.csv"
+# --csv - is stdout (it made a file named '-'), the table going to stderr; --csv over BASE or
+# NEW is refused (BASE was truncated before it was read), and a bad NEW leaves --csv as it was.
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && "$MPGPU" compare "$base" "$new" --threshold 25 --csv - >"$tmp/out" 2>"$tmp/err"); st=$?
+check "compare --csv -: exit 0" [ "$st" -eq 0 ]
+check "compare --csv -: stdout is the CSV" cmp -s "$tmp/out" "$tmp/cmp.csv"
+check "compare --csv -: the table on stderr" grep -qE '^SLOW +1\.2000' "$tmp/err"
+check "compare --csv -: no file named -" [ ! -e "$tmp/cwd/-" ]
+cp "$base" "$tmp/base_copy.csv"
+expect_fail 2 "--csv '$base' is the file of BASE '$base' too" -- compare "$base" "$new" --csv "$base"
+expect_fail 2 "--csv '$new' is the file of NEW '$new' too" -- compare "$base" "$new" --csv "$new"
+check "compare: BASE survives --csv over it" cmp -s "$base" "$tmp/base_copy.csv"
+cp "$tmp/cmp.csv" "$tmp/cmp_before.csv"
+expect_fail 2 "$tmp/absent.csv" -- compare "$base" "$tmp/absent.csv" --csv "$tmp/cmp.csv"
+check "compare: a bad NEW leaves --csv as it was" cmp -s "$tmp/cmp.csv" "$tmp/cmp_before.csv"
 "$MPGPU" compare "$base" "$base" >"$tmp/out" 2>&1
 st=$?
 check "compare a file with itself: exit 0" [ "$st" -eq 0 ]
