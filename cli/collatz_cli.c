@@ -112,7 +112,7 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
     char why[256];
     out->have_dev = out->m.gpu && md_resolve(&cb->devices, opt->device, why, sizeof why);
     if (out->m.gpu && !out->have_dev) {
-        if (asked) {
+        if (asked && !out->m.cpu) {
             /* Rank 0 alone opens the outputs and says it. */
             if (ranks_lead()) {
                 if (checkpoint)
@@ -122,7 +122,10 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
             }
             return EXIT_GPU_ERROR;
         }
+        /* The cpu method named beside it runs, and the run exits 3 after it, as mul's GMP baseline
+         * does. */
         snprintf(cb->no_gpu, sizeof cb->no_gpu, "%s", why);
+        cb->gpu_named_missing = asked;
         out->m.gpu = false;
         out->m.cpu = true;
     }
@@ -312,7 +315,9 @@ int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
     }
     struct bench b;
     bench_open(&b, cb->command, &cb->opt, cb->have_dev, cb->have_dev ? cb->devices.ids[0] : cb->opt.device,
-               cb->no_gpu[0] ? cb->no_gpu : NULL, "running the CPU twin instead");
+               cb->no_gpu[0] ? cb->no_gpu : NULL,
+               cb->gpu_named_missing ? "the gpu method cannot run, running the cpu method only"
+                                     : "running the CPU twin instead");
     /* A checkpointed run is one pass: the checkpoint follows it. */
     if (cb->checkpoint) {
         b.warmup = 0;
@@ -338,7 +343,7 @@ int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
         if (status == 0)
             status = EXIT_BAD_INPUT;
     }
-    return status;
+    return status ? status : cb->gpu_named_missing ? EXIT_GPU_ERROR : 0;
 }
 
 void collatz_bench_free(struct collatz_bench *cb)

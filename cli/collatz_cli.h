@@ -60,12 +60,14 @@ struct collatz_setup {
     bool have_dev;           /* the GPU is open */
 };
 /* --method, --verify and --threads, then the GPUs of --devices (resolved into cb->devices; an
- * unknown index exits 2): opened, or, when neither a method nor --devices was named and there
- * is none, replaced by the CPU twin with one line on stderr (the reason kept in cb->no_gpu, which
- * collatz_run gives bench_open to say after opening the outputs). Then the team of all MPI ranks'
- * workers (cb->team, cb->stats; a collective call), and on ranks other than 0 no table, progress
- * or CSV. Returns 0, or EXIT_GPU_ERROR when a named gpu method or --devices cannot run, said
- * after the outputs (the CSV, --json, the checkpoint's folder) are found writable (else exit 2). */
+ * unknown index exits 2): opened, or, when there is none, replaced by the CPU twin with one line
+ * on stderr (the reason kept in cb->no_gpu, which collatz_run gives bench_open to say after
+ * opening the outputs); where gpu or --devices was named beside cpu, the cpu method runs and
+ * collatz_run returns EXIT_GPU_ERROR after it (cb->gpu_named_missing). Then the team of all MPI
+ * ranks' workers (cb->team, cb->stats; a collective call), and on ranks other than 0 no table,
+ * progress or CSV. Returns 0, or EXIT_GPU_ERROR when a named gpu method or --devices cannot run
+ * and cpu was not named, said after the outputs (the CSV, --json, the checkpoint's folder) are
+ * found writable (else exit 2). */
 struct collatz_bench;
 int collatz_setup(int argc, char **argv, const char *command, struct collatz_bench *cb, const char *checkpoint,
                   const struct md_devices *devices, struct collatz_setup *out);
@@ -105,6 +107,7 @@ struct collatz_bench {
     char save_failed[256];    /* why the checkpoint of the whole range could not be saved ("": saved) */
     char no_gpu[256];         /* why there is no GPU ("": there is, or none is needed): said, with
                                * "running the CPU twin instead", once the outputs are open */
+    bool gpu_named_missing;   /* the gpu method was named (with cpu) and cannot run: exit 3 after */
     /* --devices (issue 14): one worker thread and one device state (stream, buffers, tables)
      * per entry, so a GPU named twice runs two streams. */
     struct md_devices devices;

@@ -86,6 +86,18 @@ if ! nvidia-smi >/dev/null 2>&1; then
         echo "FAIL: collatz without a GPU does not fall back to the CPU twin"; sed 's/^/    /' "$tmp/err"
         fails=$((fails + 1))
     fi
+    # gpu named beside cpu: the cpu method runs, then exit 3, as mul's GMP baseline (it exited 3
+    # with no row).
+    for args in "collatz --method gpu,cpu --s-bits 8" "delay --method all" "collatz --method cpu,gpu --devices 0 --s-bits 8"; do
+        checks=$((checks + 1))
+        # shellcheck disable=SC2086
+        "$MPGPU" $args --count 2^12 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"; st=$?
+        if [ "$st" -ne 3 ] || [ "$(grep -c '^cpu ' "$tmp/out")" -ne 1 ] ||
+            ! grep -q "; the gpu method cannot run, running the cpu method only$" "$tmp/err"; then
+            echo "FAIL: $args without a GPU: status $st (want 3), a cpu row and the line:"
+            sed 's/^/    /' "$tmp/out" "$tmp/err"; fails=$((fails + 1))
+        fi
+    done
 fi
 
 # --- --tables: Table 4.1 exactly; Table 4.3 agrees up to 33 bits and flags the paper's 34.
