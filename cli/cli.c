@@ -476,6 +476,8 @@ static void print_help(const struct cli_spec *spec)
                      mode_names[spec->verify_default]);
             help = verify_help;
         }
+        if (common_defs[i].bit == OPT_THREADS && spec->threads_help)
+            help = spec->threads_help;
         if (common_defs[i].bit == OPT_JSON && !json_supported())
             help = "unavailable: this mpgpu was built without cJSON (libcjson-dev)";
         if (common_defs[i].bit == OPT_BITS) {

@@ -113,6 +113,7 @@ struct cli_spec {
      * against and what a sample is; NULL: every result against GMP, a sample of about 1000. */
     enum verify_mode verify_default;
     const char *verify_help;
+    const char *threads_help; /* --threads where it is not the CPU baseline's (NULL: it is) */
     const char *methods_help; /* appended to --help: the methods and what they are */
     const char *examples;     /* appended to --help */
 };

@@ -918,6 +918,8 @@ int cmd_gcd(int argc, char **argv)
             "latency (microseconds against their milliseconds) is always in.",
         .common = OPT_ALL_COMMON | OPT_INCLUDE_LAUNCH,
         .verify_help = "check each GPU result against GMP's mpz_gcd: all pairs, a sample of about 1000 spread over them (every k-th and the last), or none; a pair that GMP answered because the moduli ran out is no GPU result: it is counted apart (gmp_fallbacks in params and a line under the row), never as checked",
+        .threads_help = "CPU threads of --shared-factors (tree-cpu) and --make-moduli (default all; "
+                        "0: all); the GMP baseline of pairs runs on one thread, as 002",
         .bits_default = "16384",
         .count_default = "10, as 002 Table 2",
         .options = gcd_options,

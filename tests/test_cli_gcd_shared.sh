@@ -91,6 +91,10 @@ expect_fail 2 "give one" -- gcd --shared-factors "$tmp/m.txt" --make-moduli 10 -
 expect_fail 2 "--output" -- gcd --shared-factors "$tmp/m.txt" --output "$tmp"
 expect_fail 2 "--output" -- gcd --shared-factors "$tmp/m.txt" --output "$tmp/m.txt"
 expect_fail 2 "--threads applies to --shared-factors" -- gcd --method gmp --threads 2
+# ... and gcd --help says so (it gave the common "CPU threads for the CPU baseline (default 1").
+"$MPGPU" gcd --help | tr -s ' \n' ' ' >"$tmp/help"
+check "gcd --help: --threads is that of --shared-factors and --make-moduli" \
+    grep -qF -- "--threads T CPU threads of --shared-factors (tree-cpu) and --make-moduli" "$tmp/help"
 expect_fail 2 "--plant applies to --make-moduli" -- gcd --method gmp --plant all
 expect_fail 2 "--make-moduli --bits 63 is not accepted; accepted: an even number in 64..16384" -- gcd --make-moduli 10 --bits 63 --output "$tmp/x"
 expect_fail 2 "--make-moduli --bits 16386 is not accepted" -- gcd --make-moduli 10 --bits 16386 --output "$tmp/x"
