@@ -452,23 +452,30 @@ static unsigned delay_seg_bits(const struct collatz_command *cr)
     return cr->cb.gpu ? GPU_SEGMENT_BITS : CPU_SEGMENT_BITS;
 }
 
-/* --a-bits must exceed --bc-bits: checked as soon as both are given, and again with the
- * defaults of the method. */
-static void check_a_bits(const struct delay_run *r)
+/* --a-bits must exceed --bc-bits: checked as soon as both are given, or --bc-bits and a gpu
+ * method that must run (named, or --devices), before the GPU is sought; and again with the
+ * defaults of the method that runs. */
+static void check_a_bits(const struct delay_run *r, const char *a_default_of)
 {
-    if (r->a_bits <= r->r.bc_bits)
+    if (r->a_bits <= r->r.bc_bits && r->a_bits_set)
         cli_bad_input("--a-bits %u must exceed --bc-bits %u: a table operation from a value >= 2^A must "
                       "not pass through 1 (000 Algorithm 6); accepted: --a-bits %u..%u",
                       r->a_bits, r->r.bc_bits, r->r.bc_bits + 1, MPGPU_COLLATZ_A_MAX_BITS);
+    if (r->a_bits <= r->r.bc_bits)
+        cli_bad_input("--bc-bits %u is not below --a-bits, whose default for the %s method is %u: a table "
+                      "operation from a value >= 2^A must not pass through 1 (000 Algorithm 6); accepted: "
+                      "--bc-bits below %u, or --a-bits %u..%u", r->r.bc_bits, a_default_of, r->a_bits,
+                      r->a_bits, r->r.bc_bits + 1, MPGPU_COLLATZ_A_MAX_BITS);
 }
 
 static int delay_parsed(struct collatz_command *cr, int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
     const struct delay_run *r = (const struct delay_run *)cr;
-    if (r->a_bits_set && cr->bc_bits_set)
-        check_a_bits(r);
+    struct collatz_methods m;
+    collatz_parse_methods(&cr->cb.opt, "delay", &m);
+    const bool gpu_must_run = (m.explicit_ && m.gpu) || cli_option_given(argc, argv, "devices");
+    if (cr->bc_bits_set && (r->a_bits_set || gpu_must_run))
+        check_a_bits(r, "gpu");
     return -1;
 }
 
@@ -478,7 +485,7 @@ static void delay_configure(struct collatz_command *cr, bool gpu)
     cr->cb.check_budget = UINT64_C(1) << VERIFY_SAMPLE_BITS;
     if (!gpu && !r->a_bits_set)
         r->a_bits = DEFAULT_CPU_A_BITS;
-    check_a_bits(r);
+    check_a_bits(r, gpu ? "gpu" : "cpu");
     snprintf(cr->params, sizeof cr->params, "bc_bits=%u;records=%s", cr->bc_bits, r->records ? "on" : "off");
 }
 

@@ -61,6 +61,13 @@ done
 expect_fail 2 "--s-bits 41 is out of range; accepted: 0..40" -- collatz --s-bits 41
 expect_fail 2 "--first-step 'leap' is not a first step; accepted: jump, table" -- collatz --first-step leap
 expect_fail 2 "--a-bits 9 must exceed --bc-bits 9" -- delay --a-bits 9 --bc-bits 9
+# ... also against the gpu method's default --a-bits, before the GPU is sought (without one it
+# exited 3; with one it named an --a-bits never given).
+for named in "--method gpu" "--method all" "--devices 0"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "--bc-bits 20 is not below --a-bits, whose default for the gpu method is 20" -- \
+        delay $named --bc-bits 20 --count 16
+done
 expect_fail 2 "--a-bits 33 is out of range" -- delay --a-bits 33
 expect_fail 2 "--record-floor 'x' is not a number" -- delay --record-floor x
 
