@@ -406,7 +406,9 @@ static unsigned common_mask(const struct cli_spec *spec)
 static void bits_rule(const struct cli_spec *spec, char *out, size_t len)
 {
     char lo[24], hi[24];
-    if (spec->bits_multiple)
+    if (spec->bits_accepted)
+        snprintf(out, len, "%s", spec->bits_accepted);
+    else if (spec->bits_multiple)
         snprintf(out, len, "a multiple of %u in %s..%s", spec->bits_multiple,
                  cli_format_bound(lo, spec->bits_min), cli_format_bound(hi, spec->bits_max));
     else
@@ -458,7 +460,7 @@ static void print_help(const struct cli_spec *spec)
         if (!(common_mask(spec) & common_defs[i].bit))
             continue;
         const char *help = common_defs[i].help;
-        char bits_help[256];
+        char bits_help[512];
         char count_help[96];
         if (common_defs[i].bit == OPT_COUNT && spec->count_default) {
             snprintf(count_help, sizeof count_help, "number of independent problems (default %s)",
@@ -481,7 +483,7 @@ static void print_help(const struct cli_spec *spec)
         if (common_defs[i].bit == OPT_JSON && !json_supported())
             help = "unavailable: this mpgpu was built without cJSON (libcjson-dev)";
         if (common_defs[i].bit == OPT_BITS) {
-            char rule[96];
+            char rule[320];
             bits_rule(spec, rule, sizeof rule);
             char default_bits[16];
             snprintf(default_bits, sizeof default_bits, "%u", DEFAULT_BITS);
@@ -520,7 +522,7 @@ static void add_methods(struct cli_common *out, char *list)
 /* Every item of a --bits list, against the subcommand's size rule. */
 static void add_bits(const struct cli_spec *spec, struct cli_common *out, const char *list)
 {
-    char rule[96], accepted[160];
+    char rule[320], accepted[384];
     bits_rule(spec, rule, sizeof rule);
     snprintf(accepted, sizeof accepted, "sizes separated by single commas, each %s", rule);
     cli_check_list("--bits", list, accepted);

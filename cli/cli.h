@@ -101,6 +101,9 @@ struct cli_spec {
     /* What --bits accepts: a multiple of bits_multiple in bits_min..bits_max. All 0: no rule of
      * the subcommand's own, any size in 1..2^30. */
     unsigned bits_min, bits_max, bits_multiple;
+    /* What --help says --bits accepts, where the subcommand checks the sizes itself (fixed: the
+     * precisions built); NULL: the rule above. */
+    const char *bits_accepted;
     /* What runs without --bits, as its help says it; NULL: "1024" (bits_list[0] then). */
     const char *bits_default;
     /* What runs without --count, as its help says it; NULL: "10240" (the count then). */

@@ -568,8 +568,9 @@ int cmd_fixed(int argc, char **argv)
     f.args.block = 256;
     for (int op = 0; op < MPGPU_FIXED_N_OPS; op++)
         op_names[op] = op_info((mpgpu_fixed_op)op, MPGPU_FIXED_MIN_BITS).name;
-    char built[256], description[1536];
+    char built[256], description[1536], bits_accepted[300];
     built_list(built, sizeof built);
+    snprintf(bits_accepted, sizeof bits_accepted, "one of the precisions built: %s", built);
     snprintf(description, sizeof description,
              "Runs --count independent fixed-precision operations on the GPU, one thread per element, "
              "each --chain times in registers, in straight-line code built for each precision "
@@ -588,9 +589,7 @@ int cmd_fixed(int argc, char **argv)
         .common = OPT_COUNT | OPT_BITS | OPT_METHOD | OPT_REPS | OPT_WARMUP | OPT_SEED | OPT_DEVICE |
                   OPT_CSV | OPT_VERIFY | OPT_INCLUDE_TRANSFERS | OPT_INCLUDE_LAUNCH | OPT_QUIET,
         .verify_help = "check each element against GMP (the op chained --chain times with mpz, in the op's result width): all of them, a sample of about 1000 spread over the batch (every k-th and the last), or none",
-        .bits_min = MPGPU_FIXED_MIN_BITS,
-        .bits_max = MPGPU_FIXED_MAX_BITS,
-        .bits_multiple = 1,
+        .bits_accepted = bits_accepted,
         .bits_default = "256",
         .options = fixed_options,
         .handle = fixed_handle,
@@ -618,11 +617,18 @@ int cmd_fixed(int argc, char **argv)
     select_default(f.args.operands, 2, 0);
     select_default(f.args.word_orders, 2, 1);
 
-    for (size_t s = 0; s < f.opt.n_bits; s++)
-        if (mpgpu_fixed_check(MPGPU_FIXED_ADD, f.opt.bits_list[s]) != MPGPU_OK)
-            cli_bad_input("fixed: --bits %u was not built; built: %s; add it with meson setup "
-                          "-Dfixed_bits=%u (or meson configure BUILD -Dfixed_bits=%u) and rebuild",
-                          f.opt.bits_list[s], built, f.opt.bits_list[s], f.opt.bits_list[s]);
+    for (size_t s = 0; s < f.opt.n_bits; s++) {
+        const unsigned p = f.opt.bits_list[s];
+        if (mpgpu_fixed_check(MPGPU_FIXED_ADD, p) == MPGPU_OK)
+            continue;
+        if (p < MPGPU_FIXED_MIN_BITS || p > MPGPU_FIXED_MAX_BITS)
+            cli_bad_input("fixed: --bits %u is not accepted; accepted: %s (others in %u..%u by "
+                          "meson setup -Dfixed_bits=P)", p, bits_accepted, MPGPU_FIXED_MIN_BITS,
+                          MPGPU_FIXED_MAX_BITS);
+        cli_bad_input("fixed: --bits %u was not built; accepted: %s; add it with meson setup "
+                      "-Dfixed_bits=%u (or meson configure BUILD -Dfixed_bits=%u) and rebuild", p,
+                      bits_accepted, p, p);
+    }
     if (f.args.resources)
         return print_resources(&f.opt);
     bool montgomery = false, modular = false;

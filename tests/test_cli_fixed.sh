@@ -14,9 +14,14 @@ for opt in --method OP-IMPL --op --chain --impl --operands --word-order --mem --
 done
 
 # --- bad input: precision
-expect_fail 2 "--bits 200 was not built; built: 109, 131, 163, 191, 239, 256, 384, 512; add it with meson setup -Dfixed_bits=200" -- fixed --bits 200
+expect_fail 2 "--bits 200 was not built; accepted: one of the precisions built: 109, 131, 163, 191, 239, 256, 384, 512; add it with meson setup -Dfixed_bits=200" -- fixed --bits 200
 expect_fail 2 "--bits 300 was not built" -- fixed --bits 256,300 --op add
-expect_fail 2 "--bits 32 is not accepted; accepted: a multiple of 1 in 64..1024" -- fixed --bits 32
+# The accepted sizes named are those built (it named 64..1024, inside which 200 is refused).
+expect_fail 2 "--bits 32 is not accepted; accepted: one of the precisions built: 109, 131, 163, 191, 239, 256, 384, 512 (others in 64..1024 by meson setup -Dfixed_bits=P)" -- fixed --bits 32
+expect_fail 2 "--bits 2000 is not accepted; accepted: one of the precisions built:" -- fixed --bits 2000
+"$MPGPU" fixed --help | tr -s ' \n' ' ' >"$tmp/help"
+check "fixed --help: --bits names the precisions built" \
+    grep -qF -- "--bits B[,B...] operand size in bits, one of the precisions built: 109, 131, 163, 191, 239, 256, 384, 512 (default 256)" "$tmp/help"
 expect_fail 2 "--bits 2048 is not accepted" -- fixed --bits 2048
 expect_fail 2 "--bits 'x' is not a number" -- fixed --bits x
 
