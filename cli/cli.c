@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -638,16 +639,24 @@ static _Noreturn void bad_option(const struct cli_spec *spec, const struct optio
 
 /* A decimal number of `unit` in [0, max] (a setting that 0 turns off), else bad input naming the
  * option, the value and the range. */
-static double parse_amount(const char *option, const char *arg, double max, const char *unit)
+double cli_parse_real(const char *option, const char *arg, double max, const char *unit,
+                      const char *note)
 {
     char *end = NULL;
-    const double v = strtod(arg, &end);
-    const bool plain = arg[0] != '\0' && *end == '\0' && strspn(arg, "0123456789.eE+-") == strlen(arg);
-    if (!plain)
-        cli_bad_input("%s '%s' is not a number; accepted: %s in 0..%g (decimal, e.g. 0.5; 0: off)",
-                      option, arg, unit, max);
+    double v = strtod(arg, &end);
+    const bool decimal = arg[0] != '\0' && *end == '\0' && strspn(arg, "0123456789.eE+-") == strlen(arg);
+    if (!decimal) {
+        unsigned __int128 n = 0;
+        const int rc = parse_number(arg, &n);
+        if (rc == NUM_NOT_A_NUMBER)
+            cli_bad_input("%s '%s' is not a number; accepted: %s in 0..%g (decimal, e.g. 0.5, 2^N, "
+                          "10^N or 0x hex%s%s)", option, arg, unit, max, note ? "; " : "",
+                          note ? note : "");
+        v = rc == NUM_TOO_LARGE ? INFINITY : (double)n;
+    }
     if (!(v >= 0 && v <= max))
-        cli_bad_input("%s %s is out of range; accepted: %s in 0..%g (0: off)", option, arg, unit, max);
+        cli_bad_input("%s %s is out of range; accepted: %s in 0..%g%s%s%s", option, arg, unit, max,
+                      note ? " (" : "", note ? note : "", note ? ")" : "");
     return v;
 }
 
@@ -754,10 +763,10 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             out->quiet = true;
             break;
         case OPT_MIN_TIME:
-            out->min_time_s = parse_amount("--min-time", arg, CLI_MIN_TIME_MAX_S, "seconds");
+            out->min_time_s = cli_parse_real("--min-time", arg, CLI_MIN_TIME_MAX_S, "seconds", "0: off");
             break;
         case OPT_MAX_NOISE:
-            out->max_noise_pct = parse_amount("--max-noise", arg, CLI_MAX_NOISE_MAX_PCT, "percent");
+            out->max_noise_pct = cli_parse_real("--max-noise", arg, CLI_MAX_NOISE_MAX_PCT, "percent", "0: off");
             break;
         case OPT_JSON:
             path_claim("--json", arg, PATH_WRITE);

@@ -147,6 +147,14 @@ void cli_bad_input_quiet(bool quiet);
  * 0x hex, 2^N and 10^N, and those two minus one (2^64-1, as cli_format_bound prints bounds). */
 uint64_t cli_parse_u64(const char *option, const char *arg, uint64_t min, uint64_t max);
 
+/* A real amount in [0, max] (seconds, percent, words): a decimal with an optional fraction and
+ * exponent (0.5, 1e2), or an integer in cli_parse_u64's notations (2^4, 10^3, 0x10); else
+ * cli_bad_input "<option> '<arg>' is not a number; accepted: <unit> in 0..<max> (...)" or "...
+ * is out of range; accepted: <unit> in 0..<max>", each followed by " (<note>)" where note is not
+ * NULL ("0: off"). */
+double cli_parse_real(const char *option, const char *arg, double max, const char *unit,
+                      const char *note);
+
 /* The end of a range that may run to the end of the 64-bit numbers: a number in [min, 2^64] as
  * cli_parse_u64 reads it (2^64 as 0x10000000000000000 or 18446744073709551616 too), else
  * cli_bad_input "... accepted: <min>..2^64". Returns it minus one, so that 2^64 fits. */

@@ -252,14 +252,7 @@ int cmd_compare(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if ((v = option_value(argc, argv, &i, "--threshold"))) {
-            char *end;
-            threshold = strtod(v, &end);
-            if (!v[0] || *end || strspn(v, "0123456789.") != strlen(v))
-                cli_bad_input("--threshold '%s' is not a number; accepted: percent in 0..%g", v,
-                              THRESHOLD_MAX_PCT);
-            if (threshold > THRESHOLD_MAX_PCT)
-                cli_bad_input("--threshold %s is out of range; accepted: percent in 0..%g", v,
-                              THRESHOLD_MAX_PCT);
+            threshold = cli_parse_real("--threshold", v, THRESHOLD_MAX_PCT, "percent", NULL);
         } else if ((v = option_value(argc, argv, &i, "--csv"))) {
             path_claim("--csv", csv_path = v, PATH_WRITE);
         } else if (!strncmp(argv[i], "--", 2)) {

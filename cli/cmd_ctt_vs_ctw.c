@@ -2,8 +2,6 @@
  * of 003 (Gusenbauer 2015, 4.2.1, 4.4.1), mapped to the GPU one computation per thread (CTT, 003
  * ch. 3 and 4.3), one per warp (CTW, 003 4.5) or by length (auto, beyond 003), against GMP and
  * the CTT routines ported to the CPU (003 5.4). Every result is checked against GMP. */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,15 +79,7 @@ static int ctt_handle(int id, const char *arg, void *ctx)
         }
         free(copy);
     } else if (id == OPT_SIGMA) {
-        char *end = NULL;
-        errno = 0;
-        const double s = strtod(arg, &end);
-        if (end == arg || *end || errno || !isfinite(s))
-            cli_bad_input("--sigma '%s' is not a number; accepted: a deviation in words in 0..%u",
-                          arg, MPGPU_CTT_MAX_WORDS);
-        if (s < 0 || s > MPGPU_CTT_MAX_WORDS)
-            cli_bad_input("--sigma %s is out of range; accepted: 0..%u", arg, MPGPU_CTT_MAX_WORDS);
-        a->sigma = s;
+        a->sigma = cli_parse_real("--sigma", arg, MPGPU_CTT_MAX_WORDS, "a deviation in words", NULL);
     } else if (id == OPT_SIGNED) {
         a->signed_operands = true;
     } else if (id == OPT_REDUCE) {

@@ -30,9 +30,16 @@ expect_fail 2 "--words 2^64 is out of range" -- ctt-vs-ctw --words 2^64
 expect_fail 2 "--words 'x' is not a number" -- ctt-vs-ctw --words x
 expect_fail 2 "--words '4,,8' is not accepted: it has an empty item" -- ctt-vs-ctw --words 4,,8
 expect_fail 2 "--words '' is not accepted" -- ctt-vs-ctw --words ""
-expect_fail 2 "--sigma -1 is out of range; accepted: 0..16384" -- ctt-vs-ctw --sigma -1
-expect_fail 2 "--sigma -0.5 is out of range; accepted: 0..16384" -- ctt-vs-ctw --sigma -0.5
-expect_fail 2 "--sigma 1e9 is out of range; accepted: 0..16384" -- ctt-vs-ctw --sigma 1e9
+expect_fail 2 "--sigma -1 is out of range; accepted: a deviation in words in 0..16384" -- ctt-vs-ctw --sigma -1
+expect_fail 2 "--sigma -0.5 is out of range; accepted: a deviation in words in 0..16384" -- ctt-vs-ctw --sigma -0.5
+expect_fail 2 "--sigma 1e9 is out of range; accepted: a deviation in words in 0..16384" -- ctt-vs-ctw --sigma 1e9
+# The notations of every number (--sigma '2^4' was "not a number", ' 4' and 2^64 taken or named
+# wrongly).
+expect_fail 2 "--sigma 2^64 is out of range" -- ctt-vs-ctw --sigma 2^64
+expect_fail 2 "--sigma ' 4' is not a number; accepted: a deviation in words in 0..16384 (decimal, e.g. 0.5, 2^N, 10^N or 0x hex)" -- ctt-vs-ctw --sigma ' 4'
+for pair in 2^4=16 10^1=10 0x10=16 1.5e1=15; do
+    expect_ok ";sigma=${pair#*=};" -- ctt-vs-ctw --op add --words 8 --sigma "${pair%=*}" --count 64 --method gmp --reps 1 --warmup 0 --csv -
+done
 expect_fail 2 "--sigma 'wide' is not a number" -- ctt-vs-ctw --sigma wide
 expect_fail 2 "--sigma 'nan' is not a number" -- ctt-vs-ctw --sigma nan
 expect_fail 2 "--op 'div' is not accepted; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op div
