@@ -789,6 +789,14 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
     out->bits = out->bits_list[0];
 }
 
+void cli_refuse_options(int argc, char **argv, const char *const *names, const char *mode,
+                        const char *why)
+{
+    for (const char *const *n = names; *n; n++)
+        if (cli_option_given(argc, argv, *n))
+            cli_bad_input("--%s is not accepted with %s, %s", *n, mode, why);
+}
+
 bool cli_option_given(int argc, char **argv, const char *name)
 {
     size_t n = strlen(name);

@@ -180,6 +180,13 @@ void cli_check_list(const char *option, const char *arg, const char *accepted);
  * name is the one way an option can have been given. */
 bool cli_option_given(int argc, char **argv, const char *name);
 
+/* The options of a run that prints and exits (toom --count-ops, gcd --make-moduli, collatz
+ * --tables, fixed --resources) that it would not use: the first of `names` (long names without
+ * "--", NULL-ended) given is refused, "--NAME is not accepted with MODE, WHY", so that none (an
+ * output above all) is taken and dropped without a word. */
+void cli_refuse_options(int argc, char **argv, const char *const *names, const char *mode,
+                        const char *why);
+
 /* Prints help text, each line wrapped at 80 columns; a continuation line hangs under the
  * line's second column ("  name      summary ...") or four columns in from its indent. */
 void cli_print_wrapped(FILE *f, const char *text);

@@ -493,6 +493,12 @@ static int conv_parsed(struct collatz_command *r, int argc, char **argv)
     const struct collatz_run *c = (const struct collatz_run *)r;
     if (!c->tables)
         return -1;
+    static const char *const unused[] = {"start", "count", "end", "bc-bits", "table-memory",
+                                         "first-step", "interleave", "checkpoint", "devices",
+                                         "method", "reps", "warmup", "min-time", "max-noise", "seed",
+                                         "device", "csv", "json", "verify", "quiet", "markdown", NULL};
+    cli_refuse_options(argc, argv, unused, "--tables",
+                       "which prints Tables 4.1 to 4.3 (up to --s-bits, on --threads) and exits");
     return print_tables(c->s_bits_set ? c->s_bits : MPGPU_COLLATZ_S_MAX_BITS,
                         cli_option_given(argc, argv, "threads") ? r->cb.opt.threads : 0);
 }

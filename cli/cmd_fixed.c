@@ -629,8 +629,17 @@ int cmd_fixed(int argc, char **argv)
                       "-Dfixed_bits=%u (or meson configure BUILD -Dfixed_bits=%u) and rebuild", p,
                       bits_accepted, p, p);
     }
-    if (f.args.resources)
+    if (f.args.resources) {
+        static const char *const unused[] = {"op", "chain", "impl", "operands", "word-order", "mem",
+                                             "grid", "block", "modulus", "moduli", "input", "count",
+                                             "method", "reps", "warmup", "seed", "device", "csv",
+                                             "verify", "include-transfers", "include-launch",
+                                             "quiet", NULL};
+        cli_refuse_options(argc, argv, unused, "--resources",
+                           "which prints ptxas's report of every kernel of --bits (or of every "
+                           "precision) and exits");
         return print_resources(&f.opt);
+    }
     bool montgomery = false, modular = false;
     int n_ops = 0;
     mpgpu_fixed_op the_op = MPGPU_FIXED_ADD;

@@ -972,6 +972,16 @@ int cmd_gcd(int argc, char **argv)
                               shared->moduli_path ? "--shared-factors" : "--make-moduli");
         if (shared->moduli_path && shared->make_count)
             cli_bad_input("--shared-factors and --make-moduli are two commands; give one");
+        if (shared->make_count) {
+            static const char *const unused[] = {"count", "method", "csv", "json", "reps", "warmup",
+                                                 "verify", "min-time", "max-noise", "include-launch",
+                                                 "checkpoint", "quiet", "markdown", NULL};
+            cli_refuse_options(argc, argv, unused, "--make-moduli",
+                               "which writes moduli to --output and measures nothing");
+            if (r.opt.n_bits > 1)
+                cli_bad_input("--make-moduli makes moduli of one size; accepted: one --bits, not %zu",
+                              r.opt.n_bits);
+        }
         return shared->make_count ? gcd_make_moduli(&r.opt, shared)
                                   : gcd_shared_factors(&r.opt, shared);
     }

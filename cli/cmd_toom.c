@@ -154,7 +154,7 @@ int cmd_toom(int argc, char **argv)
     const struct cli_spec spec = {
         .command = "toom",
         .usage = "mpgpu toom [--bits B] [--count N] [--method M,...] [options]\n"
-                 "       mpgpu toom --count-ops [--bits B]",
+                 "       mpgpu toom --count-ops [--bits B[,B...]] [--seed S]",
         .description =
             "Computes --count independent full products of two --bits-bit operands with Toom-k\n"
             "on the GPU (000 section 3.3.2: 2k-1 warps per product each compute one point\n"
@@ -178,17 +178,25 @@ int cmd_toom(int argc, char **argv)
     };
     cli_parse(argc, argv, &spec, &r.opt);
     free(mhelp);
-    const unsigned bits = r.opt.bits;
     if (count_ops) {
-        if (r.opt.n_methods)
-            cli_bad_input("--method is not accepted with --count-ops, which counts every method");
-        if (bits < 32 * k_most)
-            cli_bad_input("--bits %u is too small for --count-ops, which runs Toom-%u: %u pieces of "
-                          "at least one word need %u bits; accepted: a multiple of 32 in %u..%u",
-                          bits, k_most, k_most, 32 * k_most, 32 * k_most, TOOM_MAX_BITS);
-        if (r.opt.csv_path)
-            cli_bad_input("--csv is not accepted with --count-ops, which prints a table of counts");
-        print_count_ops(bits / 32, r.opt.seed);
+        static const char *const unused[] = {"method", "csv", "json", "count", "reps", "warmup",
+                                             "min-time", "max-noise", "device", "threads", "verify",
+                                             "include-transfers", "include-launch", "quiet",
+                                             "markdown", NULL};
+        cli_refuse_options(argc, argv, unused, "--count-ops",
+                           "which prints a table of counts of every method (000 Table 3.2) on a CPU "
+                           "model, checked against GMP");
+        for (size_t s = 0; s < r.opt.n_bits; s++)
+            if (r.opt.bits_list[s] < 32 * k_most)
+                cli_bad_input("--bits %u is too small for --count-ops, which runs Toom-%u: %u pieces "
+                              "of at least one word need %u bits; accepted: a multiple of 32 in "
+                              "%u..%u", r.opt.bits_list[s], k_most, k_most, 32 * k_most,
+                              32 * k_most, TOOM_MAX_BITS);
+        for (size_t s = 0; s < r.opt.n_bits; s++) {
+            if (s)
+                printf("\n");
+            print_count_ops(r.opt.bits_list[s] / 32, r.opt.seed);
+        }
         return 0;
     }
     const struct toom_selection sel = select_methods(&r.opt);

@@ -107,6 +107,13 @@ if ! nvidia-smi >/dev/null 2>&1; then
     done
 fi
 
+# Options --tables would not use are refused (--csv made no file, without a word), and the gpu
+# method's kernel options with --method cpu alone (the row said interleave=1, memory=host).
+expect_fail 2 "--csv is not accepted with --tables" -- collatz --tables --csv "$tmp/t.csv"
+expect_fail 2 "--count is not accepted with --tables" -- collatz --tables --count 10
+expect_fail 2 "--interleave is not accepted with --method cpu" -- collatz --method cpu --interleave 2
+expect_fail 2 "--table-memory is not accepted with --method cpu" -- delay --method cpu --table-memory global
+
 # --- --tables: Table 4.1 exactly; Table 4.3 agrees up to 33 bits and flags the paper's 34.
 expect_ok "(0000)_2     1     0 0111     |     1     0 0111" -- collatz --tables --s-bits 20
 checks=$((checks + 1))

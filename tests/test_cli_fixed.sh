@@ -90,6 +90,11 @@ for bits in 109 131 163 191 239 256 384 512; do
     fi
 done
 expect_fail 2 "--bits 200 was not built" -- fixed --resources --bits 200
+# --resources prints every kernel of --bits: what it would not use is refused (--op and --csv
+# were dropped without a word).
+expect_fail 2 "--op is not accepted with --resources" -- fixed --resources --op add
+expect_fail 2 "--csv is not accepted with --resources" -- fixed --resources --csv "$tmp/r.csv"
+check "fixed --resources --csv: no file" [ ! -e "$tmp/r.csv" ]
 
 # --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead); fp64 or
 # hybrid beside ptx with an op they lack is accepted (add runs in ptx alone)

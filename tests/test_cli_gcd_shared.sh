@@ -102,6 +102,13 @@ expect_fail 2 "--make-moduli 8 is not accepted; accepted: at least 9" -- gcd --m
 expect_fail 2 "--make-moduli 1 is out of range" -- gcd --make-moduli 1 --output "$tmp/x"
 expect_fail 2 "--plant 'twins' is not accepted; accepted: shared, duplicate, both, small, all, none" -- gcd --make-moduli 10 --plant twins --output "$tmp/x"
 expect_fail 2 "writes its moduli to --output FILE" -- gcd --make-moduli 10
+# Options --make-moduli would not use are refused (they were dropped: --bits 256,512 made 256-bit
+# moduli alone, --csv and --json no file).
+expect_fail 2 "--make-moduli makes moduli of one size; accepted: one --bits, not 2" -- gcd --make-moduli 10 --bits 256,512 --output "$tmp/x"
+for opt in "--count 5" "--method gmp" "--csv $tmp/mm.csv" "--json $tmp/mm.json"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "${opt%% *} is not accepted with --make-moduli" -- gcd --make-moduli 10 $opt --output "$tmp/x"
+done
 check "no --output made by a refused command" [ ! -e "$tmp/x" ]
 
 # --- Ctrl-C: the search of 40000 random odd 2048-bit numbers stops, exit 130, no --output

@@ -47,6 +47,16 @@ expect_fail 2 "--bits '1024,,2048' is not accepted: it has an empty item" -- tun
 expect_fail 2 "--count 0 is out of range" -- toom --count 0
 expect_fail 2 "--bits 256 is too small for --count-ops" -- toom --count-ops --bits 256
 expect_fail 2 "--csv is not accepted with --count-ops" -- toom --count-ops --csv "$tmp/x.csv"
+# Options --count-ops would not use are refused, not dropped (--json wrote nothing, --quiet
+# printed the table), and each --bits gets its table (only the first did).
+for opt in "--json $tmp/x.json" --quiet "--reps 3" "--count 4"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "${opt%% *} is not accepted with --count-ops" -- toom --count-ops $opt
+done
+check "--count-ops --json: no file" [ ! -e "$tmp/x.json" ]
+"$MPGPU" toom --count-ops --bits 4096,8192 >"$tmp/ops" 2>"$tmp/err"
+check "--count-ops --bits 4096,8192: a table each" \
+    [ "$(grep -c '^# 000 Table 3.2 at w = \(128\|256\) words' "$tmp/ops")" -eq 2 ]
 
 # --- --count-ops: every row, every model product equal to GMP, School and Comba as Table 3.1
 for bits in 288 1024 1056 4096; do
