@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench.h"
 #include "gpu.h"
@@ -165,6 +166,10 @@ static bool checkpoint_line(FILE *f, char *buf, size_t len, size_t *line)
  * tile must be this run's; the tiles done at most the run's; every pair i < j < n; "end" last. */
 static void checkpoint_read(struct shared_run *r)
 {
+    struct stat st;
+    if (stat(r->checkpoint, &st) == 0 && S_ISDIR(st.st_mode))
+        cli_bad_input("--checkpoint %s is a directory; give the path of a file (created when "
+                      "absent) in a writable folder", r->checkpoint);
     FILE *f = fopen(r->checkpoint, "r");
     if (!f) {
         if (errno != ENOENT)

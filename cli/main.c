@@ -78,12 +78,14 @@ int main(int argc, char **argv)
         char *help_argv[] = {argv[2], "--help", NULL};
         return find_subcommand("help: unknown subcommand", argv[2])->run(2, help_argv);
     }
-    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-        print_help(stdout);
-        return 0;
-    }
-    if (!strcmp(sub, "--version")) {
-        printf("mpgpu %s (commit %s)\n", MPGPU_VERSION, MPGPU_COMMIT);
+    const bool version = !strcmp(sub, "--version");
+    if (version || !strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+        if (argc > 2)
+            cli_bad_input("%s: unexpected argument '%s'; accepted: mpgpu %s alone", sub, argv[2], sub);
+        if (version)
+            printf("mpgpu %s (commit %s)\n", MPGPU_VERSION, MPGPU_COMMIT);
+        else
+            print_help(stdout);
         return 0;
     }
     const struct subcommand *c = find_subcommand("unknown subcommand", sub);

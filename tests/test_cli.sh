@@ -8,6 +8,9 @@ source "$(dirname "$0")/cli_expect.sh" "$@"
 expect_ok "subcommands:" -- --help
 expect_ok "mul" -- --help
 expect_ok "commit" -- --version
+# A stray argument after --version or --help is refused (it was taken as nothing).
+expect_fail 2 "--version: unexpected argument 'x'; accepted: mpgpu --version alone" -- --version x
+expect_fail 2 "--help: unexpected argument 'x'; accepted: mpgpu --help alone" -- --help x
 expect_fail 2 "unknown subcommand 'frobnicate'" -- frobnicate
 expect_fail 2 "accepted: mul" -- frobnicate
 # same_output "WANT ARGS" GOT ARGS...: mpgpu GOT ARGS exits 0, says nothing on stderr, and prints

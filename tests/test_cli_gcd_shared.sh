@@ -139,6 +139,8 @@ ck=$tmp/ck.txt
 expect_fail 2 "--checkpoint applies to --method pairs-gpu; tree-cpu runs in one go" -- gcd --shared-factors "$tmp/m.txt" --checkpoint "$ck"
 expect_fail 2 "--checkpoint applies to --method pairs-gpu; tree-gpu runs in one go" -- gcd --shared-factors "$tmp/m.txt" --method tree-gpu --checkpoint "$ck"
 expect_fail 2 "--checkpoint applies to --shared-factors --method pairs-gpu" -- gcd --bits 64 --method gmp --checkpoint "$ck"
+# A folder is named as such (it was "line 1: not a pairs-gpu checkpoint").
+expect_fail 2 "--checkpoint $tmp is a directory; give the path of a file" -- gcd --shared-factors "$tmp/m.txt" --method pairs-gpu --checkpoint "$tmp"
 printf '%s\n' "$(printf 'f%.0s' {1..2049})" 3 >"$tmp/wide-moduli.txt"
 expect_fail 2 "line 1: a number of 8196 bits; accepted: at most 8192 bits" -- gcd --shared-factors "$tmp/wide-moduli.txt" --method pairs-gpu
 printf '%s\n' "$(printf 'f%.0s' {1..8192})" 3 >"$tmp/wider-moduli.txt"
