@@ -975,7 +975,7 @@ int cmd_gcd(int argc, char **argv)
         if (shared->make_count) {
             static const char *const unused[] = {"count", "method", "csv", "json", "reps", "warmup",
                                                  "verify", "min-time", "max-noise", "include-launch",
-                                                 "checkpoint", "quiet", "markdown", NULL};
+                                                 "checkpoint", "markdown", NULL};
             cli_refuse_options(argc, argv, unused, "--make-moduli",
                                "which writes moduli to --output and measures nothing");
             if (r.opt.n_bits > 1)
