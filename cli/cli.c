@@ -637,8 +637,6 @@ static _Noreturn void bad_option(const struct cli_spec *spec, const struct optio
     unknown_option(spec, opts, token);
 }
 
-/* A decimal number of `unit` in [0, max] (a setting that 0 turns off), else bad input naming the
- * option, the value and the range. */
 double cli_parse_real(const char *option, const char *arg, double max, const char *unit,
                       const char *note)
 {

@@ -4,6 +4,7 @@
 #include "path_claim.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,9 @@ static void absent_name(const char *path, char *out, size_t len)
     free(real);
 }
 
-bool path_same_file(const char *a, const char *b)
+/* Whether a and b name one file: the same device and inode, or, where neither is made yet, the
+ * same name in the same folder once links are followed. */
+static bool same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
     const bool a_is = stat(a, &sa) == 0, b_is = stat(b, &sb) == 0;
@@ -79,7 +82,7 @@ void path_claim(const char *option, const char *path, enum path_use use)
             slot = i;
             continue;
         }
-        if ((use == PATH_WRITE || c->use == PATH_WRITE) && path_same_file(path, c->path) &&
+        if ((use == PATH_WRITE || c->use == PATH_WRITE) && same_file(path, c->path) &&
             !shared_device(path))
             cli_bad_input("%s '%s' is the file of %s '%s' too; accepted: a file that no other "
                           "option names", option, path, c->option, c->path);

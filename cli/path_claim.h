@@ -3,8 +3,6 @@
 #ifndef MPGPU_PATH_CLAIM_H
 #define MPGPU_PATH_CLAIM_H
 
-#include <stdbool.h>
-
 enum path_use { PATH_READ, PATH_WRITE };
 
 /* Claims `option`'s path, refusing with one line and exit status 2 an empty path, and a path
@@ -14,8 +12,5 @@ enum path_use { PATH_READ, PATH_WRITE };
  * not claimed: the options that take it refuse two on one stream themselves. A later claim of
  * the same option (the option given again) replaces its earlier one. */
 void path_claim(const char *option, const char *path, enum path_use use);
-
-/* Whether a and b name one file, as path_claim compares them. */
-bool path_same_file(const char *a, const char *b);
 
 #endif
