@@ -28,6 +28,8 @@ static const char *const measured_keys[] = {
     "gmp_fallbacks", "init", "pivots_per_pair", "spurious_bits_per_pair", "zero_checks",
     "common_factors", "pair_steps", "shift_steps", "one_steps", "quotients_per_pair_step",
     "negations", "ripple_rounds", "steps_planned_ahead", "bins",
+    /* gcd --shared-factors: what the search found, and where a resumed search started */
+    "found", "shared", "both", "duplicate", "small", "resumed_tiles",
 };
 
 static bool measured_key(const char *key, size_t len)
@@ -54,6 +56,7 @@ struct compare_case {
     double noise_pct;   /* NaN when the file has none (schema 1) */
     const double *samples;
     unsigned n_samples;
+    unsigned timed;     /* repetitions behind the median (samples, else reps); 1: no noise known */
     bool matched;
 };
 
@@ -104,7 +107,15 @@ static void case_params(const char *subcommand, const char *params, char *out, s
         const size_t item = strcspn(p, ";");
         const size_t key = strcspn(p, "=;");
         const bool shape = (key == 4 && !strncmp(p, "grid", 4)) || (key == 5 && !strncmp(p, "block", 5));
-        if (!(measured_key(p, key) && !(shape && keeps_launch_shape(subcommand))) && used < len)
+        /* An input file by its name, not the folder it was read from on that machine. */
+        const char *slash = NULL;
+        for (const char *q = p + key; key == 5 && !strncmp(p, "input", 5) && q < p + item; q++)
+            if (*q == '/')
+                slash = q;
+        if (slash && used < len)
+            used += (size_t)snprintf(out + used, len - used, "%sinput=%.*s", used ? ";" : "",
+                                     (int)(p + item - slash - 1), slash + 1);
+        else if (!(measured_key(p, key) && !(shape && keeps_launch_shape(subcommand))) && used < len)
             used += (size_t)snprintf(out + used, len - used, "%s%.*s", used ? ";" : "", (int)item, p);
         p += item + (p[item] == ';');
     }
@@ -133,6 +144,10 @@ static void case_of(const struct compare_side *s, const struct result_record *r,
     c->noise_pct = noise && noise[0] ? strtod(noise, NULL) : NAN;
     c->samples = r->samples_ms;
     c->n_samples = r->n_samples;
+    const char *timed = result_get(r, "samples");
+    if (!timed || !timed[0])
+        timed = result_get(r, "reps");
+    c->timed = timed && timed[0] ? (unsigned)strtoul(timed, NULL, 10) : 0;
     c->matched = false;
 }
 
@@ -184,8 +199,11 @@ static double noise_band_pct(const struct compare_case *c)
 enum verdict { SAME, FAST, SLOW };
 static const char *const verdict_names[] = {"SAME", "FAST", "SLOW"};
 
-/* The verdict for base against new, and how it was reached ("U p=0.003" or "noise 2.1+3.0 %"). */
-static enum verdict judge(const struct compare_case *b, const struct compare_case *n, char *how, size_t len)
+/* The verdict for base against new, and how it was reached ("U p=0.003", "noise 2.1+3.0 %", or
+ * "1 sample: threshold" where a row of one repetition has no noise to judge by, so that only a
+ * difference beyond --threshold counts). */
+static enum verdict judge(const struct compare_case *b, const struct compare_case *n,
+                          double threshold, char *how, size_t len)
 {
     const double diff_pct = b->median_ms > 0 ? 100.0 * (n->median_ms / b->median_ms - 1) : 0;
     const double p = b->samples && n->samples ? mann_whitney_p(b->samples, b->n_samples, n->samples,
@@ -195,6 +213,9 @@ static enum verdict judge(const struct compare_case *b, const struct compare_cas
     if (!isnan(p)) {
         snprintf(how, len, "U p=%.2g", p);
         differs = p < COMPARE_ALPHA;
+    } else if (b->timed == 1 || n->timed == 1) {
+        snprintf(how, len, "1 sample: threshold");
+        differs = fabs(diff_pct) > threshold;
     } else {
         const double band = noise_band_pct(b) + noise_band_pct(n);
         snprintf(how, len, "noise %.2g+%.2g %%", noise_band_pct(b), noise_band_pct(n));
@@ -221,7 +242,10 @@ static void usage(FILE *f)
         "  --csv FILE       also write the matched cases to FILE as CSV ('-': stdout, the table "
         "then going to stderr; make -f Makefile.plots compare draws it)\n"
         "  --help           print this help and exit\n\n"
-        "Exit status: 0 no case SLOW beyond the threshold, 1 one or more, 2 bad input.\n");
+        "A row of one repetition has no noise to judge by: its case is SLOW or FAST only beyond "
+        "--threshold.\n\n"
+        "Exit status: 0 no case SLOW beyond the threshold, 1 one or more, 2 bad input or no case "
+        "in common.\n");
 }
 
 /* The value of --NAME VALUE or --NAME=VALUE at argv[*i], advancing *i; NULL when argv[*i] is
@@ -294,7 +318,7 @@ int cmd_compare(int argc, char **argv)
                 continue;
             b->matched = n->matched = true;
             char how[48], bt[24], nt[24];
-            const enum verdict v = judge(b, n, how, sizeof how);
+            const enum verdict v = judge(b, n, threshold, how, sizeof how);
             const double ratio = b->median_ms > 0 ? n->median_ms / b->median_ms : NAN;
             const bool beyond = v == SLOW && 100.0 * (ratio - 1) > threshold;
             counts[v]++;
@@ -325,7 +349,13 @@ int cmd_compare(int argc, char **argv)
             counts[SAME]);
     if (out_csv)
         output_file_commit(&csv);
-    int status = slow_beyond ? EXIT_MISMATCH : 0;
+    /* A gate that compared nothing must not pass. */
+    const size_t matched = counts[0] + counts[1] + counts[2];
+    if (matched == 0)
+        cli_error("compare: no case of %s is in %s, so nothing was compared; accepted: two files "
+                  "with a case in common (docs/compare.md says what makes a case)", base->path,
+                  new->path);
+    int status = matched == 0 ? EXIT_BAD_INPUT : slow_beyond ? EXIT_MISMATCH : 0;
     for (int k = 0; k < 2; k++) {
         free(sides[k].cases);
         result_table_free(&sides[k].table);

@@ -127,6 +127,25 @@ check "compare: FAST" grep -qE '^FAST +0\.8000 .* mul faster' "$tmp/out"
 check "compare: only in BASE" grep -q '^only in BASE: mul gone' "$tmp/out"
 check "compare: only in NEW" grep -q '^only in NEW: mul added' "$tmp/out"
 check "compare: nothing on stderr" [ ! -s "$tmp/err" ]
+# Rows of one repetition (checkpointed, --shared-factors, --reps 1) have no noise: only a
+# difference beyond --threshold counts (2 % was SLOW by "noise 0+0 %"). gcd --shared-factors'
+# findings are results, and its input file is matched by name, not by the folder it was read
+# from (two runs of one search matched nothing). A gate that compared nothing exits 2 (it was 0).
+one() { # METHOD MEDIAN PARAMS: a row of one repetition
+    echo "2026-01-01T00:00:00Z,abc,h,cpu,G,9.0,132,1980,3201,13.0,13.0,gcd,$1,2048,$3,1000,1,0,1,16,cpu,$2,$2,$2,1e4,moduli,all,1001,0,,1,,,,,,,,,,,2"
+}
+{ echo "$v2"; one tree-cpu 100 "threads=16;found=1;small=1;tree_ms=92;input=/a/first_1000.txt"
+  one pairs-gpu 100 "threads=16;found=1;small=1;input=/a/first_1000.txt"; } >"$tmp/one_a.csv"
+{ echo "$v2"; one tree-cpu 102 "threads=16;found=2;small=2;tree_ms=95;input=/b/c/first_1000.txt"
+  one pairs-gpu 150 "threads=16;found=2;small=2;input=/b/c/first_1000.txt"; } >"$tmp/one_b.csv"
+"$MPGPU" compare "$tmp/one_a.csv" "$tmp/one_b.csv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "compare one-sample rows: exit 1 (50 % slower)" [ "$st" -eq 1 ]
+check "compare one-sample rows: 2 % is SAME" grep -qE '^SAME +1\.0200 .*1 sample: threshold +gcd tree-cpu .*input=first_1000.txt$' "$tmp/out"
+check "compare one-sample rows: 50 % is SLOW!" grep -qE '^SLOW! +1\.5000 .*1 sample: threshold +gcd pairs-gpu' "$tmp/out"
+check "compare one-sample rows: both matched" grep -q "^# 2 matched" "$tmp/out"
+"$MPGPU" compare "$base" "$tmp/one_b.csv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "compare with no case in common: exit 2" [ "$st" -eq 2 ]
+check "compare with no case in common: says so" grep -q "so nothing was compared" "$tmp/err"
 "$MPGPU" compare "$base" "$new" --threshold 25 --csv "$tmp/cmp.csv" >"$tmp/out" 2>"$tmp/err"
 st=$?
 check "compare --threshold 25: exit 0 (SLOW, but within it)" [ "$st" -eq 0 ]
