@@ -544,7 +544,9 @@ static const struct collatz_kind collatz_kind = {
             "except for the chunks of MPI ranks other than 0. Overflows are always settled by GMP. "
             "With S of K bits the CPU twin shares a jump only among the values of one S entry, so "
             "its check takes long above K = 33",
-        .methods_help = "  gpu    the GPU kernel (default)\n"
+        .methods_help = "  gpu    the GPU kernel (default; where there is no GPU and no method,\n"
+                        "         --devices, --interleave or --table-memory was given, the CPU\n"
+                        "         twin instead, saying so)\n"
                         "  cpu    the CPU twin, on --threads threads (default 1, as the paper)\n"
                         "  all    both, compared\n",
         .examples = "  mpgpu collatz --start 2^62 --count 2^44\n"

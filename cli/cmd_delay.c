@@ -528,7 +528,9 @@ static const struct collatz_kind delay_kind = {
             "numbers and records. all: every chunk; sample: chunks spread over the pass, at least "
             "one of each GPU and MPI rank and at least 2^24 numbers' worth; none. A gpu row is "
             "checked; a cpu row is the reference, except for the chunks of MPI ranks other than 0",
-        .methods_help = "  gpu    the GPU kernel (default)\n"
+        .methods_help = "  gpu    the GPU kernel (default; where there is no GPU and no method,\n"
+                        "         --devices, --interleave or --table-memory was given, the CPU\n"
+                        "         twin instead, saying so)\n"
                         "  cpu    the CPU twin, on --threads threads (default 1, as the paper)\n"
                         "  all    both, compared\n",
         .examples = "  mpgpu delay --start 2^62 --count 2^34\n"

@@ -103,8 +103,11 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
     /* Every rank runs the chunks of one method: the run of rank 0 is the only one. */
     if (ranks_size() > 1 && out->m.gpu && out->m.cpu)
         cli_bad_input("--method all compares two runs, and MPI ranks share one; give --method gpu or cpu");
-    /* GPUs named by --devices are asked for: without them the run fails, as with --method gpu. */
-    const bool asked = out->m.explicit_ || devices->arg;
+    /* GPUs named by --devices, and the options that shape the gpu method's kernel, ask for the
+     * GPU: without one the run fails, as with --method gpu (--interleave was dropped by the CPU
+     * twin, and its row said interleave=1). */
+    const bool asked = out->m.explicit_ || devices->arg || cli_option_given(argc, argv, "interleave") ||
+                       cli_option_given(argc, argv, "table-memory");
     out->verify = opt->verify; /* sample unless given: the specs' verify_default */
     out->cpu_threads = opt->threads ? opt->threads : omp_get_num_procs();
     if (checkpoint && out->m.gpu && out->m.cpu)

@@ -87,6 +87,9 @@ if ! nvidia-smi >/dev/null 2>&1; then
     # GPUs named by --devices are asked for, as a named gpu method is: no fallback to the CPU.
     expect_fail 3 "no CUDA-capable GPU" -- collatz --devices 0,0 --count 1000
     expect_fail 3 "no CUDA-capable GPU" -- delay --devices all --count 1000
+    # ... as are the options of the gpu method's kernel (the CPU twin dropped them, exit 0).
+    expect_fail 3 "the gpu method cannot run" -- collatz --interleave 2 --count 1000
+    expect_fail 3 "the gpu method cannot run" -- delay --table-memory global --count 1000
     checks=$((checks + 1))
     if ! "$MPGPU" collatz --start 2^40 --count 2^20 --s-bits 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err" ||
         ! grep -q "running the CPU twin" "$tmp/err" || ! grep -q '^cpu ' "$tmp/out"; then
