@@ -1027,6 +1027,12 @@ int cmd_gcd(int argc, char **argv)
     const bool want_bulk = want_bulk_lehmer || want_bulk_binary;
     const bool want_moduli = want_gpu || want_kary,
                any_gpu = want_moduli || want_lehmer || want_bulk || want_auto;
+    static const char *const gpu_only[] = {"barrier", "inverse", "per-thread", "remainder", "L",
+                                           "all-primes", "include-transfers", "include-launch",
+                                           "device", NULL};
+    if (!any_gpu)
+        cli_refuse_options(argc, argv, gpu_only, "--method gmp",
+                           "which runs no GPU method; name one");
     bool all_variants = false;
     for (size_t i = 0; i < r.opt.n_methods; i++)
         all_variants |= !strcmp(r.opt.methods[i], "all");

@@ -200,6 +200,11 @@ int cmd_mul(int argc, char **argv)
     const bool any_gpu = n_chosen > 0 || picked[0];
     if (io.devices.arg && !any_gpu)
         cli_bad_input("--devices chooses GPUs, but --method gmp runs none; name a GPU method");
+    static const char *const gpu_only[] = {"include-transfers", "include-launch", "batch", "device",
+                                           NULL};
+    if (!any_gpu)
+        cli_refuse_options(argc, argv, gpu_only, "--method gmp",
+                           "which runs no GPU method; name one");
     if (io.devices.arg && cli_option_given(argc, argv, "device"))
         cli_bad_input("--device and --devices both choose the GPU; give one");
     bool have_gpu = any_gpu && md_resolve(&io.devices, r.opt.device, why, sizeof why);

@@ -81,8 +81,18 @@ fresh_cache
 expect_fail 2 "--bits 100000 needs 27200 moduli" -- gcd --L 16 --bits 100000
 no_moduli "a size beyond the moduli"
 fresh_cache
-expect_ok "gmp" -- gcd $GMP --L 16 --bits 64 --count 1
+expect_ok "gmp" -- gcd $GMP --bits 64 --count 1
 no_moduli "--method gmp"
+# The GPU methods' options with GMP alone are refused (they were taken and dropped).
+for opt in "--L 16" "--barrier coop" "--include-transfers" "--device 0"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "${opt%% *} is not accepted with --method gmp, which runs no GPU method" -- gcd $GMP $opt --bits 64 --count 1
+done
+no_moduli "--method gmp --L 16"
+for opt in "--include-launch" "--batch 10" "--device 0"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "${opt%% *} is not accepted with --method gmp, which runs no GPU method" -- mul --method gmp $opt --count 4
+done
 if [ $gpu = no ]; then
     fresh_cache
     expect_ok "gmp" -- gcd $ONE
