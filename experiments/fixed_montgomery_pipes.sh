@@ -12,6 +12,7 @@
 #   experiments/fixed_montgomery_pipes.sh                   the run (on the GPU machine)
 #   experiments/fixed_montgomery_pipes.sh --summary F.csv   the rate table of such a CSV
 set -euo pipefail
+source "$(dirname "$0")/script_help.sh" "$@"
 
 # summary CSV: the marginal montmul rate of each case, from the medians of its chains of 100 and
 # 200, verified rows only; "-" where a chain is missing or the longer one was not the slower.

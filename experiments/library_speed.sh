@@ -8,6 +8,7 @@
 #   MPGPU_BEFORE=old/mpgpu MPGPU=build/cli/mpgpu RESULTS=results/library_speed \
 #       experiments/library_speed.sh
 set -uo pipefail
+source "$(dirname "$0")/script_args.sh" "$@"
 here=$(dirname "$0")
 RESULTS=${RESULTS:-results/library_speed}
 MPGPU=${MPGPU:-build/cli/mpgpu}

@@ -9,6 +9,7 @@
 #   anything else (probes' .txt, run logs): the commits, dates and GPUs named in the file
 # A file that names none of them gets "-": read the file itself.
 set -euo pipefail
+source "$(dirname "$0")/script_args.sh" "$@"
 cd "$(dirname "$0")/.."
 RESULTS=${RESULTS:-results}
 out="$RESULTS/README.md"

@@ -8,7 +8,8 @@
 #   experiments/stage.sh BUILD DEST      e.g. experiments/stage.sh build build-dev
 # Then, there:  BUILD=DEST RESULTS=... experiments/run_all.sh [scripts]
 set -euo pipefail
-[ $# -eq 2 ] || { echo "usage: $0 BUILD DEST" >&2; exit 2; }
+source "$(dirname "$0")/script_help.sh" "$@"
+[ $# -eq 2 ] || { echo "stage: '$*' is not BUILD DEST; usage: $0 BUILD DEST" >&2; exit 2; }
 build=$1 dest=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$build/cli/mpgpu" ] || { echo "stage: no $build/cli/mpgpu: build first" >&2; exit 2; }

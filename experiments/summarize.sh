@@ -3,7 +3,10 @@
 # verification, device. Used to paste measured numbers into docs/ unchanged.
 #   experiments/summarize.sh results/mul_table2.csv
 set -euo pipefail
-csv=${1:?usage: summarize.sh RESULTS.csv}
+source "$(dirname "$0")/script_help.sh" "$@"
+[ $# -eq 1 ] && [ -r "$1" ] ||
+    { echo "summarize: '${1-}' is no readable results CSV; usage: summarize.sh RESULTS.csv" >&2; exit 2; }
+csv=$1
 awk -F, 'NR == 1 { next }
     {
         threads = ($20 > 0) ? sprintf(" (%d thr)", $20) : ""

@@ -24,6 +24,7 @@
 # $RESULTS/cgbn_PART[_PART...].csv and its _ratios.md unless it names all three; with
 # CGBN_SIZES="1024:4 2048:4 4096:4" the harness is built for the GCD table alone.
 set -euo pipefail
+source "$(dirname "$0")/../script_help.sh" "$@"
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 

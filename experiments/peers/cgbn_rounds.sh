@@ -17,6 +17,7 @@
 # results/cgbn_mul.csv, each where it applies) change the run; QUICK=1 is a smoke run (2 rounds,
 # 1024 products, 2 repetitions).
 set -euo pipefail
+source "$(dirname "$0")/../script_help.sh" "$@"
 here=$(cd "$(dirname "$0")" && pwd)
 
 # summary CSV: per size and round (seed), CGBN's best TPI and block size and mpgpu's best method,
