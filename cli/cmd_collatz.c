@@ -520,7 +520,8 @@ static void conv_configure(struct collatz_command *r, bool gpu)
 static const struct collatz_kind collatz_kind = {
     .command = "collatz",
     .spec = {
-        .usage = "mpgpu collatz [--start N] [--count N | --end N] [options]\n       mpgpu collatz --tables",
+        .usage = "mpgpu collatz [--start N] [--count N | --end N] [options]\n"
+                 "       mpgpu collatz --tables [--s-bits K] [--threads T]",
         .description =
             "Verifies that every starting value in the range falls below itself under the Collatz\n"
             "operations (000 Algorithm 5), so that with all smaller values the conjecture holds up\n"

@@ -898,7 +898,7 @@ int cmd_gcd(int argc, char **argv)
                  "       mpgpu gcd --shared-factors FILE [--output FILE] "
                  "[--method tree-cpu|tree-gpu|pairs-gpu] [--threads T] [--checkpoint FILE] [options]\n"
                  "       mpgpu gcd --make-moduli N [--bits B] [--plant P[,P...]] [--seed S] "
-                 "--output FILE",
+                 "[--threads T] [--quiet] --output FILE",
         .description =
             "Computes the GCD of --count pairs of --bits-bit numbers (default: 10 pairs of 16384\n"
             "bits, as 002 Table 2) with the modular integer GCD of Weber and Brew (002, Fig. 2)\n"

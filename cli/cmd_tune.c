@@ -179,7 +179,8 @@ int cmd_tune(int argc, char **argv)
         .options = tune_options,
         .handle = tune_handle,
         .ctx = &t,
-        .examples = "  mpgpu tune\n"
+        .examples = "  mpgpu tune                      (from the top folder of mpgpu's source)\n"
+                    "  mpgpu tune --table t.csv       (from any folder)\n"
                     "  mpgpu tune --bits 1024,4096,16384,65536 --count 10240 --reps 3 --verify sample\n"
                     "  mpgpu tune --bits 1024,4096,8192 --count 10240,2^20 --reps 3 --verify sample\n",
     };
