@@ -471,6 +471,9 @@ static void check_a_bits(const struct delay_run *r, const char *a_default_of)
 static int delay_parsed(struct collatz_command *cr, int argc, char **argv)
 {
     const struct delay_run *r = (const struct delay_run *)cr;
+    if (r->floor_set && !r->records)
+        cli_bad_input("--record-floor applies to --records, which this run does not keep; give "
+                      "--records too, or drop it");
     struct collatz_methods m;
     collatz_parse_methods(&cr->cb.opt, "delay", &m);
     const bool gpu_must_run = (m.explicit_ && m.gpu) || cli_option_given(argc, argv, "devices");

@@ -183,8 +183,8 @@ int output_file_abandon(struct output_file *o, int status, const char *what)
     }
     settle(o);
     if (status == EXIT_INTERRUPTED)
-        cli_error("%s '%s' not written: interrupted before a method's %s matched GMP's", o->option,
-                  o->path, what);
+        cli_error("%s '%s' not written: interrupted before the %s were all made and checked",
+                  o->option, o->path, what);
     else
         cli_error("%s '%s' not written: no method finished with %s equal to GMP's", o->option,
                   o->path, what);

@@ -70,6 +70,8 @@ for named in "--method gpu" "--method all" "--devices 0"; do
 done
 expect_fail 2 "--a-bits 33 is out of range" -- delay --a-bits 33
 expect_fail 2 "--record-floor 'x' is not a number" -- delay --record-floor x
+# Without --records there is no record to floor (it was taken and dropped).
+expect_fail 2 "--record-floor applies to --records" -- delay --method cpu --record-floor 500 --count 16
 
 # Tables that exceed the host's memory are refused, naming the bytes (S for 39 bits: 28.9 GB, for
 # 40 bits: 51.2 GB). Only where the machine is small enough for the refusal to be certain.
