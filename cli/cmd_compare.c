@@ -109,9 +109,10 @@ static void case_params(const char *subcommand, const char *params, char *out, s
         const bool shape = (key == 4 && !strncmp(p, "grid", 4)) || (key == 5 && !strncmp(p, "block", 5));
         /* An input file by its name, not the folder it was read from on that machine. */
         const char *slash = NULL;
-        for (const char *q = p + key; key == 5 && !strncmp(p, "input", 5) && q < p + item; q++)
-            if (*q == '/')
-                slash = q;
+        if (key == 5 && !strncmp(p, "input", 5))
+            for (const char *q = p + key; q < p + item; q++)
+                if (*q == '/')
+                    slash = q;
         if (slash && used < len)
             used += (size_t)snprintf(out + used, len - used, "%sinput=%.*s", used ? ";" : "",
                                      (int)(p + item - slash - 1), slash + 1);

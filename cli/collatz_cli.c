@@ -95,6 +95,15 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
 {
     struct cli_common *opt = &cb->opt;
     collatz_parse_methods(opt, command, &out->m);
+    /* The options that shape the gpu method's kernel: refused where it cannot run, and asking
+     * for the GPU where it may (below). */
+    static const char *const kernel_options[] = {"interleave", "table-memory", NULL};
+    if (!out->m.gpu)
+        cli_refuse_options(argc, argv, kernel_options, "--method cpu",
+                           "which runs the CPU twin: it shapes the gpu method's kernel");
+    bool kernel_option_given = false;
+    for (const char *const *o = kernel_options; *o; o++)
+        kernel_option_given |= cli_option_given(argc, argv, *o);
     cb->devices = *devices;
     if (devices->arg && cli_option_given(argc, argv, "device"))
         cli_bad_input("--device and --devices both choose the GPU; give one");
@@ -106,8 +115,7 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
     /* GPUs named by --devices, and the options that shape the gpu method's kernel, ask for the
      * GPU: without one the run fails, as with --method gpu (--interleave was dropped by the CPU
      * twin, and its row said interleave=1). */
-    const bool asked = out->m.explicit_ || devices->arg || cli_option_given(argc, argv, "interleave") ||
-                       cli_option_given(argc, argv, "table-memory");
+    const bool asked = out->m.explicit_ || devices->arg || kernel_option_given;
     out->verify = opt->verify; /* sample unless given: the specs' verify_default */
     out->cpu_threads = opt->threads ? opt->threads : omp_get_num_procs();
     if (checkpoint && out->m.gpu && out->m.cpu)

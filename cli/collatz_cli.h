@@ -59,15 +59,15 @@ struct collatz_setup {
     int cpu_threads;         /* --threads, 0 meaning every core */
     bool have_dev;           /* the GPU is open */
 };
-/* --method, --verify and --threads, then the GPUs of --devices (resolved into cb->devices; an
- * unknown index exits 2): opened, or, when there is none, replaced by the CPU twin with one line
- * on stderr (the reason kept in cb->no_gpu, which collatz_run gives bench_open to say after
- * opening the outputs). The GPU is asked for by a named gpu method, --devices, --interleave or
- * --table-memory: then, where cpu was named too, the cpu method runs and collatz_run returns
- * EXIT_GPU_ERROR after it (cb->gpu_named_missing); else this returns EXIT_GPU_ERROR, said after
- * the outputs (the CSV, --json, the checkpoint's folder) are found writable (else exit 2). Then
- * the team of all MPI ranks' workers (cb->team, cb->stats; a collective call), and on ranks other
- * than 0 no table, progress or CSV. Returns 0 otherwise. */
+/* --method (--interleave and --table-memory refused with cpu alone), --verify and --threads, then
+ * the GPUs of --devices (resolved into cb->devices; an unknown index exits 2): opened, or, when
+ * there is none, replaced by the CPU twin with one line on stderr (the reason kept in cb->no_gpu,
+ * which collatz_run gives bench_open to say after opening the outputs). The GPU is asked for by a
+ * named gpu method, --devices, --interleave or --table-memory: then, where cpu was named too, the
+ * cpu method runs and collatz_run returns EXIT_GPU_ERROR after it (cb->gpu_named_missing); else
+ * this returns EXIT_GPU_ERROR, said after the outputs (the CSV, --json, the checkpoint's folder)
+ * are found writable (else exit 2). Then the team of all MPI ranks' workers (cb->team, cb->stats;
+ * a collective call), and on ranks other than 0 no table, progress or CSV. Returns 0 otherwise. */
 struct collatz_bench;
 int collatz_setup(int argc, char **argv, const char *command, struct collatz_bench *cb, const char *checkpoint,
                   const struct md_devices *devices, struct collatz_setup *out);

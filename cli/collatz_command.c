@@ -173,13 +173,6 @@ int collatz_command_main(int argc, char **argv, const struct collatz_kind *kind,
     const int parsed = kind->parsed(r, argc, argv);
     if (parsed >= 0)
         return parsed;
-    struct collatz_methods named;
-    collatz_parse_methods(&r->cb.opt, kind->command, &named);
-    if (!named.gpu) {
-        static const char *const gpu_only[] = {"interleave", "table-memory", NULL};
-        cli_refuse_options(argc, argv, gpu_only, "--method cpu",
-                           "which runs the CPU twin: it shapes the gpu method's kernel");
-    }
     /* The range's own errors before the GPU is sought: with a count of 1 where none is given,
      * since the default count waits for the method (resolved again below). */
     uint64_t first, count;
