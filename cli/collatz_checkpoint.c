@@ -1,5 +1,7 @@
 #include "collatz_checkpoint.h"
 
+#include "file_replace.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -72,36 +74,19 @@ static int fail(char *why, size_t why_len, const char *fmt, ...)
     return -1;
 }
 
-/* The file a checkpoint is written to before it is renamed over `path`: in the same folder, so
- * the rename is atomic. malloc'ed; NULL when out of memory. */
-static char *tmp_path(const char *path)
-{
-    size_t len = strlen(path) + sizeof ".tmp";
-    char *tmp = malloc(len);
-    if (tmp)
-        snprintf(tmp, len, "%s.tmp", path);
-    return tmp;
-}
-
 int checkpoint_writable(const char *path, char *why, size_t why_len)
 {
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return fail(why, why_len, "%s", S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file");
-    char *tmp = tmp_path(path);
-    if (!tmp)
-        return fail(why, why_len, "cannot be written (out of memory)");
-    /* What checkpoint_write does first; the file is removed again, nothing else is touched. */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    int rc = 0;
-    if (fd < 0) {
-        rc = fail(why, why_len, "cannot be written: %s (creating %s)", strerror(errno), tmp);
-    } else {
-        close(fd);
-        unlink(tmp);
-    }
-    free(tmp);
-    return rc;
+    /* What checkpoint_write does first; the temporary file is removed again, nothing else is
+     * touched. */
+    struct file_replace r;
+    const int err = file_replace_open(&r, path);
+    if (err)
+        return fail(why, why_len, "cannot be written: %s", strerror(err));
+    file_replace_discard(&r);
+    return 0;
 }
 
 int checkpoint_write(const char *path, const struct checkpoint *c)
@@ -124,24 +109,15 @@ int checkpoint_write(const char *path, const struct checkpoint *c)
         errno = EFBIG;
         return -1;
     }
-    char *tmp = tmp_path(path);
-    if (!tmp) {
-        free(buf);
-        return -1;
+    struct file_replace r;
+    err = file_replace_open(&r, path);
+    if (!err) {
+        fwrite(buf, 1, len, r.f);
+        err = file_replace_commit(&r);
     }
-    FILE *f = fopen(tmp, "w");
-    int ok = f && fwrite(buf, 1, len, f) == len;
-    ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    if (f && fclose(f) != 0)
-        ok = 0;
-    ok = ok && rename(tmp, path) == 0;
-    int saved = errno;
-    if (!ok)
-        unlink(tmp);
-    free(tmp);
     free(buf);
-    errno = saved;
-    return ok ? 0 : -1;
+    errno = err;
+    return err ? -1 : 0;
 }
 
 /* The whole token must be a decimal number that fits 64 bits. */

@@ -228,24 +228,21 @@ static void checkpoint_read(struct shared_run *r)
 static void checkpoint_write(const struct shared_run *r, uint64_t done, const uint32_t *pairs,
                              size_t n)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", r->checkpoint);
-    FILE *f = fopen(tmp, "w");
-    bool ok = f != NULL;
-    if (ok) {
+    struct file_replace out;
+    int err = file_replace_open(&out, r->checkpoint);
+    if (!err) {
+        FILE *f = out.f;
         fprintf(f, "%s\ninput %016llx moduli %zu words %zu tile %u\ntiles %llu of %llu\npairs %zu\n",
                 CHECKPOINT_HEADER, (unsigned long long)r->input_hash, r->n, r->words, PAIRS_TILE,
                 (unsigned long long)done, (unsigned long long)r->tiles, n);
         for (size_t k = 0; k < n; k++)
             fprintf(f, "%u %u\n", pairs[2 * k], pairs[2 * k + 1]);
         fputs("end\n", f);
-        ok = fflush(f) == 0 && !ferror(f);
-        ok = (fclose(f) == 0) && ok;
+        err = file_replace_commit(&out);
     }
-    if (!ok || rename(tmp, r->checkpoint) != 0) {
+    if (err) {
         fprintf(stderr, "mpgpu: --checkpoint %s cannot be written: %s\n", r->checkpoint,
-                strerror(errno));
-        remove(tmp);
+                strerror(err));
         exit(EXIT_BAD_INPUT);
     }
 }
@@ -644,14 +641,11 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
     if (r.checkpoint) {
         checkpoint_read(&r);
         /* Writable before any work: the temporary file it is written through. */
-        char tmp[4200];
-        snprintf(tmp, sizeof tmp, "%s.tmp", r.checkpoint);
-        FILE *probe = fopen(tmp, "w");
-        if (!probe)
-            cli_bad_input("--checkpoint %s cannot be written (%s: %s)", r.checkpoint, tmp,
-                          strerror(errno));
-        fclose(probe);
-        remove(tmp);
+        struct file_replace probe;
+        const int err = file_replace_open(&probe, r.checkpoint);
+        if (err)
+            cli_bad_input("--checkpoint %s cannot be written: %s", r.checkpoint, strerror(err));
+        file_replace_discard(&probe);
     }
     output_file_open(&r.output, "--output", a->output, opt->csv_path);
     char why[256];

@@ -1,5 +1,6 @@
-/* Ctrl-C: the first SIGINT asks the running command to stop at the next safe point (results so
- * far are kept and reported); a second one ends the process at once. */
+/* Ctrl-C: the first SIGINT or SIGTERM asks the running command to stop at the next safe point
+ * (results so far are kept and reported, exit status 130); a second one ends the process at
+ * once, with status 130 and the temporary files of results not yet written removed. */
 #ifndef MPGPU_INTERRUPT_H
 #define MPGPU_INTERRUPT_H
 

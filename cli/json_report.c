@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "mpgpu_version.h"
+#include "file_replace.h"
 #include "output_file.h"
 
 #ifndef MPGPU_HAVE_CJSON
@@ -58,7 +59,7 @@ int json_read_table(const char *path, struct result_table *t, char *err, size_t 
 #include <cjson/cJSON.h>
 
 struct json_report {
-    char *path, *tmp;
+    char *path;
     cJSON *doc, *rows;
 };
 
@@ -75,17 +76,14 @@ static int json_write(struct json_report *j)
         cli_error("--json '%s': out of memory", j->path);
         return -1;
     }
-    FILE *f = fopen(j->tmp, "w");
-    int err = f ? 0 : errno;
-    if (f && fprintf(f, "%s\n", text) < 0)
-        err = errno ? errno : EIO;
-    if (f && fclose(f) != 0 && !err)
-        err = errno;
+    struct file_replace r;
+    int err = file_replace_open(&r, j->path);
+    if (!err) {
+        fprintf(r.f, "%s\n", text);
+        err = file_replace_commit(&r);
+    }
     cJSON_free(text);
-    if (!err && rename(j->tmp, j->path) != 0)
-        err = errno;
     if (err) {
-        remove(j->tmp);
         cli_error("--json '%s': writing failed: %s", j->path, strerror(err));
         return -1;
     }
@@ -137,10 +135,6 @@ struct json_report *json_report_open(const char *path, const struct run_env *env
     struct json_report *j = calloc(1, sizeof *j);
     if (!j || !(j->path = output_path_resolve(path)))
         cli_bad_input("--json '%s': out of memory", path);
-    const size_t len = strlen(j->path) + sizeof ".partial";
-    if (!(j->tmp = malloc(len)))
-        cli_bad_input("--json '%s': out of memory", path);
-    snprintf(j->tmp, len, "%s.partial", j->path);
     j->doc = cJSON_CreateObject();
     cJSON_AddNumberToObject(j->doc, "schema_version", CSV_SCHEMA_VERSION);
     cJSON_AddStringToObject(j->doc, "started", env->timestamp);
@@ -221,7 +215,6 @@ void json_report_close(struct json_report *j)
         return;
     cJSON_Delete(j->doc);
     free(j->path);
-    free(j->tmp);
     free(j);
 }
 

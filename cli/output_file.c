@@ -53,26 +53,6 @@ void output_guard_stdout(void)
     atexit(check_stdout_at_exit);
 }
 
-/* The temporary file of the open --output (one a process), removed by an exit() before its
- * commit or abandon. */
-static char *pending;
-
-static void remove_pending(void)
-{
-    if (pending)
-        unlink(pending);
-}
-
-/* The temporary file is committed or gone: nothing for an exit to remove. */
-static void settle(struct output_file *o)
-{
-    pending = NULL;
-    free(o->tmp);
-    free(o->target);
-    o->tmp = o->target = NULL;
-    o->f = NULL;
-}
-
 /* Links followed at most this deep, as the kernel's own limit for a path (MAXSYMLINKS). */
 #define MAX_LINK_DEPTH 40
 
@@ -133,22 +113,10 @@ void output_file_open(struct output_file *o, const char *option, const char *pat
             cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
         return;
     }
-    o->target = output_path_resolve(path);
-    const size_t len = strlen(o->target) + sizeof ".partial-XXXXXX";
-    o->tmp = malloc(len);
-    if (!o->target || !o->tmp)
-        cli_bad_input("%s '%s': out of host memory", option, path);
-    snprintf(o->tmp, len, "%s.partial-XXXXXX", o->target);
-    const int fd = mkstemp(o->tmp);
-    if (fd < 0)
-        cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
-    pending = o->tmp;
-    atexit(remove_pending);
-    /* The mode a file created by fopen would get, or the replaced file's. */
-    const mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, exists ? out.st_mode & 07777 : 0666 & ~mask) != 0 || !(o->f = fdopen(fd, "w")))
-        cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(errno));
+    const int err = file_replace_open(&o->replace, path);
+    if (err)
+        cli_bad_input("%s '%s' cannot be opened for writing: %s", option, path, strerror(err));
+    o->f = o->replace.f;
 }
 
 void output_file_move_table(const struct output_file *o, FILE **table)
@@ -163,25 +131,26 @@ void output_file_commit(struct output_file *o)
         fflush(stdout);
         return;
     }
-    int err = output_flush_error(o->f);
-    if (fclose(o->f) != 0 && err == 0)
-        err = errno;
+    int err;
+    if (o->replace.tmp) {
+        err = file_replace_commit(&o->replace);
+    } else {
+        err = output_flush_error(o->f);
+        if (fclose(o->f) != 0 && err == 0)
+            err = errno;
+    }
     o->f = NULL;
-    if (err == 0 && o->tmp && rename(o->tmp, o->target) != 0)
-        err = errno;
     if (err)
         cli_bad_input("%s '%s': writing failed: %s", o->option, o->path, strerror(err));
-    settle(o);
 }
 
 int output_file_abandon(struct output_file *o, int status, const char *what)
 {
-    if (o->f != stdout) {
+    if (o->replace.tmp)
+        file_replace_discard(&o->replace);
+    else if (o->f != stdout)
         fclose(o->f);
-        if (o->tmp)
-            unlink(o->tmp);
-    }
-    settle(o);
+    o->f = NULL;
     if (status == EXIT_INTERRUPTED)
         cli_error("%s '%s' not written: interrupted before the %s were all made and checked",
                   o->option, o->path, what);

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "file_replace.h"
+
 /* 0 when all that was written to f has reached the system (it is flushed), else the errno of
  * the failing flush, or EIO when an earlier write failed and its reason is gone. A caller that
  * reports the error clears it (clearerr), so that stdout's is not reported again at exit. */
@@ -21,22 +23,19 @@ void output_guard_stdout(void);
 void output_set_exit_status(int status);
 
 struct output_file {
-    const char *option; /* "--output" */
-    const char *path;   /* as given; "-" is stdout */
-    FILE *f;            /* where the results go; NULL when no --output was given */
-    char *tmp;          /* the temporary file beside the target, or NULL: written in place */
-    char *target;       /* what tmp is renamed to: path, its symbolic links resolved */
+    const char *option;          /* "--output" */
+    const char *path;            /* as given; "-" is stdout */
+    FILE *f;                     /* where the results go; NULL when no --output was given */
+    struct file_replace replace; /* a regular file's temporary file (replace.f is f) */
 };
 
 /* Opens `option` PATH up front, before any work, or leaves o->f NULL when path is NULL. "-" is
  * stdout. Refuses with one line and exit status 2: a folder, a path that cannot be written, and
  * "-" while --csv is "-" too (both would go to stdout); that PATH is no other file of the run
  * (--input's, --csv's) path_claim saw to as the options were parsed. A regular file, new or not,
- * is written as a temporary file PATH.partial-XXXXXX in its folder, renamed over PATH by
- * output_file_commit: a run that ends early (Ctrl-C, an error, no result to write) leaves PATH as
- * it was and no partial file; the temporary file is removed at any exit() without a commit (a
- * second Ctrl-C, which ends mpgpu at once, or a kill may leave it behind). A device or FIFO is
- * written in place. */
+ * is written through a temporary file (file_replace.h), renamed over PATH by output_file_commit:
+ * a run that ends early (Ctrl-C or SIGTERM, a second one, an error, no result to write) leaves
+ * PATH as it was and no partial file. A device or FIFO is written in place. */
 void output_file_open(struct output_file *o, const char *option, const char *path,
                       const char *csv_path);
 /* The file a path names, its symbolic links followed, also a link to a file not made yet; a copy

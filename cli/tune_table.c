@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_replace.h"
 #include "mpgpu.h"
 #include "tune_table_installed.h"
 
@@ -28,11 +29,13 @@ static int by_bits_count_time(const void *x, const void *y)
 int tune_table_write(const char *path, const struct run_env *env, struct tune_entry *e, size_t n)
 {
     qsort(e, n, sizeof *e, by_bits_count_time);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "mpgpu: cannot open tune table '%s' for writing\n", path);
+    struct file_replace out;
+    int err = file_replace_open(&out, path);
+    if (err) {
+        fprintf(stderr, "mpgpu: cannot open tune table '%s' for writing: %s\n", path, strerror(err));
         return -1;
     }
+    FILE *f = out.f;
     fprintf(f, "# mpgpu tune: median kernel time per method, size and count, fastest first\n"
                "# gpu: %s, %d SMs, SM clock %d MHz\n# commit: %s\n# date: %s\n",
             env->gpu, env->sm_count, env->sm_clock_mhz, env->commit, env->timestamp);
@@ -40,8 +43,9 @@ int tune_table_write(const char *path, const struct run_env *env, struct tune_en
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%u,%llu,%s,%.6f\n", e[i].bits, (unsigned long long)e[i].count, e[i].method,
                 e[i].median_ms);
-    if (fclose(f) != 0) {
-        fprintf(stderr, "mpgpu: writing tune table '%s' failed\n", path);
+    err = file_replace_commit(&out);
+    if (err) {
+        fprintf(stderr, "mpgpu: writing tune table '%s' failed: %s\n", path, strerror(err));
         return -1;
     }
     return 0;

@@ -239,22 +239,23 @@ check "a failed last save: the table row is printed" grep -q "^cpu .* reference 
 check "a failed last save: the CSV row is written" awk -F, 'NR == 2 { ok = $12 == "delay" && $16 == 16777216 } END { exit !(ok && NR == 2) }' "$tmp/l.csv"
 check "a failed last save: one line says why" [ "$(grep -c "^mpgpu: --checkpoint $tmp/l.ckpt could not be saved: Is a directory; the results above are complete" "$tmp/lerr")" -eq 1 ]
 
-# --- Ctrl-C: stops at a segment boundary, names the finished prefix, and the resumed run ends with
-# the totals of an unbroken one.
+# --- SIGTERM (a batch system's time limit), taken as Ctrl-C: stops at a segment boundary, names the
+# finished prefix, and the resumed run ends with the totals of an unbroken one.
 B="$CPU --start 2^52 --s-bits 24 --bc-bits 12 --count 2^35"
 "$MPGPU" collatz $B --threads 1 --checkpoint "$tmp/i.ckpt" >"$tmp/iout" 2>"$tmp/ierr" &
 pid=$!
 sleep 2
-kill -INT "$pid" 2>/dev/null
+kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 st=$?
 if [ "$st" -eq 130 ]; then
-    check "Ctrl-C names the finished prefix" grep -q "interrupted; finished exactly \[4503599627370496, " "$tmp/ierr"
+    check "SIGTERM: said so" grep -q "^mpgpu: interrupted by SIGTERM" "$tmp/ierr"
+    check "SIGTERM names the finished prefix" grep -q "interrupted; finished exactly \[4503599627370496, " "$tmp/ierr"
     "$MPGPU" collatz $B --threads 0 --checkpoint "$tmp/i.ckpt" >"$tmp/iresumed" 2>/dev/null
     "$MPGPU" collatz $B --threads 0 >"$tmp/iwhole" 2>/dev/null
     check "interrupted and resumed totals equal unbroken totals" diff <(totals "$tmp/iwhole") <(totals "$tmp/iresumed")
 else
-    check "Ctrl-C: exit status 130 (got $st; the run may have ended before the signal)" false
+    check "SIGTERM: exit status 130 (got $st; the run may have ended before the signal)" false
 fi
 
 # The same stop at a known point (MPGPU_STOP_AFTER_CHUNKS, the tests' Ctrl-C once the first

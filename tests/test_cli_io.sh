@@ -231,6 +231,30 @@ if [ $st -ne 130 ] || ! grep -q "^mpgpu: --output '$tmp/old.txt' not written: in
     echo "FAIL: mul --output interrupted: status $st (want 130), files: $(ls "$tmp" | grep old.txt)"
     sed 's/^/    /' "$tmp/err" "$tmp/old.txt"; fails=$((fails + 1))
 fi
+# SIGTERM (timeout, a batch system's time limit) is taken as Ctrl-C: the run stops at the next
+# step, says so, and leaves the old file. A second signal ends it at once and removes the
+# temporary file of --output (it stayed behind, as FILE.partial-XXXXXX); --json's document
+# holds what was written before.
+for signals in TERM INT,INT TERM,TERM; do
+    "$MPGPU" mul --method gmp --bits 65536 --count 2^12 --reps 200 --output "$tmp/old.txt" \
+        --json "$tmp/sig.json" >/dev/null 2>"$tmp/err" &
+    pid=$!
+    sleep 2
+    first=1
+    for sig in ${signals//,/ }; do
+        [ $first = 1 ] || sleep 0.2
+        first=0
+        kill -"$sig" $pid
+    done
+    wait $pid; st=$?
+    checks=$((checks + 1))
+    if [ $st -ne 130 ] || [ "$(cat "$tmp/old.txt")" != old ] || ls "$tmp" | grep -q partial ||
+       ! grep -q '"command"' "$tmp/sig.json" ||
+       { [ "$signals" = TERM ] && ! grep -q "^mpgpu: interrupted by SIGTERM; finishing the current step" "$tmp/err"; }; then
+        echo "FAIL: mul --output, kill -${signals//,/ then -}: status $st (want 130), files: $(ls "$tmp" | tr "\n" " ")"
+        sed 's/^/    /' "$tmp/err" "$tmp/old.txt"; fails=$((fails + 1))
+    fi
+done
 # A finished run replaces the file, keeping its mode, through a symbolic link to it.
 chmod 640 "$tmp/old.txt"
 ln -s old.txt "$tmp/old_link.txt"
