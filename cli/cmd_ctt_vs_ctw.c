@@ -522,6 +522,15 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     char why[256];
     const bool any_gpu = want[M_CTT] || want[M_CTW] || want[M_AUTO];
     const bool any_cpu = want[M_CPU_PORT] || want[M_GMP];
+    if (!any_gpu) {
+        static const char *const gpu_only[] = {"include-transfers", "include-launch", "device", NULL};
+        char mode[40];
+        snprintf(mode, sizeof mode, "--method %s%s%s", want[M_CPU_PORT] ? "cpu-port" : "",
+                 want[M_CPU_PORT] && want[M_GMP] ? "," : "", want[M_GMP] ? "gmp" : "");
+        cli_refuse_options(argc, argv, gpu_only, mode,
+                           want[M_CPU_PORT] && want[M_GMP] ? "which run no GPU method; name one"
+                                                           : "which runs no GPU method; name one");
+    }
     const bool have_gpu = any_gpu && gpu_open(t.opt.device, why, sizeof why);
     const bool gpu_missing = any_gpu && !have_gpu;
     const int gpu_status = gpu_missing && explicit_methods ? EXIT_GPU_ERROR : 0;

@@ -213,6 +213,9 @@ int cmd_toom(int argc, char **argv)
      * that was named too; GMP alone runs anywhere. */
     char why[256];
     const bool any_gpu = sel.comba || sel.k_max;
+    static const char *const gpu_only[] = {"include-transfers", "include-launch", "device", NULL};
+    if (!any_gpu)
+        cli_refuse_options(argc, argv, gpu_only, "--method gmp", "which runs no GPU method; name one");
     const bool have_gpu = any_gpu && gpu_open(r.opt.device, why, sizeof why);
 
     const size_t per_size = k_most + 2; /* the Comba line, each k, and gmp */

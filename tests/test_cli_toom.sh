@@ -22,6 +22,12 @@ expect_fail 2 "toom: unknown method 'toom-1'; $accepted" -- toom --method toom-1
 expect_fail 2 "toom: unknown method 'toom-0'" -- toom --method toom-2,toom-0
 expect_fail 2 "toom: unknown method '3'" -- toom --method 3
 expect_fail 2 "toom: unknown method 'thread-comba'" -- toom --method thread-comba
+# The GPU methods' options with GMP alone are refused (they were taken and dropped).
+for opt in "--include-transfers" "--include-launch" "--device 0"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "${opt%% *} is not accepted with --method gmp, which runs no GPU method" -- \
+        toom --method gmp $opt --bits 1024 --count 4
+done
 expect_fail 2 "toom: unknown method 'auto'" -- toom --method auto
 expect_fail 2 "--method '' is not accepted: it is empty" -- toom --method ""
 expect_fail 2 "--method 'toom-2,,toom-3' is not accepted: it has an empty item" -- toom --method toom-2,,toom-3
