@@ -143,9 +143,13 @@ check "compare one-sample rows: exit 1 (50 % slower)" [ "$st" -eq 1 ]
 check "compare one-sample rows: 2 % is SAME" grep -qE '^SAME +1\.0200 .*1 sample: threshold +gcd tree-cpu .*input=first_1000.txt$' "$tmp/out"
 check "compare one-sample rows: 50 % is SLOW!" grep -qE '^SLOW! +1\.5000 .*1 sample: threshold +gcd pairs-gpu' "$tmp/out"
 check "compare one-sample rows: both matched" grep -q "^# 2 matched" "$tmp/out"
-"$MPGPU" compare "$base" "$tmp/one_b.csv" >"$tmp/out" 2>"$tmp/err"; st=$?
+# Bad input: one line, and --csv not written (it was, a header alone, before the exit 2).
+echo keep >"$tmp/none.csv"
+"$MPGPU" compare "$base" "$tmp/one_b.csv" --csv "$tmp/none.csv" >"$tmp/out" 2>"$tmp/err"; st=$?
 check "compare with no case in common: exit 2" [ "$st" -eq 2 ]
-check "compare with no case in common: says so" grep -q "so nothing was compared" "$tmp/err"
+check "compare with no case in common: says so in one line" \
+    [ "$(grep -c "so nothing was compared ([0-9]* and 2 cases)" "$tmp/err")/$(wc -l <"$tmp/err")" = 1/1 ]
+check "compare with no case in common: --csv left as it was" [ "$(cat "$tmp/none.csv")" = keep ]
 "$MPGPU" compare "$base" "$new" --threshold 25 --csv "$tmp/cmp.csv" >"$tmp/out" 2>"$tmp/err"
 st=$?
 check "compare --threshold 25: exit 0 (SLOW, but within it)" [ "$st" -eq 0 ]
@@ -200,8 +204,11 @@ if $json_built; then
     check "compare JSON: no overlap: SLOW by the U test" grep -qE '^SLOW +1\.04[0-9]+ .*U p=' "$tmp/out"
     "$MPGPU" compare "$tmp/a.json" "$tmp/c.json" >"$tmp/out" 2>&1
     check "compare JSON: overlapping samples: SAME by the U test" grep -qE '^SAME .*U p=' "$tmp/out"
-    "$MPGPU" compare "$tmp/a.json" "$new" >"$tmp/out" 2>&1
-    check "compare JSON against CSV: by the noise, m only in BASE" grep -q '^only in BASE: mul m' "$tmp/out"
+    # Against a CSV row, which has no samples: judged by the noise bands (2+2 %), SLOW beyond.
+    { echo "$v2"; row mul m 1024 1.050 1.03 1.07 2.0 "words=32"; } >"$tmp/m.csv"
+    "$MPGPU" compare "$tmp/a.json" "$tmp/m.csv" >"$tmp/out" 2>&1
+    check "compare JSON against CSV: by the noise" grep -qE '^SLOW! +1\.0500 .*noise 2\+2 %' "$tmp/out"
+    expect_fail 2 "no case of $tmp/a.json is in $new, so nothing was compared (1 and" -- compare "$tmp/a.json" "$new"
     printf '{"rows": 3}\n' >"$tmp/bad.json"
     expect_fail 2 "has no \"rows\" array" -- compare "$tmp/bad.json" "$new"
 fi
