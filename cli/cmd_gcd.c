@@ -965,11 +965,10 @@ int cmd_gcd(int argc, char **argv)
     if (shared->moduli_path || shared->make_count) {
         static const char *const pairs_only[] = {"input", "gcd-bits", "barrier", "inverse",
                                                  "per-thread", "remainder", "L", "all-primes",
-                                                 "include-transfers", "device"};
-        for (size_t i = 0; i < sizeof pairs_only / sizeof pairs_only[0]; i++)
-            if (cli_option_given(argc, argv, pairs_only[i]))
-                cli_bad_input("--%s applies to GCDs of pairs, not to %s", pairs_only[i],
-                              shared->moduli_path ? "--shared-factors" : "--make-moduli");
+                                                 "include-transfers", "device", NULL};
+        cli_refuse_options(argc, argv, pairs_only,
+                           shared->moduli_path ? "--shared-factors" : "--make-moduli",
+                           "which computes no GCDs of pairs (the option applies to those)");
         if (shared->moduli_path && shared->make_count)
             cli_bad_input("--shared-factors and --make-moduli are two commands; give one");
         if (shared->make_count) {

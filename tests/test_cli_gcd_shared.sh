@@ -86,7 +86,8 @@ expect_fail 2 "--shared-factors '$tmp/missing' cannot be opened for reading" -- 
 expect_fail 2 "unknown method 'pairs'; accepted: tree-cpu, pairs-gpu, tree-gpu" -- gcd --shared-factors "$tmp/m.txt" --method pairs
 expect_fail 2 "give one --method, not 2" -- gcd --shared-factors "$tmp/m.txt" --method tree-cpu,tree-cpu
 expect_fail 2 "drop --bits and --count" -- gcd --shared-factors "$tmp/m.txt" --bits 1024
-expect_fail 2 "--input applies to GCDs of pairs, not to --shared-factors" -- gcd --shared-factors "$tmp/m.txt" --input "$tmp/m.txt"
+expect_fail 2 "--input is not accepted with --shared-factors, which computes no GCDs of pairs (the option applies to those)" -- gcd --shared-factors "$tmp/m.txt" --input "$tmp/m.txt"
+expect_fail 2 "--barrier is not accepted with --make-moduli, which computes no GCDs of pairs" -- gcd --make-moduli 4 --barrier coop --output "$tmp/x"
 expect_fail 2 "give one" -- gcd --shared-factors "$tmp/m.txt" --make-moduli 10 --output "$tmp/x"
 expect_fail 2 "--output" -- gcd --shared-factors "$tmp/m.txt" --output "$tmp"
 expect_fail 2 "--output" -- gcd --shared-factors "$tmp/m.txt" --output "$tmp/m.txt"
