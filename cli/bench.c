@@ -61,8 +61,8 @@ static void announce_case(const struct bench *b, const struct bench_case *c, dou
     char size[32] = "";
     if (c->bits)
         snprintf(size, sizeof size, " at %u bits", c->bits);
-    fprintf(stderr, "mpgpu: %s %s%s: about %s more (%u passes of %.3g s)\n", b->subcommand, c->method,
-            size, eta, passes_left, first_ms * 1e-3);
+    fprintf(stderr, "mpgpu: %s %s%s: about %s more (%u pass%s of %.3g s)\n", b->subcommand, c->method,
+            size, eta, passes_left, passes_left == 1 ? "" : "es", first_ms * 1e-3);
 }
 
 /* The timed passes of a case: their times in the order taken, and what NVML saw. */

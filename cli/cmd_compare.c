@@ -315,8 +315,9 @@ int cmd_compare(int argc, char **argv)
     FILE *out_csv = csv.f, *table = stdout;
     output_file_move_table(&csv, &table);
 
-    fprintf(table, "# base %s (%zu cases), new %s (%zu cases); ratio new/base, above 1 slower\n",
-            base->path, base->n_cases, new->path, new->n_cases);
+    fprintf(table, "# base %s (%zu case%s), new %s (%zu case%s); ratio new/base, above 1 slower\n",
+            base->path, base->n_cases, base->n_cases == 1 ? "" : "s", new->path, new->n_cases,
+            new->n_cases == 1 ? "" : "s");
     for (int k = 0; k < 2; k++)
         if (sides[k].duplicates)
             fprintf(table, "# %s has %zu row(s) of a case an earlier row had: the last of each is "

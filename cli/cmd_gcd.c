@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <errno.h>
 #include <gmp.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "mpgpu.h"
 #include "output_file.h"
 #include "path_claim.h"
+#include "progress.h"
 #include "timing.h"
 
 /* Table 2 of 002 starts at 16 Kibit with ten pairs. */
@@ -82,6 +84,7 @@ struct gcd_cli {
     mpz_t *g, *expect;      /* results of the case in hand; mpz_gcd's, computed once a size */
     bool *expect_ready;     /* which of expect are computed */
     bool *by_gmp;           /* pairs of the last pass that GMP answered (moduli ran out) */
+    unsigned gmp_told_bits; /* the size whose gmp passes were last predicted */
     struct output_file output;
     bool output_written;
     mpgpu_gcd_plan *plan;   /* of the GPU case in hand */
@@ -568,19 +571,68 @@ static size_t to_words(uint32_t *w, const mpz_t x)
     return n ? n : 1;
 }
 
+/* GMP's GCD is subquadratic: a pass at 2^30 bits takes minutes a pair, and its first pair would
+ * pass in silence. So before the first pass at a size beyond 2^20 bits, a pair of 2^19 bits and
+ * one of 2^20 are timed, and a pass predicted from the second by the power law through both
+ * (GMP's n log^2 n grows faster than that slope beyond it; the pass's own progress corrects the
+ * prediction once its first pair is done). Said when it comes to more than 10 s. */
+#define GMP_PREDICT_BITS (1u << 20)
+static double time_gmp_gcd(gmp_randstate_t rs, unsigned bits)
+{
+    mpz_t a, b, g;
+    mpz_inits(a, b, g, NULL);
+    mpz_urandomb(a, rs, bits);
+    mpz_urandomb(b, rs, bits);
+    const double t0 = time_now_ms();
+    mpz_gcd(g, a, b);
+    const double ms = time_now_ms() - t0;
+    mpz_clears(a, b, g, NULL);
+    return ms;
+}
+
+static void predict_gmp_pass(struct gcd_cli *r, unsigned bits)
+{
+    if (r->opt.quiet || bits <= GMP_PREDICT_BITS || r->gmp_told_bits == bits)
+        return;
+    r->gmp_told_bits = bits;
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, (unsigned long)r->opt.seed);
+    const double half_ms = time_gmp_gcd(rs, GMP_PREDICT_BITS / 2);
+    const double pair_ms = time_gmp_gcd(rs, GMP_PREDICT_BITS);
+    gmp_randclear(rs);
+    const double slope = half_ms > 0 && pair_ms > half_ms ? log2(pair_ms / half_ms) : 1.0;
+    const double pass_s = 1e-3 * pair_ms * r->count * pow((double)bits / GMP_PREDICT_BITS, slope);
+    if (pass_s <= 10.0)
+        return;
+    char eta[32];
+    progress_format_duration(eta, sizeof eta, pass_s);
+    const unsigned passes = r->opt.warmup + r->opt.reps;
+    fprintf(stderr, "mpgpu: gcd gmp at %u bits: about %s a pass of %zu pairs, %u pass%s or more "
+            "(predicted from pairs of 2^19 and 2^20 bits); Ctrl-C stops after a pair, twice at once\n",
+            bits, eta, r->count, passes, passes == 1 ? "" : "es");
+}
+
 static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
 {
-    (void)pass_index;
     struct gcd_cli *r = ctx;
     if (!c->data) {
+        predict_gmp_pass(r, c->bits);
+        /* A pair of 2^30 bits takes GMP minutes: progress a pair, and a stop at Ctrl-C between
+         * pairs (a second Ctrl-C ends mpgpu inside one). */
+        struct progress_phase ph;
+        const struct loop_watch *watch =
+            progress_phase_begin(&ph, r->opt.quiet, "pairs", r->count, "gcd gmp at %u bits: pass %u%s",
+                                 c->bits, pass_index + 1, warmup ? " (warm-up)" : "");
+        bool stopped = false;
         const double t0 = time_now_ms();
-        for (size_t i = 0; i < r->count; i++) {
-            if (interrupt_requested())
-                return BENCH_STOPPED;
+        for (size_t i = 0; i < r->count && !stopped; i++) {
             mpz_gcd(r->g[i], r->pairs.a[i], r->pairs.b[i]);
+            stopped = !watch->tick(watch->ctx, i + 1);
         }
         *ms = time_now_ms() - t0;
-        return 0;
+        progress_phase_end(&ph);
+        return stopped ? BENCH_STOPPED : 0;
     }
     if (((const struct gcd_variant *)c->data)->bulk)
         return bulk_pass(r, c, warmup, ms);

@@ -141,6 +141,12 @@ stop_run "ctt-vs-ctw cpu-port pass" sigint 5 \
 stop_run "ctt-vs-ctw cpu-port pass --quiet" sigint 1 "" "${ctt_port[@]}" --quiet
 check "ctt-vs-ctw --quiet: nothing on stderr but the interruption" \
     [ "$(grep -v "interrupted" "$tmp/log" | grep -c .)" -eq 0 ]
+# gcd's GMP baseline at sizes where a pair takes GMP a while: the pass is predicted before it
+# starts (its first pair passed in silence, and a pair of 2^30 bits takes minutes), then stopped
+# between pairs.
+stop_run "gcd gmp pass" sigint 20 \
+    "^mpgpu: gcd gmp at 4194304 bits: about [0-9:]+ a pass of 64 pairs, 1 pass or more \\(predicted" \
+    gcd --method gmp --bits 2^22 --count 64 --reps 1 --warmup 0
 if command -v script >/dev/null; then
     # Converting the batch for GMP (issue 36: 40-90 s at 2^26, deaf to Ctrl-C): Ctrl-C during
     # it. (Whether the shorter phases before it draw a bar depends on how fast this host is, so
