@@ -1,6 +1,7 @@
 /* mpgpu compare BASE NEW: two result files (CSV of any schema, or --json), case by case; a verdict
  * FAST, SLOW or SAME beyond the noise of both, and exit status 1 when a case is SLOW beyond
  * --threshold, for a user's CI (docs/compare.md). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,9 +91,12 @@ static double need_number(const struct compare_side *s, const struct result_reco
     const char *v = need(s, r, name);
     char *end;
     const double x = strtod(v, &end);
-    if (!v[0] || *end || !(x >= 0)) {
+    /* A median of 0 would make every ratio to it NaN, judged SAME: a gate that passes anything. */
+    const bool median = !strcmp(name, "median_ms");
+    if (!v[0] || *end || !isfinite(x) || !(median ? x > 0 : x >= 0)) {
         char why[200];
-        snprintf(why, sizeof why, "line %u: %s '%.40s' is not a time in ms", r->line, name, v);
+        snprintf(why, sizeof why, "line %u: %s '%.40s' is not a time in ms%s", r->line, name, v,
+                 median ? " above 0" : "");
         bad_file(s, why);
     }
     return x;
@@ -152,24 +156,26 @@ static void case_of(const struct compare_side *s, const struct result_record *r,
     c->matched = false;
 }
 
-/* Whether the file starts with '{' (after blanks): JSON, else CSV. */
-static bool looks_like_json(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    int ch;
-    while ((ch = fgetc(f)) == ' ' || ch == '\n' || ch == '\t' || ch == '\r')
-        ;
-    fclose(f);
-    return ch == '{';
-}
-
 static void load_side(struct compare_side *s)
 {
+    /* Opened once and read start to end, so that a pipe, a FIFO or '-' (stdin) works: JSON when
+     * it starts with '{' (after blanks), else CSV. */
+    const bool std_in = !strcmp(s->path, "-");
+    FILE *f = std_in ? stdin : fopen(s->path, "r");
+    if (!f) {
+        char why[160];
+        snprintf(why, sizeof why, "cannot be read: %s", strerror(errno));
+        bad_file(s, why);
+    }
+    int ch;
+    while ((ch = getc(f)) == ' ' || ch == '\n' || ch == '\t' || ch == '\r')
+        ;
+    ungetc(ch, f);
     char err[256];
-    const int rc = looks_like_json(s->path) ? json_read_table(s->path, &s->table, err, sizeof err)
-                                            : csv_read_table(s->path, &s->table, err, sizeof err);
+    const int rc = ch == '{' ? json_read_table(f, &s->table, err, sizeof err)
+                             : csv_read_table(f, &s->table, err, sizeof err);
+    if (!std_in)
+        fclose(f);
     if (rc != 0)
         bad_file(s, err);
     s->cases = calloc(s->table.n_rows ? s->table.n_rows : 1, sizeof *s->cases);
@@ -245,7 +251,8 @@ static void usage(FILE *f)
         "params (measured keys left out, docs/compare.md). Each matched case gets base, new, "
         "their ratio new/base and a verdict: SLOW or FAST when the difference is beyond the noise "
         "of both rows (a Mann-Whitney U test, p < 0.05, where both files hold the samples: "
-        "--json), SAME otherwise. Cases on one side only are listed.\n\n"
+        "--json), SAME otherwise. Cases on one side only are listed. BASE or NEW may be '-' "
+        "(stdin), a pipe or a FIFO: each is read once, start to end.\n\n"
         "options:\n"
         "  --threshold P    a SLOW case more than P % slower makes the exit status 1 (default 5; "
         "0..1000)\n"
@@ -301,6 +308,8 @@ int cmd_compare(int argc, char **argv)
     if (n_files != 2)
         cli_bad_input("compare: %s; accepted: mpgpu compare BASE NEW [--threshold P] [--csv FILE]",
                       n_files ? "the NEW file is missing" : "the BASE and NEW files are missing");
+    if (!strcmp(sides[0].path, "-") && !strcmp(sides[1].path, "-"))
+        cli_bad_input("compare: BASE and NEW are both '-' (stdin); accepted: '-' for one of them");
     load_side(&sides[0]);
     load_side(&sides[1]);
     struct compare_side *base = &sides[0], *new = &sides[1];

@@ -113,14 +113,9 @@ static int split_line(struct result_table *t, const char *line, const char **fie
 /* Enough for any schema so far, with room for columns appended later. */
 #define MAX_COLUMNS 256
 
-int csv_read_table(const char *path, struct result_table *t, char *err, size_t err_len)
+int csv_read_table(FILE *f, struct result_table *t, char *err, size_t err_len)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, err_len, "cannot be read: %s", strerror(errno));
-        return -1;
-    }
     const char *header[MAX_COLUMNS];
     int n_header = 0;
     char *line = NULL;
@@ -170,6 +165,5 @@ int csv_read_table(const char *path, struct result_table *t, char *err, size_t e
         rc = -1;
     }
     free(line);
-    fclose(f);
     return rc;
 }

@@ -6,6 +6,7 @@
 #define MPGPU_CSV_READ_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct result_field {
     const char *name, *value;
@@ -30,9 +31,9 @@ struct result_table {
 /* The value of column name in r: "" when the column is there and empty, NULL when absent. */
 const char *result_get(const struct result_record *r, const char *name);
 
-/* Reads path (a CSV; a JSON file is read by json_read_table) into t. Returns 0, or -1 with the
- * reason, naming the line, in err. */
-int csv_read_table(const char *path, struct result_table *t, char *err, size_t err_len);
+/* Reads f, open on a CSV (a JSON file is read by json_read_table), to its end into t; f stays
+ * open. Returns 0, or -1 with the reason, naming the line, in err. */
+int csv_read_table(FILE *f, struct result_table *t, char *err, size_t err_len);
 
 /* For readers that fill a table: a new row (NULL when out of memory), a copy of s kept by the
  * table, and a field added to a row (-1 when out of memory). */

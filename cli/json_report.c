@@ -45,9 +45,9 @@ void json_report_close(struct json_report *j)
     (void)j;
 }
 
-int json_read_table(const char *path, struct result_table *t, char *err, size_t err_len)
+int json_read_table(FILE *f, struct result_table *t, char *err, size_t err_len)
 {
-    (void)path;
+    (void)f;
     memset(t, 0, sizeof *t);
     snprintf(err, err_len, "is JSON, and this mpgpu was built without cJSON (Debian's libcjson-dev); "
                            "accepted: CSV files");
@@ -250,14 +250,9 @@ static int read_row(struct result_table *t, const cJSON *row, unsigned index)
     return 0;
 }
 
-int json_read_table(const char *path, struct result_table *t, char *err, size_t err_len)
+int json_read_table(FILE *f, struct result_table *t, char *err, size_t err_len)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, err_len, "cannot be read: %s", strerror(errno));
-        return -1;
-    }
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
@@ -268,7 +263,6 @@ int json_read_table(const char *path, struct result_table *t, char *err, size_t 
     const bool read_ok = mem && !ferror(f);
     if (mem)
         fclose(mem);
-    fclose(f);
     cJSON *doc = read_ok ? cJSON_Parse(text) : NULL;
     free(text);
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");

@@ -27,9 +27,9 @@ int json_report_add(struct json_report *j, const struct result_row *row, const d
                     const bool *throttled, unsigned n);
 void json_report_close(struct json_report *j);
 
-/* Reads the rows of an --json file into t (csv_read.h), each field under its CSV column's name
- * and its samples_ms as the row's samples. Returns 0, or -1 with the reason in err (also when
- * the build has no cJSON). */
-int json_read_table(const char *path, struct result_table *t, char *err, size_t err_len);
+/* Reads the rows of an --json file, from f to its end (f stays open), into t (csv_read.h), each
+ * field under its CSV column's name and its samples_ms as the row's samples. Returns 0, or -1
+ * with the reason in err (also when the build has no cJSON). */
+int json_read_table(FILE *f, struct result_table *t, char *err, size_t err_len);
 
 #endif

@@ -127,6 +127,20 @@ check "compare: FAST" grep -qE '^FAST +0\.8000 .* mul faster' "$tmp/out"
 check "compare: only in BASE" grep -q '^only in BASE: mul gone' "$tmp/out"
 check "compare: only in NEW" grep -q '^only in NEW: mul added' "$tmp/out"
 check "compare: nothing on stderr" [ ! -s "$tmp/err" ]
+# BASE and NEW are each read once, start to end: a pipe, '-' (stdin) and a FIFO work (they were
+# opened twice, to tell JSON from CSV, and a FIFO hung).
+"$MPGPU" compare <(cat "$base") "$new" >"$tmp/out_pipe" 2>&1; st=$?
+check "compare from a pipe: exit 1, as from the file" [ "$st" -eq 1 ]
+check "compare from a pipe: the same verdicts" diff <(grep -v '^# base' "$tmp/out_pipe") <(grep -v '^# base' "$tmp/out")
+"$MPGPU" compare - "$new" <"$base" >"$tmp/out_pipe" 2>&1; st=$?
+check "compare - (stdin): exit 1" [ "$st" -eq 1 ]
+check "compare - (stdin): the same verdicts" diff <(grep -v '^# base' "$tmp/out_pipe") <(grep -v '^# base' "$tmp/out")
+expect_fail 2 "compare: BASE and NEW are both '-' (stdin)" -- compare - -
+# A median of 0 made every ratio NaN, judged SAME: a regression from 0 passed the gate.
+{ echo "$v2"; row mul same 1024 0 0 0 2.0 "words=32;batches=1"; } >"$tmp/zero.csv"
+expect_fail 2 "line 2: median_ms '0' is not a time in ms above 0" -- compare "$tmp/zero.csv" "$new"
+{ echo "$v2"; row mul same 1024 inf 1 1 2.0 "words=32;batches=1"; } >"$tmp/inf.csv"
+expect_fail 2 "line 2: median_ms 'inf' is not a time in ms above 0" -- compare "$base" "$tmp/inf.csv"
 # Rows of one repetition (checkpointed, --shared-factors, --reps 1) have no noise: only a
 # difference beyond --threshold counts (2 % was SLOW by "noise 0+0 %"). gcd --shared-factors'
 # findings are results, and its input file is matched by name, not by the folder it was read
@@ -204,6 +218,12 @@ if $json_built; then
     check "compare JSON: no overlap: SLOW by the U test" grep -qE '^SLOW +1\.04[0-9]+ .*U p=' "$tmp/out"
     "$MPGPU" compare "$tmp/a.json" "$tmp/c.json" >"$tmp/out" 2>&1
     check "compare JSON: overlapping samples: SAME by the U test" grep -qE '^SAME .*U p=' "$tmp/out"
+    # A FIFO: it hung (opened twice).
+    mkfifo "$tmp/fifo"
+    (cat "$tmp/a.json" >"$tmp/fifo" &)
+    timeout 10 "$MPGPU" compare "$tmp/fifo" "$tmp/b.json" >"$tmp/out_pipe" 2>&1; st=$?
+    check "compare from a FIFO of JSON: exit 0 (not hung: $st)" [ "$st" -eq 0 ]
+    check "compare from a FIFO of JSON: SLOW by the U test" grep -qE '^SLOW +1\.04[0-9]+ .*U p=' "$tmp/out_pipe"
     # Against a CSV row, which has no samples: judged by the noise bands (2+2 %), SLOW beyond.
     { echo "$v2"; row mul m 1024 1.050 1.03 1.07 2.0 "words=32"; } >"$tmp/m.csv"
     "$MPGPU" compare "$tmp/a.json" "$tmp/m.csv" >"$tmp/out" 2>&1

@@ -190,6 +190,21 @@ static void test_run_loop(void)
     CHECK(n == 1, "reps fixed by the subcommand after bench_open: %u samples, want 1", n);
 }
 
+
+/* A result file read as compare reads it: opened, read by reader to its end, closed. */
+static int read_table(const char *path, int (*reader)(FILE *, struct result_table *, char *, size_t),
+                      struct result_table *t, char *err, size_t err_len)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, err_len, "%s cannot be opened", path);
+        return -1;
+    }
+    const int rc = reader(f, t, err, err_len);
+    fclose(f);
+    return rc;
+}
 static void test_json_round_trip(void)
 {
     if (!json_supported()) {
@@ -243,7 +258,7 @@ static void test_json_round_trip(void)
 #endif
     struct result_table t;
     char err[256];
-    CHECK(json_read_table(path, &t, err, sizeof err) == 0, "json_read_table: %s", err);
+    CHECK(read_table(path, json_read_table, &t, err, sizeof err) == 0, "json_read_table: %s", err);
     CHECK(t.n_rows == 1 && !strcmp(result_get(&t.rows[0], "method"), "gmp") &&
               !strcmp(result_get(&t.rows[0], "bits"), "128") && t.rows[0].n_samples == 3 &&
               t.rows[0].samples_ms[1] == 0.5,
@@ -267,7 +282,7 @@ static void test_csv_read(void)
     fclose(f);
     struct result_table t;
     char err[256];
-    CHECK(csv_read_table(path, &t, err, sizeof err) == 0, "csv_read_table: %s", err);
+    CHECK(read_table(path, csv_read_table, &t, err, sizeof err) == 0, "csv_read_table: %s", err);
     CHECK(t.n_rows == 2 && !strcmp(result_get(&t.rows[0], "cpu"), "Xeon, \"fast\"") &&
               !strcmp(result_get(&t.rows[0], "median_ms"), "1.5") && !result_get(&t.rows[0], "noise_rsd_pct"),
           "a quoted field, and a column the first schema lacks");
@@ -278,7 +293,7 @@ static void test_csv_read(void)
     f = fopen(path, "w");
     fprintf(f, "timestamp,method\nt1,gmp,extra\n");
     fclose(f);
-    CHECK(csv_read_table(path, &t, err, sizeof err) != 0 && strstr(err, "line 2 has 3 fields"),
+    CHECK(read_table(path, csv_read_table, &t, err, sizeof err) != 0 && strstr(err, "line 2 has 3 fields"),
           "a row longer than its header: '%s'", err);
     result_table_free(&t);
     remove(path);
