@@ -1014,10 +1014,11 @@ int cmd_gcd(int argc, char **argv)
     shared->verify_given = cli_option_given(argc, argv, "verify");
     shared->reps_given = cli_option_given(argc, argv, "reps");
     shared->warmup_given = cli_option_given(argc, argv, "warmup");
+    shared->device_given = cli_option_given(argc, argv, "device");
     if (shared->moduli_path || shared->make_count) {
         static const char *const pairs_only[] = {"input", "gcd-bits", "barrier", "inverse",
                                                  "per-thread", "remainder", "L", "all-primes",
-                                                 "include-transfers", "device", NULL};
+                                                 "include-transfers", "include-launch", NULL};
         cli_refuse_options(argc, argv, pairs_only,
                            shared->moduli_path ? "--shared-factors" : "--make-moduli",
                            "which computes no GCDs of pairs (the option applies to those)");
@@ -1026,7 +1027,7 @@ int cmd_gcd(int argc, char **argv)
         if (shared->make_count) {
             static const char *const unused[] = {"count", "method", "csv", "json", "reps", "warmup",
                                                  "verify", "min-time", "max-noise", "include-launch",
-                                                 "checkpoint", "markdown", NULL};
+                                                 "checkpoint", "markdown", "device", NULL};
             cli_refuse_options(argc, argv, unused, "--make-moduli",
                                "which writes moduli to --output and measures nothing");
             if (r.opt.n_bits > 1)
@@ -1084,6 +1085,26 @@ int cmd_gcd(int argc, char **argv)
     if (!any_gpu)
         cli_refuse_options(argc, argv, gpu_only, "--method gmp",
                            "which runs no GPU method; name one");
+    if (any_gpu && !want_moduli) {
+        /* Lehmer's and the bulk methods work on the numbers themselves (they were taken and
+         * dropped; without a GPU the run said "no GPU" instead). */
+        static const char *const moduli_only[] = {"barrier", "inverse", "per-thread", "remainder",
+                                                  "L", "all-primes", NULL};
+        char mode[200] = "--method ";
+        for (size_t i = 0; i < r.opt.n_methods; i++)
+            snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "%s%s", i ? "," : "",
+                     r.opt.methods[i]);
+        cli_refuse_options(argc, argv, moduli_only, mode,
+                           r.opt.n_methods > 1 ? "which use no moduli (the option applies to gpu and kary)"
+                                               : "which uses no moduli (the option applies to gpu and kary)");
+    }
+    if (want_kary && !want_gpu) {
+        /* The k-ary method has no grid barrier a step and no Fig. 2 inverse. */
+        static const char *const fig2_only[] = {"barrier", "inverse", "per-thread", "remainder", NULL};
+        cli_refuse_options(argc, argv, fig2_only, "--method kary without gpu",
+                           "whose k-ary steps have no grid barrier and no inverse (the option "
+                           "applies to gpu)");
+    }
     bool all_variants = false;
     for (size_t i = 0; i < r.opt.n_methods; i++)
         all_variants |= !strcmp(r.opt.methods[i], "all");

@@ -617,6 +617,9 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
     r.pairs_gpu = !strcmp(r.method, "pairs-gpu");
     if (r.checkpoint && !r.pairs_gpu)
         cli_bad_input("--checkpoint applies to --method pairs-gpu; %s runs in one go", r.method);
+    if (a->device_given && !r.uses_gpu)
+        cli_bad_input("--device is not accepted with --shared-factors --method %s, which runs no "
+                      "GPU method; name tree-gpu or pairs-gpu", r.method);
     if (opt->bits_set || opt->count_set)
         cli_bad_input("--shared-factors takes the moduli and their sizes from its file; drop "
                       "--bits and --count");

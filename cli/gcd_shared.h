@@ -14,7 +14,7 @@ struct gcd_shared_args {
     const char *plants;      /* --plant; NULL: none */
     const char *output;      /* --output */
     const char *checkpoint;  /* --checkpoint (pairs-gpu); NULL: none */
-    bool threads_given, verify_given, reps_given, warmup_given;
+    bool threads_given, verify_given, reps_given, warmup_given, device_given;
 };
 
 /* Each runs the whole command and returns its exit status. */

@@ -89,6 +89,32 @@ for opt in "--L 16" "--barrier coop" "--include-transfers" "--device 0"; do
     expect_fail 2 "${opt%% *} is not accepted with --method gmp, which runs no GPU method" -- gcd $GMP $opt --bits 64 --count 1
 done
 no_moduli "--method gmp --L 16"
+# The modular methods' options with Lehmer's, the bulk ones or auto alone (they work on the
+# numbers themselves): refused before "no GPU" (they were taken and dropped).
+for m in lehmer bulk-lehmer,bulk-binary auto; do
+    for opt in "--barrier coop" "--inverse euclid" "--per-thread 8" "--remainder mod" "--L 16" "--all-primes"; do
+        # shellcheck disable=SC2086
+        expect_fail 2 "${opt%% *} is not accepted with --method $m, which use" -- gcd --method $m $opt --bits 64 --count 1
+    done
+done
+for opt in "--barrier coop" "--inverse euclid" "--per-thread 8" "--remainder mod"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "${opt%% *} is not accepted with --method kary without gpu, whose k-ary steps" -- \
+        gcd --method kary,lehmer $opt --bits 64 --count 1
+done
+# --device goes with the searches' GPU methods, not with tree-cpu or --make-moduli (it was
+# refused for tree-gpu and pairs-gpu too, where it chooses the GPU).
+printf '15\n21\n' >"$tmp/moduli.txt"
+expect_fail 2 "--device is not accepted with --shared-factors --method tree-cpu, which runs no GPU method" -- \
+    gcd --shared-factors "$tmp/moduli.txt" --device 0
+expect_fail 2 "--device is not accepted with --make-moduli" -- gcd --make-moduli 4 --device 0 --output "$tmp/made.txt"
+expect_fail 2 "--include-launch is not accepted with --shared-factors" -- \
+    gcd --shared-factors "$tmp/moduli.txt" --include-launch
+if [ $gpu = no ]; then
+    for m in tree-gpu pairs-gpu; do
+        expect_fail 3 "no CUDA-capable GPU" -- gcd --shared-factors "$tmp/moduli.txt" --method $m --device 0
+    done
+fi
 for opt in "--include-launch" "--batch 10" "--device 0"; do
     # shellcheck disable=SC2086
     expect_fail 2 "${opt%% *} is not accepted with --method gmp, which runs no GPU method" -- mul --method gmp $opt --count 4
