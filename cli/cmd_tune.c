@@ -1,6 +1,9 @@
 /* mpgpu tune: measures which GPU multiplication method is fastest at each operand size and
- * count of products on this GPU, writes the table `mpgpu mul --method auto` reads, and prints
+ * count of products on this GPU, writes a table for `mpgpu mul --method auto`, and prints
  * the crossovers, as GMP's tune/tuneup picks its thresholds from measurements (STYLE.md). */
+/* realpath is POSIX of the XSI option, beyond the project's _POSIX_C_SOURCE. */
+#define _XOPEN_SOURCE 700
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,11 +169,12 @@ int cmd_tune(int argc, char **argv)
         .description =
             "Times every GPU multiplication method (or those of --method) at each size of\n"
             "--bits and each count of --count, checks them against GMP (see --verify), writes\n"
-            "the measured table that `mpgpu mul --method auto` reads (one row per size, count\n"
-            "and method), and prints per count the fastest method per size and the sizes\n"
-            "where it changes (the crossovers). Default sizes: 64..65536 bits (000 Table\n"
-            "3.4's sizes and the midpoints above 1024). Default --reps 10; fewer are fine for\n"
-            "a quick table.",
+            "the measured table (one row per size, count and method), and prints per count\n"
+            "the fastest method per size and the sizes where it changes (the crossovers).\n"
+            "`mpgpu mul --method auto` reads $MPGPU_TUNE_TABLE, else the installed table,\n"
+            "else the one built into mpgpu: set MPGPU_TUNE_TABLE to the file written for auto\n"
+            "to use it. Default sizes: 64..65536 bits (000 Table 3.4's sizes and the\n"
+            "midpoints above 1024). Default --reps 10; fewer are fine for a quick table.",
         .common = (OPT_ALL_COMMON & ~(OPT_THREADS | OPT_INCLUDE_TRANSFERS | OPT_COUNT)),
         .bits_min = 64,
         .bits_max = 65536, /* libmpgpu's products' largest size */
@@ -276,6 +280,15 @@ int cmd_tune(int argc, char **argv)
         status = EXIT_BAD_INPUT;
     } else if (!r.opt.quiet) {
         printf("\ntable written to %s\n", table);
+        /* --method auto reads $MPGPU_TUNE_TABLE, else the installed table, else the one built
+         * in: a table written elsewhere is read only once that variable names it. */
+        const char *env = getenv("MPGPU_TUNE_TABLE");
+        if (!env || !*env || strcmp(env, table) != 0) {
+            char *abs = realpath(table, NULL);
+            printf("mpgpu mul --method auto reads it with MPGPU_TUNE_TABLE=%s (else it reads %s, "
+                   "or the table built into mpgpu)\n", abs ? abs : table, tune_table_installed_path());
+            free(abs);
+        }
         for (size_t k = 0; k < t.n_counts; k++)
             print_best(best + k * n_sizes, sizes, n_sizes, t.counts[k]);
     }

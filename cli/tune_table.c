@@ -10,6 +10,11 @@
 #include "mpgpu.h"
 #include "tune_table_installed.h"
 
+const char *tune_table_installed_path(void)
+{
+    return TUNE_TABLE_INSTALLED;
+}
+
 const char *tune_table_path(void)
 {
     const char *env = getenv("MPGPU_TUNE_TABLE");

@@ -29,6 +29,8 @@ struct tune_entry {
 
 /* The file `mpgpu tune` writes without --table: $MPGPU_TUNE_TABLE, else
  * TUNE_TABLE_DEFAULT_PATH (relative to the current folder). */
+/* The installed table --method auto reads when $MPGPU_TUNE_TABLE is not set. */
+const char *tune_table_installed_path(void);
 const char *tune_table_path(void);
 
 /* Writes the entries (any order; they are sorted by bits, count, then time). Returns 0, or -1

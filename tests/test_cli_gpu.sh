@@ -158,6 +158,19 @@ if ! MPGPU_TUNE_TABLE="$tmp/other.csv" "$MPGPU" mul --method auto --bits 1024 --
     echo "FAIL: --method auto with another GPU's table"; sed 's/^/    /' "$tmp/err" "$tmp/out"; fails=$((fails + 1))
 fi
 
+# tune writes a table that --method auto reads only once MPGPU_TUNE_TABLE names it: it says so,
+# with the table's absolute path, and auto then picks from that table.
+(cd "$tmp" && "$MPGPU" tune --bits 64 --count 100 --method thread-comba --reps 1 --warmup 0 \
+    --table t.csv >"$tmp/out" 2>"$tmp/err")
+st=$?
+checks=$((checks + 1))
+if [ $st -ne 0 ] || ! grep -q "^mpgpu mul --method auto reads it with MPGPU_TUNE_TABLE=$tmp/t.csv (else" "$tmp/out" ||
+   ! MPGPU_TUNE_TABLE="$tmp/t.csv" "$MPGPU" mul --method auto --bits 64 --count 100 --reps 1 >"$tmp/out" 2>"$tmp/err" ||
+   ! grep -q '^thread-comba .* ok 100 .*;auto_bits=64;auto_count=100;' "$tmp/out"; then
+    echo "FAIL: tune, then --method auto with its table (status $st)"; sed 's/^/    /' "$tmp/err" "$tmp/out"
+    fails=$((fails + 1))
+fi
+
 # --devices (issue 14) on one GPU: the same GPU named twice runs two host threads and streams that
 # take the segments in turns, so the in-order merge is exercised; totals, overflows (settled by
 # GMP) and records must be those of the one-GPU run. Segments are 2^44 (collatz) and 2^34 (delay)
