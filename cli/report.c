@@ -147,13 +147,19 @@ static int end_last_line(FILE *f)
 
 /* The schema of the file f's rows, from its first line: 1 for schema 1's header, else the
  * current one (a file mpgpu did not start is appended to as it always was). */
+/* The schema of the file's header (its first line): 1, CSV_SCHEMA_VERSION, or 0 when the first
+ * line is no header of mpgpu's (another program's CSV, a --json file, a later schema's). */
 static int file_schema(FILE *f)
 {
-    char first[sizeof CSV_COLUMNS_V1 + 2];
-    if (fseek(f, 0, SEEK_SET) != 0 || !fgets(first, sizeof first, f))
-        return CSV_SCHEMA_VERSION;
-    first[strcspn(first, "\r\n")] = '\0';
-    return strcmp(first, CSV_COLUMNS_V1) == 0 ? 1 : CSV_SCHEMA_VERSION;
+    char *first = NULL;
+    size_t cap = 0;
+    int schema = 0;
+    if (fseek(f, 0, SEEK_SET) == 0 && getline(&first, &cap, f) >= 0) {
+        first[strcspn(first, "\r\n")] = '\0';
+        schema = !strcmp(first, csv_header()) ? CSV_SCHEMA_VERSION : !strcmp(first, CSV_COLUMNS_V1) ? 1 : 0;
+    }
+    free(first);
+    return schema;
 }
 
 FILE *csv_open(const char *path, int *schema)
@@ -180,7 +186,16 @@ FILE *csv_open(const char *path, int *schema)
         cli_error("--csv '%s' cannot be opened for appending: %s", path, strerror(errno));
         return NULL;
     }
-    if (!need_header && (*schema = file_schema(f)) != CSV_SCHEMA_VERSION)
+    if (!need_header && (*schema = file_schema(f)) == 0) {
+        /* Rows appended under another header would make the file unreadable as a table, and
+         * compare's input with it. */
+        cli_error("--csv '%s' does not start with the header of an mpgpu CSV (schema 1 or %d); "
+                  "accepted: an mpgpu CSV to append rows to, a new or empty file, or - for stdout",
+                  path, CSV_SCHEMA_VERSION);
+        fclose(f);
+        return NULL;
+    }
+    if (!need_header && *schema != CSV_SCHEMA_VERSION)
         fprintf(stderr, "mpgpu: note: --csv '%s' has the header of CSV schema %d: its new rows keep "
                         "that schema, without the noise and GPU state columns (docs/csv.md)\n",
                 path, *schema);

@@ -31,6 +31,21 @@ printf '%s\n%s\n' "$v1" "2026-01-01T00:00:00Z,abc,h,cpu,none,none,0,0,0,none,13.
 "$MPGPU" mul --method gmp --bits 128 --count 100 --reps 3 --csv "$old" --quiet 2>"$tmp/err"
 check "schema-1 file: rows of 29 columns" awk -F, 'NF != 29 { bad = 1 } END { exit bad || NR != 3 }' "$old"
 check "schema-1 file: a note on stderr" grep -q "has the header of CSV schema 1" "$tmp/err"
+# A schema-2 file takes more rows under its header.
+"$MPGPU" mul --method gmp --bits 128 --count 100 --reps 3 --csv "$csv" --quiet
+check "schema-2 file appended to: two rows under one header" \
+    awk -F, -v n="$(echo "$v2" | awk -F, '{print NF}')" 'NF != n { bad = 1 } END { exit bad || NR != 3 }' "$csv"
+# A file that is no mpgpu CSV (another program's, a --json file, a later schema's header) is
+# refused before any work and left as it was (rows were appended under its header).
+printf 'a,b,c\n1,2,3\n' >"$tmp/other.csv"
+printf '{"rows": []}\n' >"$tmp/other.json"
+printf '%s,a_later_column\n' "$v2" >"$tmp/later.csv"
+for f in other.csv other.json later.csv; do
+    cp "$tmp/$f" "$tmp/$f.before"
+    expect_fail 2 "--csv '$tmp/$f' does not start with the header of an mpgpu CSV (schema 1 or 2)" -- \
+        mul --method gmp --bits 128 --count 100 --csv "$tmp/$f"
+    check "--csv $f: left as it was" cmp -s "$tmp/$f" "$tmp/$f.before"
+done
 
 # --- Adaptive repetitions: --min-time 0.2 s with passes of milliseconds takes more than --reps
 csv="$tmp/adaptive.csv"
