@@ -522,6 +522,10 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     char why[256];
     const bool any_gpu = want[M_CTT] || want[M_CTW] || want[M_AUTO];
     const bool any_cpu = want[M_CPU_PORT] || want[M_GMP];
+    /* --threads sets GMP's threads and --reduce's: cpu-port alone runs on one. */
+    if (!any_gpu && !want[M_GMP] && cli_option_given(argc, argv, "threads"))
+        cli_bad_input("--threads is not accepted with --method cpu-port, which runs on one thread "
+                      "(003 5.4); --threads sets gmp's threads and --reduce's");
     if (!any_gpu) {
         static const char *const gpu_only[] = {"include-transfers", "include-launch", "device", NULL};
         char mode[40];

@@ -1129,6 +1129,8 @@ int cmd_gcd(int argc, char **argv)
             cli_bad_input("--input sets the size from its pairs; drop --bits");
         if (r.args.gcd_bits_set)
             cli_bad_input("--gcd-bits plants factors in random pairs; it does not apply to --input");
+        if (cli_option_given(argc, argv, "seed"))
+            cli_bad_input("--seed draws random pairs; it does not apply to --input");
         gcd_pairs_read(&r.pairs, r.args.input);
         r.from_input = true;
         r.count = r.pairs.count;

@@ -120,6 +120,11 @@ int cmd_mul(int argc, char **argv)
     cli_parse(argc, argv, &spec, &r.opt);
     free(mhelp);
     if (io.list_methods) {
+        /* A mode that prints and exits: what it would not use is refused, not dropped. */
+        for (int i = 1; i < argc; i++)
+            if (strcmp(argv[i], "--list-methods") != 0)
+                cli_bad_input("--list-methods prints every GPU method and exits; it takes no other "
+                              "option or argument (got '%s')", argv[i]);
         size_t n;
         const mpgpu_mul_method_info *all = mul_bench_methods(&n);
         for (size_t i = 0; i < n; i++)
@@ -142,6 +147,8 @@ int cmd_mul(int argc, char **argv)
     if (io.input) {
         if (n_sizes > 1)
             cli_bad_input("--input sets the size from its operands; give one --bits, not %zu", n_sizes);
+        if (cli_option_given(argc, argv, "seed"))
+            cli_bad_input("--seed draws random operands; it does not apply to --input");
         struct hex_pairs hp;
         hex_pairs_read(io.input, r.opt.bits_set ? r.opt.bits / 32 : 0, MUL_MAX_BITS / 32, &hp);
         r.a = hp.a;

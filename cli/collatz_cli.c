@@ -109,6 +109,8 @@ int collatz_setup(int argc, char **argv, const char *command, struct collatz_ben
         cli_bad_input("--device and --devices both choose the GPU; give one");
     if (devices->arg && !out->m.gpu)
         cli_bad_input("--devices chooses GPUs, but --method cpu runs none; give --method gpu or all");
+    if (!out->m.gpu && cli_option_given(argc, argv, "device"))
+        cli_bad_input("--device chooses the GPU, but --method cpu runs none; give --method gpu or all");
     /* Every rank runs the chunks of one method: the run of rank 0 is the only one. */
     if (ranks_size() > 1 && out->m.gpu && out->m.cpu)
         cli_bad_input("--method all compares two runs, and MPI ranks share one; give --method gpu or cpu");

@@ -238,6 +238,16 @@ if ! awk -F, 'NR > 1 && $1 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-
 fi
 # Scripts read the methods and their size ranges from --list-methods (experiments/common.sh).
 expect_ok "thread-karatsuba2 128 65536 128" -- mul --list-methods
+# A print-and-exit mode: other options are refused, not dropped.
+expect_fail 2 "--list-methods prints every GPU method and exits; it takes no other option or argument (got '--bits')" -- \
+    mul --list-methods --bits 64
+expect_fail 2 "it takes no other option or argument (got '--csv')" -- mul --list-methods --csv /dev/null
+# --seed draws random operands: with --input it would be dropped (the row said seed 0).
+printf '3 5\n' >"$tmp/seed_pairs.txt"
+expect_fail 2 "--seed draws random operands; it does not apply to --input" -- \
+    mul --method gmp --input "$tmp/seed_pairs.txt" --seed 5
+expect_fail 2 "--seed draws random pairs; it does not apply to --input" -- \
+    gcd --method gmp --input "$tmp/seed_pairs.txt" --seed 5
 # thread-comba-reg[-shared] are unrolled for 8..32 words in steps of 4 (whole 16-byte vectors),
 # pair-comba-reg[-shared] in steps of 8 (whole vectors in each half of a), quad- and
 # octo-comba-reg[-shared] in steps of 16 and 32 up to 64 words.

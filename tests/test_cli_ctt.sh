@@ -25,6 +25,8 @@ done
 
 # --- bad input
 # The GPU methods' options with CPU methods alone are refused (they were taken and dropped).
+expect_fail 2 "--threads is not accepted with --method cpu-port, which runs on one thread" -- \
+    ctt-vs-ctw --method cpu-port --threads 2 --count 4
 for opt in "--include-transfers" "--include-launch" "--device 0"; do
     # shellcheck disable=SC2086
     expect_fail 2 "${opt%% *} is not accepted with --method gmp, which runs no GPU method" -- \

@@ -179,6 +179,8 @@ expect_fail 2 "--json '/nonexistent/dir/r.json'" -- mul --json /nonexistent/dir/
 expect_fail 2 "--output '/nonexistent/dir/p.txt' cannot be opened for writing" -- \
     mul --bits 64 --count 10 --output /nonexistent/dir/p.txt
 for sub in collatz delay; do
+    expect_fail 2 "--device chooses the GPU, but --method cpu runs none; give --method gpu or all" -- \
+        $sub --method cpu --device 0
     for method in "" "--method gpu"; do
         # shellcheck disable=SC2086
         expect_fail 2 "--end 5 is not above --start 9" -- $sub $method --start 9 --end 5
