@@ -160,7 +160,8 @@ fi
 
 # tune writes a table that --method auto reads only once MPGPU_TUNE_TABLE names it: it says so,
 # with the table's absolute path, and auto then picks from that table.
-(cd "$tmp" && "$MPGPU" tune --bits 64 --count 100 --method thread-comba --reps 1 --warmup 0 \
+mpgpu_abs=$(cd "$(dirname "$MPGPU")" && pwd)/$(basename "$MPGPU")
+(cd "$tmp" && "$mpgpu_abs" tune --bits 64 --count 100 --method thread-comba --reps 1 --warmup 0 \
     --table t.csv >"$tmp/out" 2>"$tmp/err")
 st=$?
 checks=$((checks + 1))
