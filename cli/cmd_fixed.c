@@ -85,7 +85,7 @@ static const struct cli_option fixed_options[] = {
     {"block", "B", OPT_BLOCK, "threads per block, 1..1024 (default 256)"},
     {"modulus", "HEX", OPT_MODULUS, "the modulus of modular operations, below 2^P, at least 3, odd for montred/montmul/powm (default: a random odd P-bit one from --seed)"},
     {"moduli", "shared|per-element", OPT_MODULI, "one modulus for all elements, or (CGBN's setting) a random odd P-bit one of each element's own from --seed, the kernel deriving its Montgomery constants, for every op that takes a modulus (default shared)"},
-    {"input", "FILE", OPT_INPUT, "read one 'HEX_A HEX_B' line per element instead of random operands (montred: A is T < mR, B is ignored); one --bits and one --op"},
+    {"input", "FILE", OPT_INPUT, "read one 'HEX_A HEX_B' line per element from FILE ('-': stdin) instead of random operands (montred: A is T < mR, B is ignored); one --bits and one --op"},
     {"resources", NULL, OPT_RESOURCES, "print the registers, stack and spills ptxas reported for every kernel when mpgpu was built (of --bits, or every precision; 004 Fig. 3.6) and exit"},
     {0},
 };

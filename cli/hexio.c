@@ -28,7 +28,7 @@ void hex_lines_open_one(struct hex_lines *in, const char *option, const char *pa
     in->format = format;
     in->max_bits = max_bits;
     in->max_len = 2 * (2 + (size_t)((max_bits + 3) / 4)) + HEX_LINE_SLACK;
-    in->f = fopen(path, "r");
+    in->f = !strcmp(path, "-") ? stdin : fopen(path, "r");
     if (!in->f)
         cli_bad_input("%s '%s' cannot be opened for reading: %s; accepted: a readable file of "
                       "%s lines", option, path, strerror(errno), format);
@@ -47,7 +47,7 @@ void hex_lines_open(struct hex_lines *in, const char *path, const char *format, 
 
 void hex_lines_close(struct hex_lines *in)
 {
-    if (in->f)
+    if (in->f && in->f != stdin)
         fclose(in->f);
     free(in->buf);
     in->f = NULL;

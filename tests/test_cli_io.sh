@@ -16,6 +16,24 @@ if [ $st -ne 0 ] || [ "$(cat "$tmp/pipe.txt" 2>/dev/null)" != "$(printf 'f\nfe01
     echo "FAIL: mul --input /dev/stdin (a pipe): status $st, products:"
     sed 's/^/    /' "$tmp/pipe.txt" "$tmp/err"; fails=$((fails + 1))
 fi
+# '-' is stdin, as for --output and --csv (it was refused: "'-' cannot be opened").
+for sub in "mul:f fe01" "gcd:1 ff"; do
+    checks=$((checks + 1))
+    want=$(printf '%s\n' ${sub#*:})
+    printf '3 5\nff ff\n' | "$MPGPU" ${sub%%:*} $GMP --input - --output "$tmp/stdin.txt" >/dev/null 2>"$tmp/err"
+    st=$?
+    if [ $st -ne 0 ] || [ "$(cat "$tmp/stdin.txt" 2>/dev/null)" != "$want" ]; then
+        echo "FAIL: ${sub%%:*} --input - (stdin): status $st, results:"
+        sed 's/^/    /' "$tmp/stdin.txt" "$tmp/err"; fails=$((fails + 1))
+    fi
+done
+checks=$((checks + 1))
+printf '15\n21\n' | "$MPGPU" gcd --shared-factors - --output "$tmp/sf_stdin.txt" >/dev/null 2>"$tmp/err"
+st=$?
+if [ $st -ne 0 ] || ! grep -q '^1 shared,small 3 ' "$tmp/sf_stdin.txt"; then
+    echo "FAIL: gcd --shared-factors - (stdin): status $st"; sed 's/^/    /' "$tmp/sf_stdin.txt" "$tmp/err"
+    fails=$((fails + 1))
+fi
 checks=$((checks + 1))
 "$MPGPU" mul $GMP --input <(printf '# a comment\n0x10 0x10\n') --output "$tmp/subst.txt" >/dev/null 2>"$tmp/err"
 st=$?
