@@ -533,10 +533,16 @@ static void add_bits(const struct cli_spec *spec, struct cli_common *out, const 
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (out->n_bits == CLI_MAX_SIZES)
             cli_bad_input("--bits: more than %d sizes given", CLI_MAX_SIZES);
-        out->bits_list[out->n_bits++] =
+        const unsigned bits =
             spec->bits_multiple
                 ? cli_parse_size("--bits", tok, spec->bits_min, spec->bits_max, spec->bits_multiple)
                 : (unsigned)cli_parse_u64("--bits", tok, 1, CLI_BITS_MAX);
+        /* A size given twice counts once, as a method does: its rows would be duplicates. */
+        bool seen = false;
+        for (size_t i = 0; i < out->n_bits; i++)
+            seen |= out->bits_list[i] == bits;
+        if (!seen)
+            out->bits_list[out->n_bits++] = bits;
     }
     free(copy);
 }

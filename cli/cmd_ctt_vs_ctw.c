@@ -75,7 +75,13 @@ static int ctt_handle(int id, const char *arg, void *ctx)
         for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             if (a->n_words == CLI_MAX_SIZES)
                 cli_bad_input("--words: more than %d lengths given", CLI_MAX_SIZES);
-            a->words[a->n_words++] = (unsigned)cli_parse_u64("--words", t, 1, MPGPU_CTT_MAX_WORDS);
+            const unsigned words = (unsigned)cli_parse_u64("--words", t, 1, MPGPU_CTT_MAX_WORDS);
+            /* A length given twice counts once, as --bits' sizes do. */
+            bool seen = false;
+            for (size_t i = 0; i < a->n_words; i++)
+                seen |= a->words[i] == words;
+            if (!seen)
+                a->words[a->n_words++] = words;
         }
         free(copy);
     } else if (id == OPT_SIGMA) {

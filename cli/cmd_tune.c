@@ -54,7 +54,13 @@ static void add_counts(struct tune_args *t, const char *list)
         if (t->n_counts == TUNE_MAX_COUNTS)
             cli_bad_input("--count: more than %d counts given; accepted: at most %d",
                           TUNE_MAX_COUNTS, TUNE_MAX_COUNTS);
-        t->counts[t->n_counts++] = cli_parse_u64("--count", tok, 1, CLI_COUNT_MAX);
+        const uint64_t count = cli_parse_u64("--count", tok, 1, CLI_COUNT_MAX);
+        /* A count given twice counts once, as --bits' sizes do. */
+        bool seen = false;
+        for (size_t i = 0; i < t->n_counts; i++)
+            seen |= t->counts[i] == count;
+        if (!seen)
+            t->counts[t->n_counts++] = count;
     }
     free(copy);
 }

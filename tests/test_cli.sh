@@ -238,6 +238,11 @@ if ! awk -F, 'NR > 1 && $1 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-
 fi
 # Scripts read the methods and their size ranges from --list-methods (experiments/common.sh).
 expect_ok "thread-karatsuba2 128 65536 128" -- mul --list-methods
+# A list item given twice counts once, as a method does (a size ran twice, its rows duplicates).
+"$MPGPU" mul --method gmp,gmp --bits 64,2^6,128 --bits 64 --count 4 --reps 1 --warmup 0 >"$tmp/dup.out" 2>&1
+check "mul --bits 64,2^6,128 --bits 64: two rows" [ "$(grep -c '^gmp ' "$tmp/dup.out")" -eq 2 ]
+"$MPGPU" ctt-vs-ctw --method gmp --words 1,1 --count 4 --reps 1 --warmup 0 >"$tmp/dup.out" 2>&1
+check "ctt-vs-ctw --words 1,1: one row" [ "$(grep -c '^gmp ' "$tmp/dup.out")" -eq 1 ]
 # A print-and-exit mode: other options are refused, not dropped.
 expect_fail 2 "--list-methods prints every GPU method and exits; it takes no other option or argument (got '--bits')" -- \
     mul --list-methods --bits 64
