@@ -337,6 +337,7 @@ int collatz_run(struct collatz_bench *cb, const struct collatz_methods *m,
         b.reps = 1;
     }
     cb->warmup_passes = b.warmup;
+    cb->timed_passes_least = b.reps;
     build_tables(ctx, m->gpu);
     if (cb->done_before == cb->count) {
         printf("# --checkpoint %s has finished the whole range [%" PRIu64 ", %" PRIu64 "]\n", cb->checkpoint,
@@ -400,9 +401,15 @@ double collatz_overflow_ms_per_pass(const struct collatz_bench *cb)
 int collatz_timed_pass(struct collatz_bench *cb, struct bench_case *c, unsigned pass_index, bool warmup,
                        unsigned seg_bits, const struct md_chunk_ops *ops, void *ctx, double *ms)
 {
-    char label[64];
-    snprintf(label, sizeof label, "%s %s %s %u", cb->command, c->method, warmup ? "warm-up" : "pass",
-             warmup ? pass_index + 1 : pass_index - cb->warmup_passes + 1);
+    /* "of N": a pass's time left is not the run's, which has N of them (and the other kind). */
+    char label[96];
+    if (warmup)
+        snprintf(label, sizeof label, "%s %s warm-up %u of %u, then %u pass%s", cb->command, c->method,
+                 pass_index + 1, cb->warmup_passes, cb->timed_passes_least,
+                 cb->timed_passes_least == 1 ? "" : "es");
+    else
+        snprintf(label, sizeof label, "%s %s pass %u of %u", cb->command, c->method,
+                 pass_index - cb->warmup_passes + 1, cb->timed_passes_least);
     cb->seg_bits = seg_bits;
     collatz_chunks_clear(&cb->chunks);
     const double t0 = time_now_ms();

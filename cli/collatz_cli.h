@@ -120,6 +120,7 @@ struct collatz_bench {
     struct md_stats *stats;
     bool have_dev;
     unsigned warmup_passes;   /* of every case, as the run loop runs them */
+    unsigned timed_passes_least; /* the timed passes of a case, at least (--reps) */
     /* The check (issue 36): the chunks of the last pass that the CPU twin did not compute
      * itself (all of a GPU case; under MPI, the CPU twin's on other ranks), recorded on rank 0. */
     const struct collatz_twin *twin;

@@ -141,6 +141,11 @@ stop_run "ctt-vs-ctw cpu-port pass" sigint 5 \
 stop_run "ctt-vs-ctw cpu-port pass --quiet" sigint 1 "" "${ctt_port[@]}" --quiet
 check "ctt-vs-ctw --quiet: nothing on stderr but the interruption" \
     [ "$(grep -v "interrupted" "$tmp/log" | grep -c .)" -eq 0 ]
+# collatz's first estimate is that of a warm-up pass: it names the passes to come (it read as the
+# whole run's, 12 times too short).
+timeout -k 10 -s INT 5 "$MPGPU" collatz --method cpu --start 2^62 --count 2^40 >/dev/null 2>"$tmp/log"
+check "collatz: the first estimate names the passes to come" \
+    grep -qE "^mpgpu: collatz cpu warm-up 1 of 2, then 10 passes: about [0-9:]+ more" "$tmp/log"
 # gcd's GMP baseline at sizes where a pair takes GMP a while: the pass is predicted before it
 # starts (its first pair passed in silence, and a pair of 2^30 bits takes minutes), then stopped
 # between pairs.
