@@ -599,6 +599,34 @@ void collatz_checkpoint_prepare(const char *path)
         cli_bad_input("--checkpoint %s %s; " CHECKPOINT_PATH_HINT, path, why);
 }
 
+/* The keys of two "k=v;k=v" lists whose values differ: "s_bits 32 there, 37 here, ...". */
+static void params_differ(const char *there, const char *here, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (const char *p = there; *p;) {
+        const char *end = strchr(p, ';');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', n);
+        if (eq) {
+            const size_t key_len = (size_t)(eq - p);
+            const char *mine = NULL;
+            for (const char *q = here; *q && !mine;) {
+                if (!strncmp(q, p, key_len + 1))
+                    mine = q + key_len + 1;
+                q = strchr(q, ';') ? strchr(q, ';') + 1 : q + strlen(q);
+            }
+            const size_t theirs_len = n - key_len - 1, mine_len = mine ? strcspn(mine, ";") : 0;
+            if (!mine || mine_len != theirs_len || strncmp(mine, eq + 1, theirs_len) != 0)
+                snprintf(out + strlen(out), len - strlen(out), "%s%.*s %.*s there, %.*s here",
+                         out[0] ? ", " : "", (int)key_len, p, (int)theirs_len, eq + 1, (int)mine_len,
+                         mine ? mine : "");
+        }
+        p += n + (end != NULL);
+    }
+    if (!out[0])
+        snprintf(out, len, "the keys differ");
+}
+
 bool collatz_checkpoint_load(const char *path, const char *command, const char *params,
                              struct collatz_range_args *r, struct checkpoint *ck)
 {
@@ -612,9 +640,13 @@ bool collatz_checkpoint_load(const char *path, const char *command, const char *
         cli_bad_input("--checkpoint %s %s; remove it to start afresh", path, why);
     if (strcmp(ck->command, command) != 0)
         cli_bad_input("--checkpoint %s belongs to 'mpgpu %s', not 'mpgpu %s'", path, ck->command, command);
-    if (strcmp(ck->params, params) != 0)
-        cli_bad_input("--checkpoint %s was made with %s, not %s; give the same parameters to resume",
-                      path, ck->params, params);
+    if (strcmp(ck->params, params) != 0) {
+        char differ[256];
+        params_differ(ck->params, params, differ, sizeof differ);
+        cli_bad_input("--checkpoint %s was made with %s, not %s (%s); give the options of the run "
+                      "that made it to resume (the CPU twin's defaults of --s-bits and --first-step "
+                      "are not the gpu method's)", path, ck->params, params, differ);
+    }
     if (r->start_set && r->start != ck->start)
         cli_bad_input("--checkpoint %s starts at %" PRIu64 ", not --start %" PRIu64, path, ck->start, r->start);
     r->start = ck->start;

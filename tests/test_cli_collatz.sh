@@ -155,7 +155,7 @@ check "delay resumed totals and records equal unbroken ones" diff <(totals "$tmp
 check "delay records include 837799 with 524" grep -q "n = 837799, D(n) = 524" "$tmp/dwhole"
 
 # A checkpoint of other parameters, of the other subcommand, or damaged is refused.
-expect_fail 2 "was made with bc_bits=12;s_bits=24;first_step=table, not bc_bits=11" -- collatz $CPU --start 2^50 --s-bits 24 --bc-bits 11 --count 2^33 --checkpoint "$tmp/c.ckpt"
+expect_fail 2 "was made with bc_bits=12;s_bits=24;first_step=table, not bc_bits=11;s_bits=24;first_step=table (bc_bits 12 there, 11 here); give the options of the run that made it" -- collatz $CPU --start 2^50 --s-bits 24 --bc-bits 11 --count 2^33 --checkpoint "$tmp/c.ckpt"
 expect_fail 2 "belongs to 'mpgpu collatz', not 'mpgpu delay'" -- delay $CPU --count 2^20 --checkpoint "$tmp/c.ckpt"
 expect_fail 2 "starts at 1125899906842624, not --start 5" -- collatz $CPU --start 5 --s-bits 24 --bc-bits 12 --count 2^33 --checkpoint "$tmp/c.ckpt"
 expect_fail 2 "has finished 8589934592 starting values, more than the 1024" -- collatz $CPU --s-bits 24 --bc-bits 12 --count 1024 --checkpoint "$tmp/c.ckpt"
