@@ -544,7 +544,7 @@ static void built_list(char *s, size_t len)
  * (mpgpu_fixed_resources_get), of the precisions asked for. */
 static int print_resources(const struct cli_common *opt)
 {
-    printf("%-5s %-6s %-9s %-4s %9s %11s %12s %11s\n", "bits", "mem", "op", "impl", "registers",
+    printf("%-5s %-6s %-9s %-6s %9s %11s %12s %11s\n", "bits", "mem", "op", "impl", "registers",
            "stack_bytes", "spill_stores", "spill_loads");
     for (size_t i = 0; i < mpgpu_fixed_resources_count(); i++) {
         mpgpu_fixed_resources k;
@@ -553,7 +553,7 @@ static int print_resources(const struct cli_common *opt)
         for (size_t s = 0; s < opt->n_bits && !wanted; s++)
             wanted = opt->bits_list[s] == k.bits;
         if (wanted)
-            printf("%-5u %-6s %-9s %-4s %9u %11u %12u %11u\n", k.bits, mem_names[k.global_mem],
+            printf("%-5u %-6s %-9s %-6s %9u %11u %12u %11u\n", k.bits, mem_names[k.global_mem],
                    op_names[k.op], impl_names[k.impl], k.registers, k.stack_bytes,
                    k.spill_store_bytes, k.spill_load_bytes);
     }

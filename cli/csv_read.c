@@ -125,6 +125,9 @@ int csv_read_table(FILE *f, struct result_table *t, char *err, size_t err_len)
     while (rc == 0 && getline(&line, &cap, f) >= 0) {
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
+        /* A spreadsheet's UTF-8 byte order mark before the header is no part of it. */
+        if (lineno == 1 && !strncmp(line, "\xEF\xBB\xBF", 3))
+            memmove(line, line + 3, strlen(line + 3) + 1);
         if (line[0] == '\0')
             continue;
         const char *fields[MAX_COLUMNS];

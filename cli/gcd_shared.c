@@ -742,10 +742,10 @@ int gcd_make_moduli(const struct cli_common *opt, const struct gcd_shared_args *
                       "%u..%u (two primes of half the size each)", bits, MAKE_BITS_MIN,
                       MAKE_BITS_MAX);
     if (a->make_count < 2 || a->make_count < rsa_plant_moduli(plants))
-        cli_bad_input("--make-moduli %llu is not accepted; accepted: at least %u (2, and the "
-                      "%u moduli --plant takes)", (unsigned long long)a->make_count,
+        cli_bad_input("--make-moduli %llu is not accepted; accepted: at least %u (%s)",
+                      (unsigned long long)a->make_count,
                       rsa_plant_moduli(plants) > 2 ? rsa_plant_moduli(plants) : 2,
-                      rsa_plant_moduli(plants));
+                      rsa_plant_moduli(plants) > 2 ? "the moduli --plant's relations take" : "two moduli");
     if (!a->output || !strcmp(a->output, "-"))
         cli_bad_input("--make-moduli writes its moduli to --output FILE; give one (not '-': "
                       "stdout says what was planted)");

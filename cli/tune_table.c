@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,9 +132,9 @@ static bool read_rows(FILE *f, const char *name, struct tune_entry **rows, size_
         struct tune_entry e;
         unsigned long long count;
         if (sscanf(line, "%u,%llu,%63[^,],%lf", &e.bits, &count, e.method, &e.median_ms) != 4 ||
-            count == 0) {
-            snprintf(why, why_len, "%s, line %u, is not 'bits,count,method,median_ms' with a "
-                     "count of at least 1", name, lineno);
+            count == 0 || !isfinite(e.median_ms) || e.median_ms <= 0) {
+            snprintf(why, why_len, "%s, line %u, is not 'bits,count,method,median_ms' (a size, a "
+                     "count of at least 1, a method and a time in ms above 0)", name, lineno);
             free(*rows);
             return false;
         }

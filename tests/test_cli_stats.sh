@@ -151,6 +151,12 @@ check "compare from a pipe: the same verdicts" diff <(grep -v '^# base' "$tmp/ou
 check "compare - (stdin): exit 1" [ "$st" -eq 1 ]
 check "compare - (stdin): the same verdicts" diff <(grep -v '^# base' "$tmp/out_pipe") <(grep -v '^# base' "$tmp/out")
 expect_fail 2 "compare: BASE and NEW are both '-' (stdin)" -- compare - -
+# A byte order mark before the header (a CSV saved by a spreadsheet) is skipped.
+{ printf '\xEF\xBB\xBF'; cat "$base"; } >"$tmp/bom.csv"
+"$MPGPU" compare "$tmp/bom.csv" "$new" >"$tmp/out_pipe" 2>&1; st=$?
+check "compare a CSV with a byte order mark: exit 1" [ "$st" -eq 1 ]
+"$MPGPU" compare "$base" "$new" >"$tmp/out_ref" 2>&1
+check "compare a CSV with a byte order mark: the same verdicts" diff <(grep -v '^# base' "$tmp/out_pipe") <(grep -v '^# base' "$tmp/out_ref")
 # A median of 0 made every ratio NaN, judged SAME: a regression from 0 passed the gate.
 { echo "$v2"; row mul same 1024 0 0 0 2.0 "words=32;batches=1"; } >"$tmp/zero.csv"
 expect_fail 2 "line 2: median_ms '0' is not a time in ms above 0" -- compare "$tmp/zero.csv" "$new"
@@ -234,9 +240,9 @@ if $json_built; then
     "$MPGPU" compare "$tmp/a.json" "$tmp/c.json" >"$tmp/out" 2>&1
     check "compare JSON: overlapping samples: SAME by the U test" grep -qE '^SAME .*U p=' "$tmp/out"
     # A FIFO: it hung (opened twice).
-    mkfifo "$tmp/fifo"
-    (cat "$tmp/a.json" >"$tmp/fifo" &)
-    timeout 10 "$MPGPU" compare "$tmp/fifo" "$tmp/b.json" >"$tmp/out_pipe" 2>&1; st=$?
+    mkfifo "$tmp/compare_fifo"
+    (cat "$tmp/a.json" >"$tmp/compare_fifo" &)
+    timeout 10 "$MPGPU" compare "$tmp/compare_fifo" "$tmp/b.json" >"$tmp/out_pipe" 2>&1; st=$?
     check "compare from a FIFO of JSON: exit 0 (not hung: $st)" [ "$st" -eq 0 ]
     check "compare from a FIFO of JSON: SLOW by the U test" grep -qE '^SLOW +1\.04[0-9]+ .*U p=' "$tmp/out_pipe"
     # Against a CSV row, which has no samples: judged by the noise bands (2+2 %), SLOW beyond.

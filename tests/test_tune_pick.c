@@ -143,7 +143,12 @@ int main(void)
     use_table("bits,count,method,median_ms\n");
     expect_refusal(1024, 10240, "has no method for 1024 bits: it has no rows");
     use_table("bits,count,method,median_ms\n1024,0,sumrotate-shuffle,1.0\n");
-    expect_refusal(1024, 10240, "line 2, is not 'bits,count,method,median_ms' with a count of at least 1");
+    expect_refusal(1024, 10240, "line 2, is not 'bits,count,method,median_ms' (a size, a count of at least 1, "
+                                "a method and a time in ms above 0)");
+    use_table("bits,count,method,median_ms\n1024,10240,sumrotate-shuffle,0\n");
+    expect_refusal(1024, 10240, "line 2, is not 'bits,count,method,median_ms' (a size");
+    use_table("bits,count,method,median_ms\n1024,10240,sumrotate-shuffle,nan\n");
+    expect_refusal(1024, 10240, "line 2, is not 'bits,count,method,median_ms' (a size");
     use_table("bits,count,method,median_ms\n1024,10240,sumrotate-shuffle\n");
     expect_refusal(1024, 10240, "line 2, is not 'bits,count,method,median_ms'");
     remove(path);
