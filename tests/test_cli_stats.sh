@@ -178,6 +178,16 @@ check "compare one-sample rows: exit 1 (50 % slower)" [ "$st" -eq 1 ]
 check "compare one-sample rows: 2 % is SAME" grep -qE '^SAME +1\.0200 .*1 sample: threshold +gcd tree-cpu .*input=first_1000.txt$' "$tmp/out"
 check "compare one-sample rows: 50 % is SLOW!" grep -qE '^SLOW! +1\.5000 .*1 sample: threshold +gcd pairs-gpu' "$tmp/out"
 check "compare one-sample rows: both matched" grep -q "^# 2 matched" "$tmp/out"
+# experiments/summarize.sh: a row per result, its subcommand named (mul's and gcd's gmp rows
+# looked alike), and a second header of a concatenated file skipped (it was printed as a row).
+repo=$(cd "$(dirname "$0")/.." && pwd)
+"$MPGPU" mul --method gmp --bits 64 --count 4 --reps 1 --csv "$tmp/sum.csv" --quiet
+"$MPGPU" gcd --method gmp --bits 64 --count 4 --reps 1 --csv "$tmp/sum2.csv" --quiet
+cat "$tmp/sum2.csv" >>"$tmp/sum.csv"
+bash "$repo/experiments/summarize.sh" "$tmp/sum.csv" >"$tmp/sum.md"
+check "summarize: two rows under its header" [ "$(grep -c '^| ' "$tmp/sum.md")" -eq 4 ]
+check "summarize: mul's row" grep -qE '^\| mul \| gmp \(1 thr\) \| 64 \| 4 \|' "$tmp/sum.md"
+check "summarize: gcd's row" grep -qE '^\| gcd \| gmp \(1 thr\) \| 64 \| 4 \|' "$tmp/sum.md"
 # Bad input: one line, and --csv not written (it was, a header alone, before the exit 2).
 echo keep >"$tmp/none.csv"
 "$MPGPU" compare "$base" "$tmp/one_b.csv" --csv "$tmp/none.csv" >"$tmp/out" 2>"$tmp/err"; st=$?
