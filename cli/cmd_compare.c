@@ -205,6 +205,14 @@ static bool any_case_in_common(const struct compare_side *base, const struct com
     return false;
 }
 
+/* Two significant digits below 10, whole percent from 10 on (220, not 2.2e+02), so that the
+ * table's column keeps its width. */
+static const char *percent_text(char *out, size_t len, double pct)
+{
+    snprintf(out, len, pct < 10 ? "%.2g" : "%.0f", pct);
+    return out;
+}
+
 static double noise_band_pct(const struct compare_case *c)
 {
     if (!isnan(c->noise_pct))
@@ -234,7 +242,9 @@ static enum verdict judge(const struct compare_case *b, const struct compare_cas
         differs = fabs(diff_pct) > threshold;
     } else {
         const double band = noise_band_pct(b) + noise_band_pct(n);
-        snprintf(how, len, "noise %.2g+%.2g %%", noise_band_pct(b), noise_band_pct(n));
+        char nb[16], nn[16];
+        snprintf(how, len, "noise %s+%s %%", percent_text(nb, sizeof nb, noise_band_pct(b)),
+                 percent_text(nn, sizeof nn, noise_band_pct(n)));
         differs = fabs(diff_pct) > band;
     }
     if (!differs || diff_pct == 0)

@@ -157,6 +157,11 @@ expect_fail 2 "compare: BASE and NEW are both '-' (stdin)" -- compare - -
 check "compare a CSV with a byte order mark: exit 1" [ "$st" -eq 1 ]
 "$MPGPU" compare "$base" "$new" >"$tmp/out_ref" 2>&1
 check "compare a CSV with a byte order mark: the same verdicts" diff <(grep -v '^# base' "$tmp/out_pipe") <(grep -v '^# base' "$tmp/out_ref")
+# A noise band of 10 % or more is whole percent, so the column keeps its width (it was 2.2e+02).
+{ echo "$v2"; row mul noisy 1024 1.000 0.5 3 220 "words=32"; } >"$tmp/noisy_a.csv"
+{ echo "$v2"; row mul noisy 1024 1.500 0.5 3 12.5 "words=32"; } >"$tmp/noisy_b.csv"
+"$MPGPU" compare "$tmp/noisy_a.csv" "$tmp/noisy_b.csv" >"$tmp/out_pipe" 2>&1
+check "compare: a noise of 220 % and 12.5 % reads '220+12'" grep -qE '^SAME +1\.5000 .* noise 220\+12 % +mul noisy' "$tmp/out_pipe"
 # A median of 0 made every ratio NaN, judged SAME: a regression from 0 passed the gate.
 { echo "$v2"; row mul same 1024 0 0 0 2.0 "words=32;batches=1"; } >"$tmp/zero.csv"
 expect_fail 2 "line 2: median_ms '0' is not a time in ms above 0" -- compare "$tmp/zero.csv" "$new"
