@@ -194,8 +194,6 @@ static void load_side(struct compare_side *s)
     }
 }
 
-/* How far a case's median may move by noise alone, in percent: its relative standard deviation,
- * or for a schema-1 row (no noise column) half its min-max range over the median. */
 static bool any_case_in_common(const struct compare_side *base, const struct compare_side *new)
 {
     for (size_t i = 0; i < base->n_cases; i++)
@@ -213,6 +211,8 @@ static const char *percent_text(char *out, size_t len, double pct)
     return out;
 }
 
+/* How far a case's median may move by noise alone, in percent: its relative standard deviation,
+ * or for a schema-1 row (no noise column) half its min-max range over the median. */
 static double noise_band_pct(const struct compare_case *c)
 {
     if (!isnan(c->noise_pct))
