@@ -1,16 +1,14 @@
 #include "collatz_checkpoint.h"
 
-#include "file_replace.h"
-
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+
+#include "file_replace.h"
 
 #define CHECKPOINT_MAGIC "mpgpu-checkpoint 1"
 /* A checkpoint holds a few hundred bytes plus the delay records (under 200 below 2^64). */
