@@ -382,7 +382,7 @@ static const struct common_def common_defs[] = {
     {OPT_SEED, "seed", "S", "seed of the random input generator (default 1)"},
     {OPT_DEVICE, "device", "D", "CUDA device index (default 0)"},
     {OPT_THREADS, "threads", "T", "CPU threads for the CPU baseline (default 1, as the papers; 0: all cores)"},
-    {OPT_CSV, "csv", "FILE", "append result rows to FILE (the header is written once; '-': stdout, the table then going to stderr)"},
+    {OPT_CSV, "csv", "FILE", "append result rows to FILE (new, empty or an mpgpu CSV; the header is written once; '-': stdout, the table then going to stderr)"},
     {OPT_VERIFY, "verify", "all|sample|none", NULL /* the subcommand's: verify_help */},
     {OPT_INCLUDE_TRANSFERS, "include-transfers", NULL, "include host<->device copies in the timed region (default: kernels only, as the papers)"},
     {OPT_INCLUDE_LAUNCH, "include-launch", NULL, "also time the host's launch latency, as plain CUDA events around a launch do (default: the stream is held until the region is queued, as nvbench, so the GPU's time alone is timed)"},
