@@ -58,7 +58,7 @@ struct compare_case {
     const double *samples;
     unsigned n_samples;
     unsigned timed;     /* repetitions behind the median (samples, else reps); 1: no noise known */
-    bool matched;
+    struct compare_case *partner; /* the other side's case of the same key; NULL: none */
 };
 
 struct compare_side {
@@ -153,7 +153,7 @@ static void case_of(const struct compare_side *s, const struct result_record *r,
     if (!timed || !timed[0])
         timed = result_get(r, "reps");
     c->timed = timed && timed[0] ? (unsigned)strtoul(timed, NULL, 10) : 0;
-    c->matched = false;
+    c->partner = NULL;
 }
 
 static void load_side(struct compare_side *s)
@@ -194,13 +194,19 @@ static void load_side(struct compare_side *s)
     }
 }
 
-static bool any_case_in_common(const struct compare_side *base, const struct compare_side *new)
+/* Pairs each case of base with the case of new of the same key (a side holds a key once);
+ * returns how many pairs. */
+static size_t pair_cases(struct compare_side *base, struct compare_side *new)
 {
+    size_t pairs = 0;
     for (size_t i = 0; i < base->n_cases; i++)
-        for (size_t k = 0; k < new->n_cases; k++)
-            if (!strcmp(base->cases[i].key, new->cases[k].key))
-                return true;
-    return false;
+        for (size_t k = 0; k < new->n_cases && !base->cases[i].partner; k++)
+            if (!new->cases[k].partner && !strcmp(base->cases[i].key, new->cases[k].key)) {
+                base->cases[i].partner = &new->cases[k];
+                new->cases[k].partner = &base->cases[i];
+                pairs++;
+            }
+    return pairs;
 }
 
 /* Two significant digits below 10, whole percent from 10 on (220, not 2.2e+02), so that the
@@ -324,7 +330,7 @@ int cmd_compare(int argc, char **argv)
     load_side(&sides[1]);
     struct compare_side *base = &sides[0], *new = &sides[1];
     /* A gate that compared nothing must not pass; said before --csv is written. */
-    if (!any_case_in_common(base, new))
+    if (pair_cases(base, new) == 0)
         cli_bad_input("compare: no case of %s is in %s, so nothing was compared (%zu and %zu cases); "
                       "accepted: two files with a case in common (docs/compare.md says what makes a "
                       "case)", base->path, new->path, base->n_cases, new->n_cases);
@@ -346,38 +352,33 @@ int cmd_compare(int argc, char **argv)
         fprintf(out_csv, "case,base_ms,new_ms,ratio,verdict\n");
     size_t counts[3] = {0}, slow_beyond = 0;
     for (size_t i = 0; i < base->n_cases; i++) {
-        struct compare_case *b = &base->cases[i];
-        for (size_t k = 0; k < new->n_cases; k++) {
-            struct compare_case *n = &new->cases[k];
-            if (n->matched || strcmp(b->key, n->key) != 0)
-                continue;
-            b->matched = n->matched = true;
-            char how[48], bt[24], nt[24];
-            const enum verdict v = judge(b, n, threshold, how, sizeof how);
-            const double ratio = b->median_ms > 0 ? n->median_ms / b->median_ms : NAN;
-            const bool beyond = v == SLOW && 100.0 * (ratio - 1) > threshold;
-            counts[v]++;
-            slow_beyond += beyond;
-            format_ms(bt, sizeof bt, b->median_ms);
-            format_ms(nt, sizeof nt, n->median_ms);
-            fprintf(table, "%-7s %8.4f %11s %11s  %-18s %s\n", beyond ? "SLOW!" : verdict_names[v],
-                    ratio, bt, nt, how, b->label);
-            if (out_csv) {
-                fputc('"', out_csv);
-                for (const char *c = b->label; *c; c++) {
-                    if (*c == '"')
-                        fputc('"', out_csv);
-                    fputc(*c, out_csv);
-                }
-                fprintf(out_csv, "\",%.6g,%.6g,%.6g,%s\n", b->median_ms, n->median_ms, ratio,
-                        verdict_names[v]);
+        const struct compare_case *b = &base->cases[i], *n = b->partner;
+        if (!n)
+            continue;
+        char how[48], bt[24], nt[24];
+        const enum verdict v = judge(b, n, threshold, how, sizeof how);
+        const double ratio = b->median_ms > 0 ? n->median_ms / b->median_ms : NAN;
+        const bool beyond = v == SLOW && 100.0 * (ratio - 1) > threshold;
+        counts[v]++;
+        slow_beyond += beyond;
+        format_ms(bt, sizeof bt, b->median_ms);
+        format_ms(nt, sizeof nt, n->median_ms);
+        fprintf(table, "%-7s %8.4f %11s %11s  %-18s %s\n", beyond ? "SLOW!" : verdict_names[v],
+                ratio, bt, nt, how, b->label);
+        if (out_csv) {
+            fputc('"', out_csv);
+            for (const char *c = b->label; *c; c++) {
+                if (*c == '"')
+                    fputc('"', out_csv);
+                fputc(*c, out_csv);
             }
-            break;
+            fprintf(out_csv, "\",%.6g,%.6g,%.6g,%s\n", b->median_ms, n->median_ms, ratio,
+                    verdict_names[v]);
         }
     }
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < sides[k].n_cases; i++)
-            if (!sides[k].cases[i].matched)
+            if (!sides[k].cases[i].partner)
                 fprintf(table, "only in %s: %s\n", k ? "NEW" : "BASE", sides[k].cases[i].label);
     fprintf(table, "# %zu matched: %zu FAST, %zu SLOW (%zu beyond --threshold %g %%), %zu SAME\n",
             counts[0] + counts[1] + counts[2], counts[FAST], counts[SLOW], slow_beyond, threshold,
