@@ -11,7 +11,6 @@
 
 #include "mpgpu_version.h"
 #include "file_replace.h"
-#include "output_file.h"
 
 #ifndef MPGPU_HAVE_CJSON
 
@@ -126,14 +125,15 @@ struct json_report *json_report_open(const char *path, const struct run_env *env
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         cli_bad_input("--json '%s' is a directory; accepted: a file to write", path);
     /* The file is replaced after each row: stdout, a device or a FIFO cannot be (a rename would
-     * put a plain file in its place); a symbolic link is followed, so that its target is. */
+     * put a plain file in its place); a symbolic link is followed (file_replace_open), so that its
+     * target is. */
     if (!strcmp(path, "-"))
         cli_bad_input("--json - is not accepted; accepted: a file (rewritten after each row)");
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         cli_bad_input("--json '%s' is not a regular file; accepted: a file (rewritten after each "
                       "row)", path);
     struct json_report *j = calloc(1, sizeof *j);
-    if (!j || !(j->path = output_path_resolve(path)))
+    if (!j || !(j->path = strdup(path)))
         cli_bad_input("--json '%s': out of memory", path);
     j->doc = cJSON_CreateObject();
     cJSON_AddNumberToObject(j->doc, "schema_version", CSV_SCHEMA_VERSION);
