@@ -270,6 +270,40 @@ void cli_check_list(const char *option, const char *arg, const char *accepted)
                       arg[0] ? "it has an empty item" : "it is empty", accepted);
 }
 
+/* values[i] of a list of unsigned or uint64_t. */
+static uint64_t list_value(const struct cli_number_list *l, size_t i)
+{
+    if (l->value_size == sizeof(unsigned))
+        return ((const unsigned *)l->values)[i];
+    return ((const uint64_t *)l->values)[i];
+}
+
+void cli_add_number_list(const struct cli_number_list *l, const char *list)
+{
+    cli_check_list(l->option, list, l->accepted);
+    char *copy = strdup(list);
+    if (!copy)
+        cli_bad_input("%s: out of host memory", l->option);
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const uint64_t v = l->multiple ? cli_parse_size(l->option, tok, (unsigned)l->min, (unsigned)l->max,
+                                                        l->multiple)
+                                       : cli_parse_u64(l->option, tok, l->min, l->max);
+        bool seen = false;
+        for (size_t i = 0; i < *l->n; i++)
+            seen |= list_value(l, i) == v;
+        if (seen)
+            continue;
+        if (*l->n == l->capacity)
+            cli_bad_input("%s: more than %zu %s given; accepted: at most %zu", l->option, l->capacity, l->noun,
+                          l->capacity);
+        if (l->value_size == sizeof(unsigned))
+            ((unsigned *)l->values)[(*l->n)++] = (unsigned)v;
+        else
+            ((uint64_t *)l->values)[(*l->n)++] = v;
+    }
+    free(copy);
+}
+
 #define HELP_WIDTH 80
 
 /* Prints one line of text (no '\n' in it), wrapped at HELP_WIDTH columns: the first row as
@@ -515,7 +549,8 @@ static void add_methods(struct cli_common *out, char *list)
     cli_check_list("--method", list, "method names separated by single commas");
     for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (out->n_methods == CLI_MAX_METHODS)
-            cli_bad_input("--method: more than %d methods given", CLI_MAX_METHODS);
+            cli_bad_input("--method: more than %d methods given; accepted: at most %d", CLI_MAX_METHODS,
+                          CLI_MAX_METHODS);
         out->methods[out->n_methods++] = tok;
     }
 }
@@ -526,25 +561,14 @@ static void add_bits(const struct cli_spec *spec, struct cli_common *out, const 
     char rule[320], accepted[384];
     bits_rule(spec, rule, sizeof rule);
     snprintf(accepted, sizeof accepted, "sizes separated by single commas, each %s", rule);
-    cli_check_list("--bits", list, accepted);
-    char *copy = strdup(list);
-    if (!copy)
-        cli_bad_input("--bits: out of memory");
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (out->n_bits == CLI_MAX_SIZES)
-            cli_bad_input("--bits: more than %d sizes given", CLI_MAX_SIZES);
-        const unsigned bits =
-            spec->bits_multiple
-                ? cli_parse_size("--bits", tok, spec->bits_min, spec->bits_max, spec->bits_multiple)
-                : (unsigned)cli_parse_u64("--bits", tok, 1, CLI_BITS_MAX);
-        /* A size given twice counts once, as a method does: its rows would be duplicates. */
-        bool seen = false;
-        for (size_t i = 0; i < out->n_bits; i++)
-            seen |= out->bits_list[i] == bits;
-        if (!seen)
-            out->bits_list[out->n_bits++] = bits;
-    }
-    free(copy);
+    const bool rule_of_its_own = spec->bits_multiple != 0;
+    cli_add_number_list(&(struct cli_number_list){.option = "--bits", .accepted = accepted, .noun = "sizes",
+                                                  .min = rule_of_its_own ? spec->bits_min : 1,
+                                                  .max = rule_of_its_own ? spec->bits_max : CLI_BITS_MAX,
+                                                  .multiple = spec->bits_multiple,
+                                                  .values = out->bits_list, .value_size = sizeof out->bits_list[0],
+                                                  .n = &out->n_bits, .capacity = CLI_MAX_SIZES},
+                        list);
 }
 
 /* The long option named exactly by name[0, len), or NULL. */

@@ -175,6 +175,25 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
  * "<option> '<arg>' is not accepted: it has an empty item; accepted: <accepted>". */
 void cli_check_list(const char *option, const char *arg, const char *accepted);
 
+/* A comma list of numbers (--bits, ctt-vs-ctw's --words, tune's --count): cli_check_list, then
+ * each item read as cli_parse_size reads it (multiple > 0) or cli_parse_u64 (multiple 0), in
+ * min..max, and added to the values that the option's earlier occurrences gave. A value given
+ * twice counts once, as a method named twice does: its rows would be duplicates. More than
+ * capacity values: cli_bad_input "<option>: more than <capacity> <noun> given; accepted: at most
+ * <capacity>". */
+struct cli_number_list {
+    const char *option;   /* "--bits" */
+    const char *accepted; /* what cli_check_list's message says is accepted */
+    const char *noun;     /* "sizes" */
+    uint64_t min, max;
+    unsigned multiple;
+    void *values;         /* unsigned or uint64_t, value_size bytes each */
+    size_t value_size;
+    size_t *n;
+    size_t capacity;
+};
+void cli_add_number_list(const struct cli_number_list *l, const char *list);
+
 /* True when --NAME was given on the command line (to tell a default from a choice). cli_parse
  * takes options by their whole names only (an abbreviation is an unknown option), so the whole
  * name is the one way an option can have been given. */

@@ -65,25 +65,16 @@ static int ctt_handle(int id, const char *arg, void *ctx)
 {
     struct ctt_args *a = ctx;
     if (id == OPT_OP) {
-        name_list_parse("--op", arg, op_names, MPGPU_CTT_N_OPS, a->ops);
+        name_list_parse("--op", arg, op_names, MPGPU_CTT_N_OPS, NULL, NULL, a->ops);
     } else if (id == OPT_WORDS) {
         char accepted[96];
         snprintf(accepted, sizeof accepted, "lengths in words separated by single commas, each "
                  "in 1..%u", MPGPU_CTT_MAX_WORDS);
-        cli_check_list("--words", arg, accepted);
-        char *copy = strdup(arg);
-        for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-            if (a->n_words == CLI_MAX_SIZES)
-                cli_bad_input("--words: more than %d lengths given", CLI_MAX_SIZES);
-            const unsigned words = (unsigned)cli_parse_u64("--words", t, 1, MPGPU_CTT_MAX_WORDS);
-            /* A length given twice counts once, as --bits' sizes do. */
-            bool seen = false;
-            for (size_t i = 0; i < a->n_words; i++)
-                seen |= a->words[i] == words;
-            if (!seen)
-                a->words[a->n_words++] = words;
-        }
-        free(copy);
+        cli_add_number_list(&(struct cli_number_list){.option = "--words", .accepted = accepted, .noun = "lengths",
+                                                      .min = 1, .max = MPGPU_CTT_MAX_WORDS, .values = a->words,
+                                                      .value_size = sizeof a->words[0], .n = &a->n_words,
+                                                      .capacity = CLI_MAX_SIZES},
+                            arg);
     } else if (id == OPT_SIGMA) {
         a->sigma = cli_parse_real("--sigma", arg, MPGPU_CTT_MAX_WORDS, "a deviation in words", NULL);
     } else if (id == OPT_SIGNED) {
@@ -95,7 +86,7 @@ static int ctt_handle(int id, const char *arg, void *ctx)
 }
 
 static const struct cli_option ctt_options[] = {
-    {"op", "OP[,OP...]", OPT_OP, "the operations, a comma list: add, sub or mul on integers, or qadd, qsub, qmul or qdiv on rationals a/b and c/d, unreduced as 003 4.4.2: (ad+cb)/bd, (ad-cb)/bd, ac/bd, ad/bc (default mul)"},
+    {"op", "OP[,OP...]", OPT_OP, "the operations, a comma list: add, sub or mul on integers, or qadd, qsub, qmul or qdiv on rationals a/b and c/d, unreduced as 003 4.4.2: (ad+cb)/bd, (ad-cb)/bd, ac/bd, ad/bc; all: each (default mul)"},
     {"words", "W[,W...]", OPT_WORDS, "mean operand length in 32-bit words, 1..16384 (default 32); a comma list runs each in turn"},
     {"sigma", "S", OPT_SIGMA, "deviation of the operand lengths in words, a normal distribution around --words, rounded and clamped to 1..16384 (default 0: all equal)"},
     {"signed", NULL, OPT_SIGNED, "random operand signs, of the numerators for rationals (default: non-negative operands, as 003; denominators are always positive)"},

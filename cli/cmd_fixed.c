@@ -54,12 +54,12 @@ static int fixed_handle(int id, const char *arg, void *ctx)
 {
     struct fixed_args *f = ctx;
     switch (id) {
-    case OPT_OP: name_list_parse("--op", arg, op_names, MPGPU_FIXED_N_OPS, f->ops); break;
-    case OPT_IMPL: name_list_parse("--impl", arg, impl_names, MPGPU_FIXED_N_IMPLS, f->impls); break;
+    case OPT_OP: name_list_parse("--op", arg, op_names, MPGPU_FIXED_N_OPS, NULL, NULL, f->ops); break;
+    case OPT_IMPL: name_list_parse("--impl", arg, impl_names, MPGPU_FIXED_N_IMPLS, NULL, NULL, f->impls); break;
     case OPT_CHAIN: f->chain = cli_parse_u64("--chain", arg, 1, UINT64_C(1) << 32); break;
-    case OPT_OPERANDS: name_list_parse("--operands", arg, operands_names, 2, f->operands); break;
-    case OPT_WORD_ORDER: name_list_parse("--word-order", arg, word_order_names, 2, f->word_orders); break;
-    case OPT_MEM: name_list_parse("--mem", arg, mem_names, 2, f->mems); break;
+    case OPT_OPERANDS: name_list_parse("--operands", arg, operands_names, 2, NULL, NULL, f->operands); break;
+    case OPT_WORD_ORDER: name_list_parse("--word-order", arg, word_order_names, 2, NULL, NULL, f->word_orders); break;
+    case OPT_MEM: name_list_parse("--mem", arg, mem_names, 2, NULL, NULL, f->mems); break;
     case OPT_GRID: f->grid = (unsigned)cli_parse_u64("--grid", arg, 1, 0x7fffffff); break;
     case OPT_BLOCK: f->block = (unsigned)cli_parse_u64("--block", arg, 1, 1024); break;
     case OPT_MODULUS: f->modulus = arg; break;
@@ -75,12 +75,12 @@ static int fixed_handle(int id, const char *arg, void *ctx)
 }
 
 static const struct cli_option fixed_options[] = {
-    {"op", "OP[,OP...]", OPT_OP, "operations, a comma list (default montmul): add, sub (two's complement in the operand width), addm, subm (branch-free mod m), mul (column order), karatsuba (one level), montred (T R^-1 mod m, R = 2^(32 ceil(P/32))), montmul (a b R^-1 mod m), powm (a^b mod m)"},
+    {"op", "OP[,OP...]", OPT_OP, "operations, a comma list (default montmul): add, sub (two's complement in the operand width), addm, subm (branch-free mod m), mul (column order), karatsuba (one level), montred (T R^-1 mod m, R = 2^(32 ceil(P/32))), montmul (a b R^-1 mod m), powm (a^b mod m); all: each"},
     {"chain", "K", OPT_CHAIN, "apply the operation K times per element in registers, each time to the last result (default 1); the throughput counts all K"},
-    {"impl", "ptx|c|fp64|hybrid[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C; or, montmul and powm only, 52-bit limbs whose products are fused multiply-adds on the FP64 pipe (fp64), or the PTX path with part of its word products on the FP64 pipe (hybrid) (default ptx; a comma list runs each, fp64 and hybrid with the ops they have)"},
-    {"operands", "separate|interleaved[,...]", OPT_OPERANDS, "the two operands in separate arrays, or interleaved word by word in one (default separate; 004 section 3.4; a comma list runs each)"},
-    {"word-order", "contiguous|coalesced[,...]", OPT_WORD_ORDER, "each element's words together (contiguous: IDX), or word j of every element together (coalesced: COAL_IDX) (default coalesced; a comma list runs each)"},
-    {"mem", "local|global[,...]", OPT_MEM, "operands copied to registers (local: _loc), or used in place in device memory (global: _glo, the operands and the result; mul, karatsuba, montred, montmul and powm keep their temporaries in registers) (default local; a comma list runs each)"},
+    {"impl", "ptx|c|fp64|hybrid[,...]", OPT_IMPL, "carry chains in inline PTX or in plain C; or, montmul and powm only, 52-bit limbs whose products are fused multiply-adds on the FP64 pipe (fp64), or the PTX path with part of its word products on the FP64 pipe (hybrid) (default ptx; a comma list, or all, runs each, fp64 and hybrid with the ops they have)"},
+    {"operands", "separate|interleaved[,...]", OPT_OPERANDS, "the two operands in separate arrays, or interleaved word by word in one (default separate; 004 section 3.4; a comma list, or all, runs each)"},
+    {"word-order", "contiguous|coalesced[,...]", OPT_WORD_ORDER, "each element's words together (contiguous: IDX), or word j of every element together (coalesced: COAL_IDX) (default coalesced; a comma list, or all, runs each)"},
+    {"mem", "local|global[,...]", OPT_MEM, "operands copied to registers (local: _loc), or used in place in device memory (global: _glo, the operands and the result; mul, karatsuba, montred, montmul and powm keep their temporaries in registers) (default local; a comma list, or all, runs each)"},
     {"grid", "G", OPT_GRID, "thread blocks (1..2^31-1; default: one element per thread); fewer blocks loop over the elements"},
     {"block", "B", OPT_BLOCK, "threads per block, 1..1024 (default 256)"},
     {"modulus", "HEX", OPT_MODULUS, "the modulus of modular operations, below 2^P, at least 3, odd for montred/montmul/powm (default: a random odd P-bit one from --seed)"},

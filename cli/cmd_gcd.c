@@ -23,6 +23,7 @@
 #include "hostmem.h"
 #include "interrupt.h"
 #include "mpgpu.h"
+#include "name_list.h"
 #include "output_file.h"
 #include "path_claim.h"
 #include "progress.h"
@@ -898,32 +899,6 @@ static void check_host_memory(const struct gcd_cli *r, const unsigned *sizes, si
     hostmem_require_lower(need > UINT64_MAX ? UINT64_MAX : (uint64_t)need, what, lower);
 }
 
-/* A list option of names (--barrier, --inverse): want[i] for each name given; "all" is every
- * one; extra (when not NULL) is one more accepted name, reported in *extra_given. */
-static void parse_names(const char *option, const char *list, const char *const *names, int n,
-                        const char *extra, bool *extra_given, bool *want)
-{
-    char accepted[128] = "";
-    if (extra)
-        snprintf(accepted, sizeof accepted, "%s, ", extra);
-    for (int i = 0; i < n; i++)
-        snprintf(accepted + strlen(accepted), sizeof accepted - strlen(accepted), "%s, ", names[i]);
-    strncat(accepted, "all", sizeof accepted - strlen(accepted) - 1);
-    cli_check_list(option, list, accepted);
-    char *copy = strdup(list);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        bool known = false;
-        if (extra && !strcmp(t, extra))
-            known = *extra_given = true;
-        for (int i = 0; i < n; i++)
-            if (!strcmp(t, "all") || !strcmp(t, names[i]))
-                known = want[i] = true;
-        if (!known)
-            cli_bad_input("%s '%s' is not accepted; accepted: %s", option, t, accepted);
-    }
-    free(copy);
-}
-
 /* --barrier auto: the fastest barrier for a size (mpgpu_gcd_auto_barrier), as an index of
  * barrier_names. */
 static int auto_barrier(const mpgpu_gcd_moduli *moduli, unsigned bits)
@@ -1112,10 +1087,10 @@ int cmd_gcd(int argc, char **argv)
         r.args.barriers = "all";
     if (all_variants && !r.args.inverses)
         r.args.inverses = "all";
-    parse_names("--barrier", r.args.barriers ? r.args.barriers : "auto", barrier_names,
-                GCD_N_BARRIERS, "auto", &auto_barriers, barriers);
-    parse_names("--inverse", r.args.inverses ? r.args.inverses : "fermat", inverse_names,
-                GCD_N_INVERSES, NULL, NULL, inverses);
+    name_list_parse("--barrier", r.args.barriers ? r.args.barriers : "auto", barrier_names, GCD_N_BARRIERS,
+                    "auto", &auto_barriers, barriers);
+    name_list_parse("--inverse", r.args.inverses ? r.args.inverses : "fermat", inverse_names, GCD_N_INVERSES,
+                    NULL, NULL, inverses);
 
     unsigned sizes[CLI_MAX_SIZES];
     size_t n_sizes = r.opt.n_bits;

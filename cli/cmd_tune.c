@@ -46,23 +46,11 @@ static void add_counts(struct tune_args *t, const char *list)
     snprintf(accepted, sizeof accepted,
              "counts separated by single commas, each an integer in %s..%s",
              cli_format_bound(lo, 1), cli_format_bound(hi, CLI_COUNT_MAX));
-    cli_check_list("--count", list, accepted);
-    char *copy = strdup(list);
-    if (!copy)
-        cli_bad_input("--count: out of memory");
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (t->n_counts == TUNE_MAX_COUNTS)
-            cli_bad_input("--count: more than %d counts given; accepted: at most %d",
-                          TUNE_MAX_COUNTS, TUNE_MAX_COUNTS);
-        const uint64_t count = cli_parse_u64("--count", tok, 1, CLI_COUNT_MAX);
-        /* A count given twice counts once, as --bits' sizes do. */
-        bool seen = false;
-        for (size_t i = 0; i < t->n_counts; i++)
-            seen |= t->counts[i] == count;
-        if (!seen)
-            t->counts[t->n_counts++] = count;
-    }
-    free(copy);
+    cli_add_number_list(&(struct cli_number_list){.option = "--count", .accepted = accepted, .noun = "counts",
+                                                  .min = 1, .max = CLI_COUNT_MAX, .values = t->counts,
+                                                  .value_size = sizeof t->counts[0], .n = &t->n_counts,
+                                                  .capacity = TUNE_MAX_COUNTS},
+                        list);
 }
 
 static int tune_handle(int id, const char *arg, void *ctx)

@@ -15,6 +15,7 @@
 #include "hostmem.h"
 #include "interrupt.h"
 #include "mpgpu.h"
+#include "name_list.h"
 #include "output_file.h"
 #include "progress.h"
 #include "rsa_moduli.h"
@@ -712,24 +713,13 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
 /* --plant's list: names of rsa_plant_names, "all" or "none". */
 static unsigned parse_plants(const char *list)
 {
-    const char *accepted = "shared, duplicate, both, small, all, none";
     if (!list)
         return 0;
-    cli_check_list("--plant", list, accepted);
+    bool planted[RSA_PLANT_KINDS] = {false}, none = false;
+    name_list_parse("--plant", list, rsa_plant_names, RSA_PLANT_KINDS, "none", &none, planted);
     unsigned plants = 0;
-    char *copy = strdup(list);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        unsigned k = 0;
-        while (k < RSA_PLANT_KINDS && strcmp(t, rsa_plant_names[k]) != 0)
-            k++;
-        if (k < RSA_PLANT_KINDS)
-            plants |= 1u << k;
-        else if (!strcmp(t, "all"))
-            plants |= RSA_PLANT_ALL;
-        else if (strcmp(t, "none") != 0)
-            cli_bad_input("--plant '%s' is not accepted; accepted: %s", t, accepted);
-    }
-    free(copy);
+    for (unsigned k = 0; k < RSA_PLANT_KINDS; k++)
+        plants |= (unsigned)planted[k] << k;
     return plants;
 }
 

@@ -243,6 +243,14 @@ expect_ok "thread-karatsuba2 128 65536 128" -- mul --list-methods
 check "mul --bits 64,2^6,128 --bits 64: two rows" [ "$(grep -c '^gmp ' "$tmp/dup.out")" -eq 2 ]
 "$MPGPU" ctt-vs-ctw --method gmp --words 1,1 --count 4 --reps 1 --warmup 0 >"$tmp/dup.out" 2>&1
 check "ctt-vs-ctw --words 1,1: one row" [ "$(grep -c '^gmp ' "$tmp/dup.out")" -eq 1 ]
+# The lists hold 64 values; a duplicate does not take a place (the 65 items below are 64 values).
+"$MPGPU" mul --method gmp --bits "$(seq -s, 64 32 2080),64" --count 2 --reps 1 --warmup 0 >"$tmp/dup.out" 2>&1
+check "mul --bits 64 sizes and a repeat: 64 rows" [ "$(grep -c '^gmp ' "$tmp/dup.out")" -eq 64 ]
+expect_fail 2 "--bits: more than 64 sizes given; accepted: at most 64" -- mul --bits "$(seq -s, 64 32 2112)"
+expect_fail 2 "--bits: more than 64 sizes given; accepted: at most 64" -- \
+    mul --bits "$(seq -s, 64 32 1024)" --bits "$(seq -s, 1056 32 2112)"
+expect_fail 2 "--words: more than 64 lengths given; accepted: at most 64" -- ctt-vs-ctw --words "$(seq -s, 1 65)"
+expect_fail 2 "--method: more than 64 methods given; accepted: at most 64" -- mul --method "$(printf 'gmp,%.0s' $(seq 64))gmp"
 # A print-and-exit mode: other options are refused, not dropped.
 expect_fail 2 "--list-methods prints every GPU method and exits; it takes no other option or argument (got '--bits')" -- \
     mul --list-methods --bits 64

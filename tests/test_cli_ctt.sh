@@ -56,6 +56,10 @@ expect_fail 2 "--sigma 'nan' is not a number" -- ctt-vs-ctw --sigma nan
 expect_fail 2 "--op 'div' is not accepted; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op div
 expect_fail 2 "--op 'QADD' is not accepted; accepted: add, sub, mul, qadd, qsub, qmul, qdiv" -- ctt-vs-ctw --op QADD
 expect_fail 2 "--op 'q' is not accepted" -- ctt-vs-ctw --op q --method gmp
+# "all" names every operation, as in every list of names (gcd --barrier, fixed --impl, ...).
+"$MPGPU" ctt-vs-ctw --op all --method gmp --words 2 --count 8 --reps 1 --warmup 0 --csv "$tmp/all_ops.csv" \
+    >"$tmp/out" 2>&1
+check "ctt-vs-ctw --op all: a row for each of the 7 operations" [ "$(grep -c ',gmp,' "$tmp/all_ops.csv")" -eq 7 ]
 expect_fail 2 "unknown method 'thread'; accepted: ctt, ctw, auto, cpu-port, gmp, all" -- ctt-vs-ctw --method thread
 expect_fail 2 "--method ',' is not accepted: it has an empty item" -- ctt-vs-ctw --method ,
 expect_fail 2 "unknown option '--bits'" -- ctt-vs-ctw --bits 1024

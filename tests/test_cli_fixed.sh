@@ -97,10 +97,11 @@ expect_fail 2 "--csv is not accepted with --resources" -- fixed --resources --cs
 check "fixed --resources --csv: no file" [ ! -e "$tmp/r.csv" ]
 
 # --- without a GPU: one line, exit 3 (on the GPU machine the run succeeds instead); fp64 or
-# hybrid beside ptx with an op they lack is accepted (add runs in ptx alone)
+# hybrid beside ptx with an op they lack is accepted (add runs in ptx alone), and so is "all",
+# which every list of names takes
 for args in "--bits 131 --op add" "--bits 256 --op add,montmul --impl ptx,fp64" \
             "--bits 256 --op add,powm --impl ptx,fp64 --moduli per-element" \
-            "--bits 384 --op add,montmul,powm --impl ptx,hybrid"; do
+            "--bits 384 --op add,montmul,powm --impl ptx,hybrid" "--bits 256 --op all --impl all"; do
     "$MPGPU" fixed $args --count 16 --reps 1 --warmup 0 >"$tmp/out" 2>"$tmp/err"
     status=$?
     checks=$((checks + 1))

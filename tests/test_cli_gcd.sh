@@ -24,8 +24,8 @@ expect_fail 2 "unknown method 'fpga'; accepted: gpu, kary, lehmer, bulk-lehmer, 
 expect_fail 2 "--bits 8193: the bulk methods take numbers of up to 8192 bits (one pair a GPU thread); accepted: 1..8192" -- gcd --method bulk-lehmer --bits 8193
 expect_fail 2 "--bits 16384: the bulk methods take numbers of up to 8192 bits" -- gcd --method gmp,bulk-binary --bits 1024,16384
 expect_fail 2 "--method 'gpu,,gmp' is not accepted: it has an empty item" -- gcd --method gpu,,gmp
-expect_fail 2 "--barrier 'mutex' is not accepted; accepted: auto, coop, cluster, custom, all" -- gcd --barrier mutex
-expect_fail 2 "--inverse 'newton' is not accepted; accepted: euclid, fermat, all" -- gcd --inverse newton
+expect_fail 2 "--barrier 'mutex' is not accepted; accepted: coop, cluster, custom, all, auto (a comma list)" -- gcd --barrier mutex
+expect_fail 2 "--inverse 'newton' is not accepted; accepted: euclid, fermat, all (a comma list)" -- gcd --inverse newton
 expect_fail 2 "--per-thread 3: accepted: auto, 1, 2, 4, 8" -- gcd --per-thread 3
 expect_fail 2 "--per-thread 16" -- gcd --per-thread 16
 expect_fail 2 "--remainder 'barrett' is not accepted; accepted: fast, mod" -- gcd --remainder barrett

@@ -101,7 +101,7 @@ expect_fail 2 "--make-moduli --bits 63 is not accepted; accepted: an even number
 expect_fail 2 "--make-moduli --bits 16386 is not accepted" -- gcd --make-moduli 10 --bits 16386 --output "$tmp/x"
 expect_fail 2 "--make-moduli 8 is not accepted; accepted: at least 9" -- gcd --make-moduli 8 --plant all --output "$tmp/x"
 expect_fail 2 "--make-moduli 1 is out of range" -- gcd --make-moduli 1 --output "$tmp/x"
-expect_fail 2 "--plant 'twins' is not accepted; accepted: shared, duplicate, both, small, all, none" -- gcd --make-moduli 10 --plant twins --output "$tmp/x"
+expect_fail 2 "--plant 'twins' is not accepted; accepted: shared, duplicate, both, small, all, none (a comma list)" -- gcd --make-moduli 10 --plant twins --output "$tmp/x"
 expect_fail 2 "writes its moduli to --output FILE" -- gcd --make-moduli 10
 # Options --make-moduli would not use are refused (they were dropped: --bits 256,512 made 256-bit
 # moduli alone, --csv and --json no file).

@@ -78,7 +78,7 @@ expect_ok "--op OP[,OP...]" -- ctt-vs-ctw --help
     expect_fail 3 "fixed runs on the GPU only" -- fixed $variants --count 10
 done
 expect_fail 2 "--mem 'local,,global' is not accepted: it has an empty item" -- fixed --mem local,,global
-expect_fail 2 "--mem 'shared' is not accepted; accepted: local, global (a comma list)" -- fixed --mem local,shared
+expect_fail 2 "--mem 'shared' is not accepted; accepted: local, global, all (a comma list)" -- fixed --mem local,shared
 expect_fail 2 "--word-order 'rows' is not accepted; accepted: contiguous, coalesced" -- fixed --word-order rows
 for help in "--mem local|global[,...]" "--operands separate|interleaved[,...]" \
             "--word-order contiguous|coalesced[,...]" "every combination runs"; do
