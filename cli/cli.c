@@ -825,6 +825,19 @@ void cli_refuse_options(int argc, char **argv, const char *const *names, const c
             cli_bad_input("--%s is not accepted with %s, %s", *n, mode, why);
 }
 
+size_t cli_methods_text(const struct cli_common *opt, char *buf, size_t len)
+{
+    size_t n = 0, used = (size_t)snprintf(buf, len, "--method ");
+    for (size_t i = 0; i < opt->n_methods; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i; k++)
+            seen |= !strcmp(opt->methods[k], opt->methods[i]);
+        if (!seen && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", n++ ? "," : "", opt->methods[i]);
+    }
+    return n;
+}
+
 bool cli_option_given(int argc, char **argv, const char *name)
 {
     size_t n = strlen(name);

@@ -199,6 +199,10 @@ void cli_add_number_list(const struct cli_number_list *l, const char *list);
  * name is the one way an option can have been given. */
 bool cli_option_given(int argc, char **argv, const char *name);
 
+/* "--method A[,B...]", the methods as given, each once, into buf (for cli_refuse_options' MODE);
+ * returns how many, for "which runs" or "which run". */
+size_t cli_methods_text(const struct cli_common *opt, char *buf, size_t len);
+
 /* The options of a run that prints and exits (toom --count-ops, gcd --make-moduli, collatz
  * --tables, fixed --resources) that it would not use: the first of `names` (long names without
  * "--", NULL-ended) given is refused, "--NAME is not accepted with MODE, WHY", so that none (an

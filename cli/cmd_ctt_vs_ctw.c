@@ -525,12 +525,10 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
                       "(003 5.4); --threads sets gmp's threads and --reduce's");
     if (!any_gpu) {
         static const char *const gpu_only[] = {"include-transfers", "include-launch", "device", NULL};
-        char mode[40];
-        snprintf(mode, sizeof mode, "--method %s%s%s", want[M_CPU_PORT] ? "cpu-port" : "",
-                 want[M_CPU_PORT] && want[M_GMP] ? "," : "", want[M_GMP] ? "gmp" : "");
+        char mode[200];
+        const size_t n_given = cli_methods_text(&t.opt, mode, sizeof mode);
         cli_refuse_options(argc, argv, gpu_only, mode,
-                           want[M_CPU_PORT] && want[M_GMP] ? "which run no GPU method; name one"
-                                                           : "which runs no GPU method; name one");
+                           n_given > 1 ? "which run no GPU method; name one" : "which runs no GPU method; name one");
     }
     const bool have_gpu = any_gpu && gpu_open(t.opt.device, why, sizeof why);
     const bool gpu_missing = any_gpu && !have_gpu;

@@ -1065,13 +1065,11 @@ int cmd_gcd(int argc, char **argv)
          * dropped; without a GPU the run said "no GPU" instead). */
         static const char *const moduli_only[] = {"barrier", "inverse", "per-thread", "remainder",
                                                   "L", "all-primes", NULL};
-        char mode[200] = "--method ";
-        for (size_t i = 0; i < r.opt.n_methods; i++)
-            snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "%s%s", i ? "," : "",
-                     r.opt.methods[i]);
+        char mode[200];
+        const size_t n_given = cli_methods_text(&r.opt, mode, sizeof mode);
         cli_refuse_options(argc, argv, moduli_only, mode,
-                           r.opt.n_methods > 1 ? "which use no moduli (the option applies to gpu and kary)"
-                                               : "which uses no moduli (the option applies to gpu and kary)");
+                           n_given > 1 ? "which use no moduli (the option applies to gpu and kary)"
+                                       : "which uses no moduli (the option applies to gpu and kary)");
     }
     if (want_kary && !want_gpu) {
         /* The k-ary method has no grid barrier a step and no Fig. 2 inverse. */

@@ -33,7 +33,7 @@ for opt in "--include-transfers" "--include-launch" "--device 0"; do
         ctt-vs-ctw --method gmp $opt --count 4
     # shellcheck disable=SC2086
     expect_fail 2 "${opt%% *} is not accepted with --method cpu-port,gmp, which run no GPU method" -- \
-        ctt-vs-ctw --method gmp,cpu-port $opt --count 4
+        ctt-vs-ctw --method cpu-port,gmp,cpu-port $opt --count 4
 done
 expect_fail 2 "--words 0 is out of range; accepted: 1..16384" -- ctt-vs-ctw --words 0
 expect_fail 2 "--words 16385 is out of range; accepted: 1..16384" -- ctt-vs-ctw --words 16385

@@ -97,6 +97,11 @@ for m in lehmer bulk-lehmer,bulk-binary auto; do
         expect_fail 2 "${opt%% *} is not accepted with --method $m, which use" -- gcd --method $m $opt --bits 64 --count 1
     done
 done
+# A method named twice is named once in the message, which counts the methods by their names.
+expect_fail 2 "--barrier is not accepted with --method lehmer, which uses no moduli" -- \
+    gcd --method lehmer,lehmer --barrier coop --bits 64 --count 1
+expect_fail 2 "--barrier is not accepted with --method lehmer,bulk-lehmer, which use no moduli" -- \
+    gcd --method lehmer,bulk-lehmer,lehmer --barrier coop --bits 64 --count 1
 for opt in "--barrier coop" "--inverse euclid" "--per-thread 8" "--remainder mod"; do
     # shellcheck disable=SC2086
     expect_fail 2 "${opt%% *} is not accepted with --method kary without gpu, whose k-ary steps" -- \
