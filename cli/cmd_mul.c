@@ -50,7 +50,7 @@ static int mul_handle(int id, const char *arg, void *ctx)
 }
 
 static const struct cli_option mul_options[] = {
-    {"input", "FILE", OPT_INPUT, "read operand pairs from FILE ('-': stdin), one 'HEX_A HEX_B' line each, instead of random operands"},
+    {"input", "FILE", OPT_INPUT, "read operand pairs from FILE ('-': stdin), one 'HEX_A HEX_B' line each, instead of random operands; they are zero-padded to one --bits, or without it to the smallest size that holds the widest (a product's work is its size's)"},
     {"output", "FILE", OPT_OUTPUT, "write the products to FILE ('-': stdout, the table then going to stderr), one hex line each, in input order (from the first method that ran and matched GMP); FILE is replaced only when they are all written"},
     {"list-methods", NULL, OPT_LIST_METHODS, "print each GPU method as 'NAME MIN_BITS MAX_BITS MULTIPLE_BITS', one a line, for scripts, and exit"},
     {"batch", "N", OPT_BATCH, "at most N products per device batch (default: all that fit in 90% of free device memory)"},
