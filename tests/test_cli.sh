@@ -164,6 +164,12 @@ if ! cmp -s "$tmp/prod.txt" "$tmp/want.txt"; then
     echo "FAIL: --output products differ:"; diff "$tmp/want.txt" "$tmp/prod.txt" | sed 's/^/    /'
     fails=$((fails + 1))
 fi
+# The pairs zero-padded to --bits: the row's size is 256 bits (80 without it, rounded up to 96),
+# and the products are the same.
+expect_ok "gmp                               256            4" -- mul --input "$tmp/pairs.txt" --bits 256 \
+    --output "$tmp/prod256.txt" --method gmp --reps 2
+expect_ok "gmp                                96            4" -- mul --input "$tmp/pairs.txt" --method gmp --reps 2
+check "mul --input --bits 256: the same products" cmp -s "$tmp/prod256.txt" "$tmp/want.txt"
 
 # Without a GPU, GPU methods are skipped with one clear line, and the baseline still prints.
 if ! nvidia-smi >/dev/null 2>&1; then
