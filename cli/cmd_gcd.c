@@ -573,22 +573,26 @@ static size_t to_words(uint32_t *w, const mpz_t x)
 }
 
 /* GMP's GCD is subquadratic: a pass at 2^30 bits takes minutes a pair, and its first pair would
- * pass in silence. So before the first pass at a size beyond 2^20 bits, a pair of 2^19 bits and
- * one of 2^20 are timed, and a pass predicted from the second by the power law through both
- * (GMP's n log^2 n grows faster than that slope beyond it; the pass's own progress corrects the
- * prediction once its first pair is done). Said when it comes to more than 10 s. */
-#define GMP_PREDICT_BITS (1u << 20)
-static double time_gmp_gcd(gmp_randstate_t rs, unsigned bits)
+ * pass in silence. So before the first pass at a size beyond 2^21 bits it is predicted: GMP's
+ * GCD (half-GCD) costs about c M(n) log n, M(n) a product's time, so a pair of n bits takes
+ * gcd(2^21) x (M(n) / M(2^21)) x (log n / 21), one GCD and one product of 2^21 bits timed and one
+ * product of the pass's widest pair. On an AMD EPYC host (GMP 6.2.1) it put passes of 2^24 and
+ * 2^26 bits 8 % and 15 % under their times, where a power law through GCDs of 2^19 and 2^20 bits
+ * (before) was 54 % over at 2^25: the exponent of GMP's GCD falls from 1.40 there to 1.24 at 2^25,
+ * as that of its product does. Said when the pass comes to more than 10 s; its own progress
+ * corrects it once its first pair is done. */
+#define GMP_PREDICT_BITS (1u << 21)
+
+/* x = a b, the faster of two: the first also pays for x's pages. */
+static double time_gmp_mul(mpz_t x, const mpz_t a, const mpz_t b)
 {
-    mpz_t a, b, g;
-    mpz_inits(a, b, g, NULL);
-    mpz_urandomb(a, rs, bits);
-    mpz_urandomb(b, rs, bits);
-    const double t0 = time_now_ms();
-    mpz_gcd(g, a, b);
-    const double ms = time_now_ms() - t0;
-    mpz_clears(a, b, g, NULL);
-    return ms;
+    double best = INFINITY;
+    for (int k = 0; k < 2; k++) {
+        const double t0 = time_now_ms();
+        mpz_mul(x, a, b);
+        best = fmin(best, time_now_ms() - t0);
+    }
+    return best;
 }
 
 static void predict_gmp_pass(struct gcd_cli *r, unsigned bits)
@@ -599,19 +603,34 @@ static void predict_gmp_pass(struct gcd_cli *r, unsigned bits)
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, (unsigned long)r->opt.seed);
-    const double half_ms = time_gmp_gcd(rs, GMP_PREDICT_BITS / 2);
-    const double pair_ms = time_gmp_gcd(rs, GMP_PREDICT_BITS);
+    mpz_t a, b, x;
+    mpz_inits(a, b, x, NULL);
+    mpz_urandomb(a, rs, GMP_PREDICT_BITS);
+    mpz_urandomb(b, rs, GMP_PREDICT_BITS);
+    const double ref_mul_ms = time_gmp_mul(x, a, b);
+    const double t0 = time_now_ms();
+    mpz_gcd(x, a, b);
+    const double ref_gcd_ms = time_now_ms() - t0;
+    size_t widest = 0; /* of pairs read from --input, which may differ in size */
+    for (size_t i = 1; i < r->count; i++)
+        if (mpz_size(r->pairs.a[i]) + mpz_size(r->pairs.b[i]) >
+            mpz_size(r->pairs.a[widest]) + mpz_size(r->pairs.b[widest]))
+            widest = i;
+    const double mul_ms = time_gmp_mul(x, r->pairs.a[widest], r->pairs.b[widest]);
+    mpz_clears(a, b, x, NULL);
     gmp_randclear(rs);
-    const double slope = half_ms > 0 && pair_ms > half_ms ? log2(pair_ms / half_ms) : 1.0;
-    const double pass_s = 1e-3 * pair_ms * r->count * pow((double)bits / GMP_PREDICT_BITS, slope);
+    const double pair_ms =
+        ref_gcd_ms * (mul_ms / fmax(ref_mul_ms, 1e-3)) * (log2((double)bits) / log2(GMP_PREDICT_BITS));
+    const double pass_s = 1e-3 * pair_ms * r->count;
     if (pass_s <= 10.0)
         return;
     char eta[32];
     progress_format_duration(eta, sizeof eta, pass_s);
     const unsigned passes = r->opt.warmup + r->opt.reps;
-    fprintf(stderr, "mpgpu: gcd gmp at %u bits: about %s a pass of %zu pairs, %u pass%s or more "
-            "(predicted from pairs of 2^19 and 2^20 bits); Ctrl-C stops after a pair, twice at once\n",
-            bits, eta, r->count, passes, passes == 1 ? "" : "es");
+    fprintf(stderr, "mpgpu: gcd gmp at %u bits: about %s a pass of %zu pair%s, %u pass%s or more "
+            "(predicted from GMP's GCD and product at 2^21 bits and its product of the widest pair); "
+            "Ctrl-C stops after a pair, twice at once\n",
+            bits, eta, r->count, r->count == 1 ? "" : "s", passes, passes == 1 ? "" : "es");
 }
 
 static int gcd_pass(void *ctx, struct bench_case *c, unsigned pass_index, bool warmup, double *ms)
