@@ -8,6 +8,7 @@
 #include "interrupt.h"
 #include "markdown_stream.h"
 #include "nvml_probe.h"
+#include "output_file.h"
 #include "progress.h"
 
 /* The whole of a case predicted to last longer than this says so after its first pass. */
@@ -157,10 +158,17 @@ static void emit_row(struct bench *b, const struct bench_ops *ops, void *ctx, co
     ops->describe(ctx, c, row.params, sizeof row.params);
     if (b->table) {
         table_row(b->table, &row, b->opt->markdown);
-        fflush(b->table);
+        const int err = output_flush_error(b->table);
+        if (err && b->table == stdout) {
+            output_note_stdout_error(err); /* said at exit, as for any failure of stdout */
+            b->output_failed = true;
+        }
     }
-    if (b->csv && csv_write_row(b->csv, b->csv_schema, &b->env, &row) != 0 && b->exit_status == 0)
-        b->exit_status = EXIT_BAD_INPUT;
+    if (b->csv && csv_write_row(b->csv, b->csv_schema, &b->env, &row) != 0) {
+        b->output_failed = true;
+        if (b->exit_status == 0)
+            b->exit_status = EXIT_BAD_INPUT;
+    }
     if (b->json && json_report_add(b->json, &row, s->ms, s->gpu.reasons_read ? s->throttled : NULL, s->n) != 0 &&
         b->exit_status == 0)
         b->exit_status = EXIT_BAD_INPUT;
@@ -326,7 +334,8 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
         exit(EXIT_BAD_INPUT);
     }
     uint64_t rows = 0, checked = 0, bad_rows = 0;
-    for (size_t i = 0; i < n_cases && !b->interrupted; i++) {
+    size_t i = 0;
+    for (; i < n_cases && !b->interrupted && !b->output_failed; i++) {
         struct bench_case *c = &cases[i];
         if (progress_mode_for(b->opt->quiet) == PROGRESS_BAR && n_cases > 1) {
             fprintf(stderr, "[%zu/%zu] %s", i + 1, n_cases, c->method);
@@ -400,6 +409,13 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
     if (b->interrupted) {
         fprintf(stderr, "mpgpu: interrupted; the rows above are complete, later cases did not run\n");
         return EXIT_INTERRUPTED;
+    }
+    if (b->output_failed && i < n_cases) {
+        /* Rows that could not be written would be measurements lost. */
+        fprintf(stderr, "mpgpu: a row could not be written; the %zu later case%s did not run\n", n_cases - i,
+                n_cases - i == 1 ? "" : "s");
+        if (b->exit_status == 0)
+            b->exit_status = EXIT_BAD_INPUT;
     }
     return b->exit_status;
 }

@@ -119,6 +119,7 @@ struct bench {
     bool csv_is_stdout;
     struct json_report *json;    /* opened by bench_open; NULL without --json */
     bool interrupted;
+    bool output_failed;          /* a row could not be written (a reader gone, a full disk): stop */
     int exit_status;             /* the worst so far: EXIT_MISMATCH, ..., 0 */
 };
 

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -11,13 +12,40 @@ static volatile sig_atomic_t requested;
 static volatile sig_atomic_t silent; /* an MPI rank other than 0 */
 static volatile sig_atomic_t ranks;  /* under mpirun */
 
-static void on_signal(int sig)
+/* The first request: who sent it, and when. */
+static volatile sig_atomic_t first_sig;
+static volatile pid_t first_sender;
+static struct timespec first_at;
+
+/* GNU timeout sends its signal to mpgpu and then to its whole process group, so the one request
+ * comes twice, microseconds apart, from one sender: that second one must not abort. A second
+ * Ctrl-C on a terminal comes from the kernel (si_pid 0), and a second kill from a user comes
+ * later than this. */
+#define SAME_REQUEST_NS 50000000L
+
+static bool repeats_first(int sig, const siginfo_t *info)
 {
+    struct timespec now;
+    if (sig != first_sig || info->si_code != SI_USER || info->si_pid == 0 || info->si_pid != first_sender ||
+        clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+        return false;
+    const long ns = (long)(now.tv_sec - first_at.tv_sec) * 1000000000L + (now.tv_nsec - first_at.tv_nsec);
+    return ns < SAME_REQUEST_NS;
+}
+
+static void on_signal(int sig, siginfo_t *info, void *context)
+{
+    (void)context;
     if (requested) {
+        if (repeats_first(sig, info))
+            return;
         file_replace_remove_pending();
         _exit(EXIT_INTERRUPTED);
     }
     requested = 1;
+    first_sig = sig;
+    first_sender = info->si_code == SI_USER ? info->si_pid : 0;
+    clock_gettime(CLOCK_MONOTONIC, &first_at);
     /* A new line first: the progress bar may be half drawn. */
     static const char ctrl_c[] = "\nmpgpu: interrupted; finishing the current step (Ctrl-C again to abort)\n";
     static const char term[] = "\nmpgpu: interrupted by SIGTERM; finishing the current step (a second "
@@ -35,7 +63,8 @@ static void catch_signal(int sig)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, NULL);
 }

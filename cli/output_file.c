@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,14 +30,27 @@ void output_set_exit_status(int status)
     main_status = status;
 }
 
+static int stdout_first_error;
+
+void output_note_stdout_error(int err)
+{
+    if (!stdout_first_error)
+        stdout_first_error = err;
+}
+
 static void check_stdout_at_exit(void)
 {
     const bool failed_before = ferror(stdout);
     int err = output_flush_error(stdout);
+    if (err && stdout_first_error)
+        err = stdout_first_error;
     /* A failed flush drops what it held, so an earlier failure's reason is gone; a write of
      * nothing still fails where stdout is closed or full. */
     if (err == EIO && failed_before && write(STDOUT_FILENO, "", 0) < 0)
         err = errno;
+    struct pollfd out = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    if (err == EIO && failed_before && poll(&out, 1, 0) == 1 && (out.revents & POLLERR))
+        err = EPIPE; /* a pipe whose reader is gone reports an error, where a write of nothing does not */
     errno = 0;
     if (fclose(stdout) != 0 && err == 0)
         err = errno ? errno : EIO;
@@ -51,6 +66,9 @@ void output_guard_stdout(void)
         if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDONLY) != fd)
             _exit(EXIT_BAD_INPUT); /* not even /dev/null: nothing can be said anywhere */
     atexit(check_stdout_at_exit);
+    /* A reader gone (mpgpu ... | head) is a failed write mpgpu reports and stops at, exit 2,
+     * rather than a death by SIGPIPE without a word. */
+    signal(SIGPIPE, SIG_IGN);
 }
 
 /* Links followed at most this deep, as the kernel's own limit for a path (MAXSYMLINKS). */
