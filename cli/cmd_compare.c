@@ -383,9 +383,8 @@ int cmd_compare(int argc, char **argv)
     fprintf(table, "# %zu matched: %zu FAST, %zu SLOW (%zu beyond --threshold %g %%), %zu SAME\n",
             counts[0] + counts[1] + counts[2], counts[FAST], counts[SLOW], slow_beyond, threshold,
             counts[SAME]);
-    if (out_csv)
-        output_file_commit(&csv);
-    const int status = slow_beyond ? EXIT_MISMATCH : 0;
+    const int csv_status = out_csv ? output_file_commit(&csv) : 0;
+    const int status = slow_beyond ? EXIT_MISMATCH : csv_status;
     for (int k = 0; k < 2; k++) {
         free(sides[k].cases);
         result_table_free(&sides[k].table);

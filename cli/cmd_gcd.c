@@ -88,6 +88,7 @@ struct gcd_cli {
     unsigned gmp_told_bits; /* the size whose gmp passes were last predicted */
     struct output_file output;
     bool output_written;
+    int output_status; /* EXIT_BAD_INPUT when writing --output failed, for the run's status */
     mpgpu_gcd_plan *plan;   /* of the GPU case in hand */
     uint32_t *words;        /* a pair and its GCD as words, for the plan */
     /* A bulk case whose pairs fit the device at once: A, B and G word-major there, uploaded
@@ -697,7 +698,7 @@ static void write_output(struct gcd_cli *r)
         return;
     for (size_t i = 0; i < r->count; i++)
         gmp_fprintf(r->output.f, "%Zx\n", r->g[i]);
-    output_file_commit(&r->output);
+    r->output_status = output_file_commit(&r->output);
     r->output_written = true;
 }
 
@@ -1224,6 +1225,8 @@ int cmd_gcd(int argc, char **argv)
     int status = bench_run(&b, &gcd_ops, &r, cases, n_cases);
     if (r.output.f && !r.output_written)
         status = output_file_abandon(&r.output, status, "GCDs");
+    if (status == 0)
+        status = r.output_status;
     gcd_pairs_free(&r.pairs);
     gcd_mpz_array_free(r.expect, r.count);
     free(r.expect_ready);

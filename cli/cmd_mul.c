@@ -260,6 +260,8 @@ int cmd_mul(int argc, char **argv)
     int status = bench_run(&b, &mul_bench_ops, &r, cases, n_cases);
     if (r.output.f && !r.output_written)
         status = output_file_abandon(&r.output, status, "products");
+    if (status == 0)
+        status = r.output_status;
     if (r.from_input) {
         free(r.a);
         free(r.b);

@@ -55,6 +55,7 @@ struct shared_run {
     unsigned phases;
     mpz_t *N, *expect;        /* for the check: the moduli, the twin's g_i */
     struct output_file output;
+    int output_status; /* EXIT_BAD_INPUT when writing --output failed, for the run's status */
     struct progress pg;
     bool uses_gpu; /* tree-gpu or pairs-gpu */
     /* pairs-gpu: --checkpoint, the input's hash, and what a checkpoint read holds: the tiles
@@ -572,8 +573,8 @@ static void write_output(struct shared_run *r)
                "shared; hex; docs/shared-factors.md)\n",
             r->path, r->method, r->n, mpgpu_shared_factors_report_count(r->report));
     print_findings(r, f, false);
-    output_file_commit(&r->output);
-    r->output.f = NULL;
+    r->output_status = output_file_commit(&r->output);
+    r->output.f = NULL; /* written: stdout too, which the commit leaves open */
 }
 
 static void shared_summary(void *ctx, const struct bench_case *c, FILE *out)
@@ -695,6 +696,8 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
     int status = bench_run(&b, &shared_ops, &r, &c, 1);
     if (r.output.f)
         status = output_file_abandon(&r.output, status, "findings");
+    if (status == 0)
+        status = r.output_status;
     mpgpu_shared_factors_report_destroy(r.report);
     for (size_t i = 0; i < r.n; i++) {
         mpz_clear(r.N[i]);
@@ -780,9 +783,10 @@ int gcd_make_moduli(const struct cli_common *opt, const struct gcd_shared_args *
             fputc('\n', out.f);
             putchar('\n');
         }
-        output_file_commit(&out);
-        printf("%zu moduli of %u bits (seed %llu) in %s, one a line from line 1\n", n, bits,
-               (unsigned long long)opt->seed, a->output);
+        status = output_file_commit(&out);
+        if (status == 0)
+            printf("%zu moduli of %u bits (seed %llu) in %s, one a line from line 1\n", n, bits,
+                   (unsigned long long)opt->seed, a->output);
     }
     for (size_t i = 0; i < n; i++)
         mpz_clear(N[i]);

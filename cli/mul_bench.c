@@ -517,7 +517,7 @@ static void write_output(struct mul_bench *m)
         return;
     for (size_t p = 0; p < m->count; p++)
         hex_write_number(m->output.f, m->c + p * 2 * m->words, 2 * (size_t)m->words);
-    output_file_commit(&m->output);
+    m->output_status = output_file_commit(&m->output);
     m->output_written = true;
 }
 

@@ -42,6 +42,7 @@ struct mul_bench {
     struct output_file output; /* --output, opened up front: the products of the first case
                               * that matches GMP are written there */
     bool output_written;
+    int output_status; /* EXIT_BAD_INPUT when writing --output failed, for the run's status */
     unsigned words;          /* size of the operands held now */
     uint32_t *a, *b, *c;     /* product-major operands and products */
     /* --devices of `mpgpu mul` (issue 14), resolved; n == 0 (toom, tune): the GPU selected

@@ -143,11 +143,11 @@ void output_file_move_table(const struct output_file *o, FILE **table)
         *table = stderr;
 }
 
-void output_file_commit(struct output_file *o)
+int output_file_commit(struct output_file *o)
 {
     if (o->f == stdout) {
         fflush(stdout);
-        return;
+        return 0;
     }
     int err;
     if (o->replace.tmp) {
@@ -158,8 +158,10 @@ void output_file_commit(struct output_file *o)
             err = errno;
     }
     o->f = NULL;
-    if (err)
-        cli_bad_input("%s '%s': writing failed: %s", o->option, o->path, strerror(err));
+    if (!err)
+        return 0;
+    cli_error("%s '%s': writing failed: %s", o->option, o->path, strerror(err));
+    return EXIT_BAD_INPUT;
 }
 
 int output_file_abandon(struct output_file *o, int status, const char *what)

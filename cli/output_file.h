@@ -49,9 +49,11 @@ char *output_path_resolve(const char *path);
 /* With the results on stdout, the readable table (*table, NULL with --quiet) moves to stderr, as
  * it does for --csv -, so that stdout holds the results alone. */
 void output_file_move_table(const struct output_file *o, FILE **table);
-/* The results are all written: closes the file and renames it into place. A failed write, close
- * or rename exits with status 2 naming the path and the error (stdout's: reported at exit). */
-void output_file_commit(struct output_file *o);
+/* The results are all written: closes the file and renames it into place. Returns 0, or after a
+ * failed write, close or rename one line naming the path and the error, and EXIT_BAD_INPUT for
+ * the run's status: the run goes on, so that the rows measured are not lost with the file.
+ * (stdout's failures are reported at exit.) */
+int output_file_commit(struct output_file *o);
 /* The run ended with nothing committed: removes the temporary file and says why on stderr,
  * interrupted (status EXIT_INTERRUPTED) or no method matched GMP. Returns the run's status,
  * EXIT_MISMATCH where it was 0. `what` names the results ("products"). */

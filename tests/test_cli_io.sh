@@ -163,6 +163,21 @@ one_line "table >&-" 2 "writing to stdout failed: Bad file descriptor"
 one_line "table >/dev/full" 2 "writing to stdout failed: No space left on device"
 (trap '' PIPE; "$MPGPU" mul $GMP --bits 65536 --count 2^10 2>"$tmp/err" | true; exit "${PIPESTATUS[0]}"); st=$?
 one_line "table | (reader gone)" 2 "writing to stdout failed: Broken pipe"
+# --output that fails when written at the end (a full disk) costs the file, not the measurement:
+# the row is still printed and appended to --csv, and the status is 2 (the run exited at once,
+# the row lost).
+printf '15\n21\n35\n' >"$tmp/moduli3.txt"
+for run in "mul $GMP --bits 64 --count 4" "gcd $GMP --bits 64 --count 4" "gcd --shared-factors $tmp/moduli3.txt"; do
+    rm -f "$tmp/full.csv"
+    # shellcheck disable=SC2086
+    "$MPGPU" $run --output /dev/full --csv "$tmp/full.csv" >"$tmp/out" 2>"$tmp/err"; st=$?
+    checks=$((checks + 1))
+    if [ $st -ne 2 ] || ! grep -q "^mpgpu: --output '/dev/full': writing failed: No space left on device" "$tmp/err" ||
+       [ "$(wc -l <"$tmp/full.csv")" -ne 2 ] || ! grep -q '^# 1 row(s)' "$tmp/out"; then
+        echo "FAIL: $run --output /dev/full: status $st (want 2), the row kept:"
+        sed 's/^/    /' "$tmp/err" "$tmp/out" "$tmp/full.csv"; fails=$((fails + 1))
+    fi
+done
 # mpgpu ignores SIGPIPE itself (a reader gone killed it without a word, status 141, and the cases
 # after went unrun), and stops at the first row it cannot write. The reader is gone for sure: a
 # FIFO whose only reader is closed before mpgpu starts.
