@@ -28,6 +28,7 @@ void bench_open(struct bench *b, const char *subcommand, const struct cli_common
     b->warmup = opt->warmup;
     b->reps = opt->reps;
     b->seed = opt->seed;
+    interrupt_install(); /* first: a reader gone is an error to say from the CSV's header on */
     if (opt->csv_path) {
         b->csv = csv_open(opt->csv_path, &b->csv_schema);
         if (!b->csv)
@@ -48,7 +49,6 @@ void bench_open(struct bench *b, const char *subcommand, const struct cli_common
         nvml_open(device);
     if (no_gpu)
         fprintf(stderr, "mpgpu: %s; %s\n", no_gpu, instead);
-    interrupt_install();
 }
 
 static void announce_case(const struct bench *b, const struct bench_case *c, double first_ms,

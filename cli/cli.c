@@ -270,6 +270,11 @@ void cli_check_list(const char *option, const char *arg, const char *accepted)
                       arg[0] ? "it has an empty item" : "it is empty", accepted);
 }
 
+_Noreturn void cli_refuse_repeat(const char *option, const char *first, const char *again)
+{
+    cli_bad_input("%s given twice ('%s', then '%s'); accepted: once", option, first, again);
+}
+
 /* values[i] of a list of unsigned or uint64_t. */
 static uint64_t list_value(const struct cli_number_list *l, size_t i)
 {
@@ -688,6 +693,20 @@ double cli_parse_real(const char *option, const char *arg, double max, const cha
     return v;
 }
 
+/* Whether option id takes a comma list, which may also be repeated: its value's name in the help
+ * says so ("B[,B...]"). */
+static bool option_is_list(const struct cli_spec *spec, int id)
+{
+    const char *arg_name = NULL;
+    for (size_t i = 0; i < N_COMMON; i++)
+        if ((int)common_defs[i].bit == id)
+            arg_name = common_defs[i].arg_name;
+    for (const struct cli_option *o = spec->options; o && o->name; o++)
+        if (o->id == id)
+            arg_name = o->arg_name;
+    return arg_name && strstr(arg_name, "...");
+}
+
 void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_common *out)
 {
     memset(out, 0, sizeof *out);
@@ -717,6 +736,8 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
     longopts[n++] = (struct option){"help", no_argument, NULL, 'h'};
     longopts[n] = (struct option){NULL, 0, NULL, 0};
 
+    /* The value each option took first, to refuse a second one (a list's arg_name says "..."). */
+    const char *first_value[sizeof longopts / sizeof longopts[0]] = {NULL};
     opterr = 0;
     optind = 1;
     for (;;) {
@@ -735,8 +756,16 @@ void cli_parse(int argc, char **argv, const struct cli_spec *spec, struct cli_co
             cli_bad_input("%s: option '%s' needs a value; see 'mpgpu %s --help'", spec->command,
                           argv[optind - 1], spec->command);
         }
-        if (idx >= 0)
+        if (idx >= 0) {
             require_whole_name(spec, longopts, &longopts[idx], option_token(argv, arg));
+            if (arg && first_value[idx] && !option_is_list(spec, c)) {
+                char name[64];
+                snprintf(name, sizeof name, "--%s", longopts[idx].name);
+                cli_refuse_repeat(name, first_value[idx], arg);
+            }
+            if (arg && !first_value[idx])
+                first_value[idx] = arg;
+        }
         switch (c) {
         case 'h':
             print_help(spec);

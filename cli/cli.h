@@ -175,6 +175,12 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
  * "<option> '<arg>' is not accepted: it has an empty item; accepted: <accepted>". */
 void cli_check_list(const char *option, const char *arg, const char *accepted);
 
+/* An option that takes one value, given a second time: refused, "<option> given twice ('<first>',
+ * then '<again>'); accepted: once", where the last would silently have won (--csv a --csv b wrote
+ * no a; compare --threshold 1 --threshold 50 loosened a gate). Lists (--bits, --method, ...) and
+ * flags may repeat. */
+_Noreturn void cli_refuse_repeat(const char *option, const char *first, const char *again);
+
 /* A comma list of numbers (--bits, ctt-vs-ctw's --words, tune's --count): cli_check_list, then
  * each item read as cli_parse_size reads it (multiple > 0) or cli_parse_u64 (multiple 0), in
  * min..max, and added to the values that the option's earlier occurrences gave. A value given

@@ -302,15 +302,19 @@ int cmd_compare(int argc, char **argv)
     struct compare_side sides[2] = {{0}};
     int n_files = 0;
     double threshold = DEFAULT_THRESHOLD_PCT;
-    const char *csv_path = NULL;
+    const char *csv_path = NULL, *threshold_given = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v;
-        if (!strcmp(argv[i], "--help")) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else if ((v = option_value(argc, argv, &i, "--threshold"))) {
-            threshold = cli_parse_real("--threshold", v, THRESHOLD_MAX_PCT, "percent", NULL);
+            if (threshold_given)
+                cli_refuse_repeat("--threshold", threshold_given, v);
+            threshold = cli_parse_real("--threshold", threshold_given = v, THRESHOLD_MAX_PCT, "percent", NULL);
         } else if ((v = option_value(argc, argv, &i, "--csv"))) {
+            if (csv_path)
+                cli_refuse_repeat("--csv", csv_path, v);
             path_claim("--csv", csv_path = v, PATH_WRITE);
         } else if (!strncmp(argv[i], "--", 2)) {
             cli_bad_input("compare: unknown option '%s'; see 'mpgpu compare --help'", argv[i]);

@@ -75,6 +75,10 @@ void interrupt_install(void)
 {
     catch_signal(SIGINT);
     catch_signal(SIGTERM);
+    /* A reader gone (mpgpu ... | head) is a failed write that a run reports and stops at, exit 2
+     * (output_file.h), rather than a death by SIGPIPE without a word that loses the cases after.
+     * Help and lists, printed before a run, still end quietly as other tools do. */
+    signal(SIGPIPE, SIG_IGN);
 }
 
 void interrupt_install_ranks(bool announce)

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,9 +65,6 @@ void output_guard_stdout(void)
         if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDONLY) != fd)
             _exit(EXIT_BAD_INPUT); /* not even /dev/null: nothing can be said anywhere */
     atexit(check_stdout_at_exit);
-    /* A reader gone (mpgpu ... | head) is a failed write mpgpu reports and stops at, exit 2,
-     * rather than a death by SIGPIPE without a word. */
-    signal(SIGPIPE, SIG_IGN);
 }
 
 /* Links followed at most this deep, as the kernel's own limit for a path (MAXSYMLINKS). */

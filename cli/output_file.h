@@ -16,7 +16,7 @@ int output_flush_error(FILE *f);
  * read-only, so that no file opened later (--csv's) takes its number and receives what is meant
  * for it, and writing there fails (EBADF) as writing to a closed stream does. At exit, stdout is
  * flushed and closed; when that or an earlier write to it failed (a closed stdout, a full disk,
- * a reader that went away: SIGPIPE is ignored from here on), one line says so and the exit status becomes
+ * a reader that went away: a run ignores SIGPIPE, interrupt_install), one line says so and the exit status becomes
  * EXIT_BAD_INPUT where it would have been 0 (results were lost; what stdout holds is partial). */
 void output_guard_stdout(void);
 

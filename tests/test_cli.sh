@@ -249,6 +249,14 @@ expect_ok "thread-karatsuba2 128 65536 128" -- mul --list-methods
 check "mul --bits 64,2^6,128 --bits 64: two rows" [ "$(grep -c '^gmp ' "$tmp/dup.out")" -eq 2 ]
 "$MPGPU" ctt-vs-ctw --method gmp --words 1,1 --count 4 --reps 1 --warmup 0 >"$tmp/dup.out" 2>&1
 check "ctt-vs-ctw --words 1,1: one row" [ "$(grep -c '^gmp ' "$tmp/dup.out")" -eq 1 ]
+# An option of one value given twice is refused: the last silently won. Lists and flags repeat.
+expect_fail 2 "--count given twice ('4', then '8'); accepted: once" -- mul --method gmp --count 4 --count 8
+expect_fail 2 "--verify given twice ('all', then 'none'); accepted: once" -- mul --verify all --verify=none
+expect_fail 2 "--devices given twice ('0', then '1'); accepted: once" -- mul --devices 0 --devices 1
+expect_fail 2 "--threshold given twice ('1', then '50'); accepted: once" -- compare a.csv b.csv --threshold 1 --threshold 50
+expect_fail 2 "--csv given twice ('x.csv', then 'y.csv'); accepted: once" -- compare a.csv b.csv --csv x.csv --csv=y.csv
+expect_ok ",mul,gmp,128," -- mul --method gmp --method gmp --quiet --quiet --bits 64 --bits 128 --count 2 --reps 1 --csv -
+expect_ok "usage: mpgpu compare BASE NEW" -- compare -h
 # The lists hold 64 values; a duplicate does not take a place (the 65 items below are 64 values).
 "$MPGPU" mul --method gmp --bits "$(seq -s, 64 32 2080),64" --count 2 --reps 1 --warmup 0 >"$tmp/dup.out" 2>&1
 check "mul --bits 64 sizes and a repeat: 64 rows" [ "$(grep -c '^gmp ' "$tmp/dup.out")" -eq 64 ]
