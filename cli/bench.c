@@ -324,9 +324,10 @@ int bench_run(struct bench *b, const struct bench_ops *ops, void *ctx, struct be
         run_env_print(b->table, &b->env);
         table_begin(b->table, cases[0].throughput_unit, b->opt->markdown);
     }
-    const bool own_reps = b->reps == b->opt->reps;
-    const struct stop_rule rule = stop_rule_for(b->reps, own_reps ? b->opt->min_time_s : 0,
-                                                own_reps ? b->opt->max_noise_pct : 0);
+    /* A subcommand that sets its own repetitions (one pass of gcd --shared-factors by default)
+     * still repeats to --min-time or --max-noise when they are given; where one pass is all
+     * there can be (collatz --checkpoint) they are refused. */
+    const struct stop_rule rule = stop_rule_for(b->reps, b->opt->min_time_s, b->opt->max_noise_pct);
     struct case_samples samples = {.ms = malloc((rule.max_reps ? rule.max_reps : 1) * sizeof *samples.ms),
                                    .throttled = malloc(rule.max_reps ? rule.max_reps : 1)};
     if (!samples.ms || !samples.throttled) {

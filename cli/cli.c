@@ -270,6 +270,15 @@ void cli_check_list(const char *option, const char *arg, const char *accepted)
                       arg[0] ? "it has an empty item" : "it is empty", accepted);
 }
 
+const char *cli_repeat_option(const struct cli_common *opt)
+{
+    return opt->reps != 1 && cli_option_given(opt->argc, opt->argv, "reps")         ? "--reps"
+           : opt->warmup != 0 && cli_option_given(opt->argc, opt->argv, "warmup") ? "--warmup"
+           : opt->min_time_s > 0                                                  ? "--min-time"
+           : opt->max_noise_pct > 0                                               ? "--max-noise"
+                                                                                  : NULL;
+}
+
 _Noreturn void cli_refuse_repeat(const char *option, const char *first, const char *again)
 {
     cli_bad_input("%s given twice ('%s', then '%s'); accepted: once", option, first, again);
@@ -854,8 +863,15 @@ void cli_refuse_options(int argc, char **argv, const char *const *names, const c
             cli_bad_input("--%s is not accepted with %s, %s", *n, mode, why);
 }
 
-size_t cli_methods_text(const struct cli_common *opt, char *buf, size_t len)
+size_t cli_methods_text(const struct cli_common *opt, const char *defaults, char *buf, size_t len)
 {
+    if (opt->n_methods == 0) {
+        snprintf(buf, len, "the default methods (%s)", defaults);
+        size_t n = 1;
+        for (const char *p = defaults; *p; p++)
+            n += *p == ',';
+        return n;
+    }
     size_t n = 0, used = (size_t)snprintf(buf, len, "--method ");
     for (size_t i = 0; i < opt->n_methods; i++) {
         bool seen = false;

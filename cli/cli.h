@@ -175,6 +175,10 @@ unsigned cli_parse_size(const char *option, const char *arg, unsigned min, unsig
  * "<option> '<arg>' is not accepted: it has an empty item; accepted: <accepted>". */
 void cli_check_list(const char *option, const char *arg, const char *accepted);
 
+/* The first of --reps other than 1, --warmup other than 0, --min-time and --max-noise that asks for
+ * more than one pass ("--reps"), or NULL: for runs that are one pass (a checkpoint's). */
+const char *cli_repeat_option(const struct cli_common *opt);
+
 /* An option that takes one value, given a second time: refused, "<option> given twice ('<first>',
  * then '<again>'); accepted: once", where the last would silently have won (--csv a --csv b wrote
  * no a; compare --threshold 1 --threshold 50 loosened a gate). Lists (--bits, --method, ...) and
@@ -205,9 +209,10 @@ void cli_add_number_list(const struct cli_number_list *l, const char *list);
  * name is the one way an option can have been given. */
 bool cli_option_given(int argc, char **argv, const char *name);
 
-/* "--method A[,B...]", the methods as given, each once, into buf (for cli_refuse_options' MODE);
- * returns how many, for "which runs" or "which run". */
-size_t cli_methods_text(const struct cli_common *opt, char *buf, size_t len);
+/* "--method A[,B...]", the methods as given, each once, into buf (for cli_refuse_options' MODE),
+ * or without --method "the default methods (DEFAULTS)", DEFAULTS a comma list; returns how many,
+ * for "which runs" or "which run". */
+size_t cli_methods_text(const struct cli_common *opt, const char *defaults, char *buf, size_t len);
 
 /* The options of a run that prints and exits (toom --count-ops, gcd --make-moduli, collatz
  * --tables, fixed --resources) that it would not use: the first of `names` (long names without

@@ -83,7 +83,7 @@ static const struct cli_option collatz_options[] = {
     {"table-memory", "shared|global", OPT_COLLATZ_TABLE_MEMORY, "where B and C live on the GPU (default shared; it needs 2^D * 8 bytes per block)"},
     {"first-step", "jump|table", OPT_FIRST_STEP, "jump: the operations over the S bits are done once per S entry and shared by a thread's 256 values (default); table: Algorithm 5 as published (default with --method cpu)"},
     {"interleave", "I", OPT_COLLATZ_INTERLEAVE, "starting values each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
-    {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists, and keep it up to date; one pass (--reps and --warmup are ignored)"},
+    {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists, and keep it up to date; one pass (--reps above 1, --warmup above 0, --min-time and --max-noise are refused)"},
     {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals and overflows are those of one GPU. Under mpirun -np N (an MPI build), each rank runs on its own --devices and rank 0 merges, prints and writes"},
     {"tables", NULL, OPT_TABLES, "print Tables 4.1, 4.2 and 4.3 as computed here next to the paper's, and exit (--s-bits K: Table 4.3 up to K)"},
     {0},

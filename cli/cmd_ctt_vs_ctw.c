@@ -526,7 +526,7 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
     if (!any_gpu) {
         static const char *const gpu_only[] = {"include-transfers", "include-launch", "device", NULL};
         char mode[200];
-        const size_t n_given = cli_methods_text(&t.opt, mode, sizeof mode);
+        const size_t n_given = cli_methods_text(&t.opt, "ctt, ctw, auto, gmp", mode, sizeof mode);
         cli_refuse_options(argc, argv, gpu_only, mode,
                            n_given > 1 ? "which run no GPU method; name one" : "which runs no GPU method; name one");
     }

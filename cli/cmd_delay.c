@@ -90,7 +90,7 @@ static const struct cli_option delay_options[] = {
     {"interleave", "I", OPT_COLLATZ_INTERLEAVE, "numbers each GPU thread keeps in flight, 1..2 (default 1; 2 gained nothing on an H200)"},
     {"records", NULL, OPT_RECORDS, "report the delay records of the range: n whose delay exceeds that of every smaller n"},
     {"record-floor", "D", OPT_RECORD_FLOOR, "the largest delay below --start, so that records of a later range are true records (default: 0 below 1, else relative to the range)"},
-    {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists (also with a later --end: the record search goes on), and keep it up to date; one pass"},
+    {"checkpoint", "FILE", OPT_COLLATZ_CHECKPOINT, "resume from FILE if it exists (also with a later --end: the record search goes on), and keep it up to date; one pass (--reps above 1, --warmup above 0, --min-time and --max-noise are refused)"},
     {"devices", "all|LIST", OPT_COLLATZ_DEVICES, MD_DEVICES_HELP "; the range is handed out in segments, so a slower GPU takes fewer, and the totals, overflows and records are those of one GPU. Under mpirun -np N (an MPI build), each rank runs on its own --devices and rank 0 merges, prints and writes"},
     {0},
 };

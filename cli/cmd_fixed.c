@@ -659,6 +659,20 @@ int cmd_fixed(int argc, char **argv)
         montgomery |= info.montgomery;
         modular |= info.modular;
     }
+    if (!modular) {
+        static const char *const modular_only[] = {"modulus", "moduli", NULL};
+        char mode[160] = "--op ";
+        for (int op = 0, n = 0; op < MPGPU_FIXED_N_OPS; op++)
+            if (f.args.ops[op])
+                snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "%s%s", n++ ? "," : "", op_names[op]);
+        cli_refuse_options(argc, argv, modular_only, mode,
+                           n_ops > 1 ? "which take no modulus (the option applies to addm, subm, montred, "
+                                       "montmul and powm)"
+                                     : "which takes no modulus (the option applies to addm, subm, montred, "
+                                       "montmul and powm)");
+    }
+    if (f.args.input && cli_option_given(argc, argv, "seed"))
+        cli_bad_input("--seed draws random operands; it does not apply to --input");
     if (f.args.modulus) {
         if (f.opt.n_bits > 1)
             cli_bad_input("fixed: --modulus is of one precision; give one --bits, not %zu", f.opt.n_bits);

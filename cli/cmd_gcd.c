@@ -196,7 +196,7 @@ static const struct cli_option gcd_options[] = {
     {"shared-factors", "FILE", OPT_SHARED_FACTORS, "search the moduli of FILE ('-': stdin; one odd hex number a line, at least 2) for every one that shares a factor with another or has a prime factor below 2^16: --method tree-cpu (default: Bernstein's batch GCD with GMP on --threads cores, default all), tree-gpu (the same tree with its levels below 65536 bits on the GPU in mpgpu mul, moduli of up to 32767 bits) or pairs-gpu (every pair on the GPU with the bulk GCD, tiled, moduli of up to 8192 bits; see --checkpoint), checked against the all-pairs twin (--verify all up to 4096 moduli, else a sample), one search timed (--reps 1 --warmup 0 unless given); the findings go to stdout and --output (docs/shared-factors.md)"},
     {"make-moduli", "N", OPT_MAKE_MODULI, "write N RSA-like moduli of --bits bits (default 2048; even, 64..16384: two random primes of half the size each, from --seed) to --output, one a line, with the relations --plant names, on --threads cores (default all)"},
     {"plant", "P[,P...]", OPT_PLANT, "with --make-moduli, plant each: shared (three moduli share a prime), duplicate (two equal moduli), both (a modulus sharing one prime with one modulus and the other with another), small (a modulus with a prime factor below 2^16), all, none (default)"},
-    {"checkpoint", "FILE", OPT_CHECKPOINT, "with --shared-factors --method pairs-gpu: resume from FILE if it exists (the tiles done and the pairs found, for the same input only), and keep it up to date every few seconds and at Ctrl-C"},
+    {"checkpoint", "FILE", OPT_CHECKPOINT, "with --shared-factors --method pairs-gpu: resume from FILE if it exists (the tiles done and the pairs found, for the same input only), and keep it up to date every few seconds and at Ctrl-C; one pass (--reps above 1, --warmup above 0, --min-time and --max-noise are refused)"},
     {0},
 };
 
@@ -1019,6 +1019,11 @@ int cmd_gcd(int argc, char **argv)
                            "which computes no GCDs of pairs (the option applies to those)");
         if (shared->moduli_path && shared->make_count)
             cli_bad_input("--shared-factors and --make-moduli are two commands; give one");
+        if (shared->moduli_path) {
+            static const char *const drawn_only[] = {"seed", NULL};
+            cli_refuse_options(argc, argv, drawn_only, "--shared-factors",
+                               "which reads its moduli and draws nothing (--seed applies to --make-moduli)");
+        }
         if (shared->make_count) {
             static const char *const unused[] = {"count", "method", "csv", "json", "reps", "warmup",
                                                  "verify", "min-time", "max-noise", "include-launch",
@@ -1086,10 +1091,21 @@ int cmd_gcd(int argc, char **argv)
         static const char *const moduli_only[] = {"barrier", "inverse", "per-thread", "remainder",
                                                   "L", "all-primes", NULL};
         char mode[200];
-        const size_t n_given = cli_methods_text(&r.opt, mode, sizeof mode);
+        const size_t n_given = cli_methods_text(&r.opt, "gpu, kary, lehmer, gmp", mode, sizeof mode);
         cli_refuse_options(argc, argv, moduli_only, mode,
                            n_given > 1 ? "which use no moduli (the option applies to gpu and kary)"
                                        : "which uses no moduli (the option applies to gpu and kary)");
+    }
+    if (any_gpu && !want_bulk && !want_auto) {
+        /* The whole-GPU methods' launches are always in their times (the help's Timing). */
+        static const char *const bulk_only[] = {"include-launch", NULL};
+        char mode[200];
+        const size_t n_given = cli_methods_text(&r.opt, "gpu, kary, lehmer, gmp", mode, sizeof mode);
+        cli_refuse_options(argc, argv, bulk_only, mode,
+                           n_given > 1 ? "whose times hold their launches always (the option applies to "
+                                         "bulk-lehmer and bulk-binary)"
+                                       : "whose times hold its launches always (the option applies to "
+                                         "bulk-lehmer and bulk-binary)");
     }
     if (want_kary && !want_gpu) {
         /* The k-ary method has no grid barrier a step and no Fig. 2 inverse. */

@@ -173,6 +173,12 @@ int collatz_command_main(int argc, char **argv, const struct collatz_kind *kind,
     const int parsed = kind->parsed(r, argc, argv);
     if (parsed >= 0)
         return parsed;
+    if (r->range.start_set && cli_option_given(argc, argv, "seed"))
+        cli_bad_input("--seed draws the start of the range; it does not apply with --start");
+    const char *repeat = cli_repeat_option(&r->cb.opt);
+    if (r->checkpoint && repeat)
+        cli_bad_input("%s is not accepted with --checkpoint, whose run is one pass, the checkpoint following it",
+                      repeat);
     /* The range's own errors before the GPU is sought: with a count of 1 where none is given,
      * since the default count waits for the method (resolved again below). */
     uint64_t first, count;

@@ -619,6 +619,11 @@ int gcd_shared_factors(struct cli_common *opt, const struct gcd_shared_args *a)
     r.pairs_gpu = !strcmp(r.method, "pairs-gpu");
     if (r.checkpoint && !r.pairs_gpu)
         cli_bad_input("--checkpoint applies to --method pairs-gpu; %s runs in one go", r.method);
+    /* Every pass would resume from the one checkpoint read (as collatz --checkpoint refuses). */
+    const char *repeat = cli_repeat_option(opt);
+    if (r.checkpoint && repeat)
+        cli_bad_input("%s is not accepted with --checkpoint, whose run is one pass, the checkpoint following it",
+                      repeat);
     if (a->device_given && !r.uses_gpu)
         cli_bad_input("--device is not accepted with --shared-factors --method %s, which runs no "
                       "GPU method; name tree-gpu or pairs-gpu", r.method);
@@ -723,6 +728,8 @@ static unsigned parse_plants(const char *list)
     unsigned plants = 0;
     for (unsigned k = 0; k < RSA_PLANT_KINDS; k++)
         plants |= (unsigned)planted[k] << k;
+    if (none && plants)
+        cli_bad_input("--plant '%s' names none and kinds to plant; accepted: none alone, or kinds", list);
     return plants;
 }
 

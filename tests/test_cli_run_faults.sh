@@ -196,4 +196,39 @@ for sub in collatz delay; do
     expect_fail 2 "$csv_needle" -- $sub --method gpu --csv "$bad_csv"
 done
 
+# --- Options a run would drop, refused (a fourth audit as a new user): --seed where nothing is
+# drawn, fixed's modulus options with ops that take none, gcd's --include-launch where every
+# method times its launches anyway, --reps and its kin with a checkpoint's one pass, and --plant
+# none beside kinds.
+expect_fail 2 "--seed draws the start of the range; it does not apply with --start" -- \
+    collatz --method cpu --start 2^40 --count 16 --seed 7
+expect_fail 2 "--seed draws the start of the range; it does not apply with --start" -- \
+    delay --method cpu --start 2^40 --count 16 --seed 7
+printf '15\n21\n35\n' >"$tmp/m3.txt"
+expect_fail 2 "--seed is not accepted with --shared-factors, which reads its moduli and draws nothing" -- \
+    gcd --shared-factors "$tmp/m3.txt" --seed 3
+expect_fail 2 "--seed draws random operands; it does not apply to --input" -- \
+    fixed --op add --bits 256 --input "$tmp/m3.txt" --seed 5
+expect_fail 2 "--modulus is not accepted with --op add,mul, which take no modulus" -- fixed --op add,mul --modulus 5
+expect_fail 2 "--moduli is not accepted with --op add, which takes no modulus" -- fixed --op add --moduli per-element
+expect_fail 2 "--include-launch is not accepted with --method gpu,lehmer, whose times hold their launches always" -- \
+    gcd --method gpu,lehmer --include-launch --bits 64 --count 4
+expect_fail 2 "--include-launch is not accepted with the default methods (gpu, kary, lehmer, gmp)" -- \
+    gcd --include-launch --bits 64 --count 4
+for opt in "--reps 5" "--warmup 1" "--min-time 1" "--max-noise 2"; do
+    # shellcheck disable=SC2086
+    expect_fail 2 "${opt%% *} is not accepted with --checkpoint, whose run is one pass" -- \
+        delay --method cpu --count 16 --checkpoint "$tmp/d.ckpt" $opt
+    # shellcheck disable=SC2086
+    expect_fail 2 "${opt%% *} is not accepted with --checkpoint, whose run is one pass" -- \
+        gcd --shared-factors "$tmp/m3.txt" --method pairs-gpu --checkpoint "$tmp/g.ckpt" $opt
+done
+check "no checkpoint made by a refused run" [ ! -e "$tmp/d.ckpt" -a ! -e "$tmp/g.ckpt" ]
+expect_fail 2 "--plant 'none,shared' names none and kinds to plant; accepted: none alone, or kinds" -- \
+    gcd --make-moduli 10 --plant none,shared --output "$tmp/mm.txt"
+# --min-time and --max-noise apply to gcd --shared-factors (its one pass took them and dropped them).
+"$MPGPU" gcd --shared-factors "$tmp/m3.txt" --min-time 0.05 --csv "$tmp/sf.csv" --quiet 2>"$tmp/err"
+samples=$(awk -F, 'NR == 2 { print $31 }' "$tmp/sf.csv")
+check "gcd --shared-factors --min-time 0.05: more than one pass ($samples samples)" [ "${samples:-0}" -gt 1 ]
+
 finish cli_run_faults

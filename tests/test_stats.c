@@ -186,8 +186,11 @@ static void test_run_loop(void)
     CHECK(n == 5 && noise == 0, "--max-noise with steady passes: %u samples, want 5", n);
     n = loop_samples(5, 0, 1.0, alternating, 2, 0, &noise);
     CHECK(n == STATS_MAX_REPS, "--max-noise never met: %u samples, want the cap %u", n, STATS_MAX_REPS);
-    n = loop_samples(10, 1.0, 0, two, 1, 1, &noise);
-    CHECK(n == 1, "reps fixed by the subcommand after bench_open: %u samples, want 1", n);
+    n = loop_samples(10, 0, 0, two, 1, 1, &noise);
+    CHECK(n == 1, "reps set by the subcommand after bench_open: %u samples, want 1", n);
+    /* gcd --shared-factors' one pass by default still repeats to --min-time (it dropped it). */
+    n = loop_samples(10, 0.020, 0, two, 1, 1, &noise);
+    CHECK(n == 10, "reps set by the subcommand, --min-time 0.02 with passes of 2 ms: %u samples, want 10", n);
 }
 
 
