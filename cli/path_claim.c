@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "output_file.h"
@@ -75,6 +76,13 @@ void path_claim(const char *option, const char *path, enum path_use use)
         cli_bad_input("%s '' is not accepted: it is empty; accepted: the path of a file", option);
     if (!strcmp(path, "-"))
         return;
+    /* /dev/stdout, or stdout's file by its name: a second stream on the file the table goes to,
+     * each at its own offset, wrote the one over the other. '-' is stdout, moving the table. */
+    struct stat at, out;
+    if (use == PATH_WRITE && stat(path, &at) == 0 && !S_ISCHR(at.st_mode) && fstat(STDOUT_FILENO, &out) == 0 &&
+        at.st_dev == out.st_dev && at.st_ino == out.st_ino)
+        cli_bad_input("%s '%s' is the file stdout writes to; accepted: - for stdout (the table then going to "
+                      "stderr), or another file", option, path);
     size_t slot = n_claims;
     for (size_t i = 0; i < n_claims; i++) {
         const struct claim *c = &claims[i];

@@ -178,6 +178,13 @@ for run in "mul $GMP --bits 64 --count 4" "gcd $GMP --bits 64 --count 4" "gcd --
         sed 's/^/    /' "$tmp/err" "$tmp/out" "$tmp/full.csv"; fails=$((fails + 1))
     fi
 done
+# stdout's file named as an output (/dev/stdout, or its path): a second stream over the table's
+# file wrote the one over the other (the table over the CSV's header); '-' is the way to stdout.
+"$MPGPU" mul $GMP --bits 64 --count 2 --csv /dev/stdout >"$tmp/same.txt" 2>"$tmp/err"; st=$?
+one_line "--csv /dev/stdout" 2 "--csv '/dev/stdout' is the file stdout writes to; accepted: - for stdout"
+"$MPGPU" mul $GMP --bits 64 --count 2 --output "$tmp/same.txt" >>"$tmp/same.txt" 2>"$tmp/err"; st=$?
+one_line "--output (stdout's file)" 2 "--output '$tmp/same.txt' is the file stdout writes to"
+check "... and stdout's file left empty" [ ! -s "$tmp/same.txt" ]
 # mpgpu ignores SIGPIPE itself (a reader gone killed it without a word, status 141, and the cases
 # after went unrun), and stops at the first row it cannot write. The reader is gone for sure: a
 # FIFO whose only reader is closed before mpgpu starts.
