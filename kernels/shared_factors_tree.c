@@ -28,27 +28,6 @@ uint64_t shared_factors_tree_bytes(uint64_t n, uint64_t bits, int threads)
            4 * root;
 }
 
-void shared_factors_progress_step(struct shared_factors_progress *p, uint64_t steps)
-{
-#pragma omp critical(shared_factors_tree_progress)
-    {
-        p->done += steps;
-        if (p->fn && (p->done >= p->next_call || p->done == p->total)) {
-            p->next_call = p->done + p->total / 4096 + 1;
-            if (p->fn(p->ctx, p->done, p->total))
-                p->cancelled = true;
-        }
-    }
-}
-
-bool shared_factors_progress_cancelled(struct shared_factors_progress *p)
-{
-    bool c;
-#pragma omp atomic read
-    c = p->cancelled;
-    return c;
-}
-
 /* Leaves under node j of level k of n leaves. */
 static uint64_t covered(size_t n, unsigned k, size_t j)
 {
@@ -76,7 +55,7 @@ void shared_factors_mpz_array_free(mpz_t *x, size_t n)
 
 mpgpu_status shared_factors_tree_remainders(size_t count, const mpz_t *T, mpz_t *R,
                                             unsigned base_level, uint64_t n_leaves, int threads,
-                                            struct shared_factors_progress *p)
+                                            struct call_progress *p)
 {
     if (count == 1) {
         mpz_set(R[0], T[0]); /* P mod P^2 */
@@ -103,13 +82,13 @@ mpgpu_status shared_factors_tree_remainders(size_t count, const mpz_t *T, mpz_t 
         const mpz_t *below = k == 1 ? T : (const mpz_t *)level[k - 1];
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
         for (size_t j = 0; j < len[k]; j++) {
-            if (shared_factors_progress_cancelled(p))
+            if (call_progress_cancelled(p))
                 continue;
             if (2 * j + 1 < len[k - 1])
                 mpz_mul(level[k][j], below[2 * j], below[2 * j + 1]);
             else
                 mpz_set(level[k][j], below[2 * j]);
-            shared_factors_progress_step(p, covered(n_leaves, base_level + k, j));
+            call_progress_step(p, covered(n_leaves, base_level + k, j));
         }
         if (p->cancelled)
             st = MPGPU_ERR_CANCELLED;
@@ -138,11 +117,11 @@ mpgpu_status shared_factors_tree_remainders(size_t count, const mpz_t *T, mpz_t 
             mpz_init(square);
 #pragma omp for schedule(dynamic, 1)
             for (size_t j = 0; j < len[k]; j++) {
-                if (shared_factors_progress_cancelled(p))
+                if (call_progress_cancelled(p))
                     continue;
                 mpz_mul(square, nodes[j], nodes[j]);
                 mpz_tdiv_r(rem[j], rem_up[j / 2], square);
-                shared_factors_progress_step(p, covered(n_leaves, base_level + k, j));
+                call_progress_step(p, covered(n_leaves, base_level + k, j));
             }
             mpz_clear(square);
         }
@@ -165,16 +144,16 @@ mpgpu_status shared_factors_tree_remainders(size_t count, const mpz_t *T, mpz_t 
 }
 
 mpgpu_status shared_factors_tree_leaves(size_t n, const mpz_t *N, mpz_t *z, mpz_t *g, int threads,
-                                        struct shared_factors_progress *p)
+                                        struct call_progress *p)
 {
     /* z is a multiple of N_i: z / N_i is prod over j != i of N_j mod N_i (or N_i itself). */
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
     for (size_t i = 0; i < n; i++) {
-        if (shared_factors_progress_cancelled(p))
+        if (call_progress_cancelled(p))
             continue;
         mpz_divexact(z[i], z[i], N[i]);
         mpz_gcd(g[i], N[i], z[i]);
-        shared_factors_progress_step(p, 1);
+        call_progress_step(p, 1);
     }
     return p->cancelled ? MPGPU_ERR_CANCELLED : MPGPU_OK;
 }
@@ -182,8 +161,7 @@ mpgpu_status shared_factors_tree_leaves(size_t n, const mpz_t *N, mpz_t *z, mpz_
 mpgpu_status shared_factors_tree(size_t n, const mpz_t *N, mpz_t *g, int threads,
                                  mpgpu_progress_fn progress, void *progress_ctx)
 {
-    struct shared_factors_progress p = {progress, progress_ctx, 0, shared_factors_tree_steps(n),
-                                        0, false};
+    struct call_progress p = call_progress_start(progress, progress_ctx, shared_factors_tree_steps(n));
     mpz_t *z = shared_factors_mpz_array(n);
     if (!z)
         return MPGPU_ERR_OUT_OF_HOST_MEMORY;

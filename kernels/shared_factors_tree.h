@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "call_progress.h"
 #include "mpgpu.h"
 
 /* n initialised mpz_t (NULL when host memory is short), and their release (NULL: nothing). */
@@ -30,17 +31,6 @@ uint64_t shared_factors_tree_steps(uint64_t n);
  * square, so twice that), and each thread's square and GMP's scratch for the root's products. */
 uint64_t shared_factors_tree_bytes(uint64_t n, uint64_t bits, int threads);
 
-/* The count of steps done, shared by the threads of both tree methods: the caller's progress
- * function is called under a lock, at most a few thousand times a run, and its verdict read by
- * every thread before each node. */
-struct shared_factors_progress {
-    mpgpu_progress_fn fn;
-    void *ctx;
-    uint64_t done, total, next_call;
-    bool cancelled;
-};
-void shared_factors_progress_step(struct shared_factors_progress *p, uint64_t steps);
-bool shared_factors_progress_cancelled(struct shared_factors_progress *p);
 
 /* R[j] = P mod T[j]^2 for the `count` >= 1 nodes T of level `base_level` of the tree of n_leaves
  * moduli (level 0: the moduli themselves), P their product: the product tree above them, then
@@ -50,12 +40,12 @@ bool shared_factors_progress_cancelled(struct shared_factors_progress *p);
  * allocation fails) or MPGPU_ERR_CANCELLED. */
 mpgpu_status shared_factors_tree_remainders(size_t count, const mpz_t *T, mpz_t *R,
                                             unsigned base_level, uint64_t n_leaves, int threads,
-                                            struct shared_factors_progress *p);
+                                            struct call_progress *p);
 
 /* The leaves: g[i] = gcd(N[i], z[i] / N[i]) for z[i] = P mod N[i]^2, or any other multiple of
  * N[i] congruent to it mod N[i]^2 (z is overwritten), a progress step each. */
 mpgpu_status shared_factors_tree_leaves(size_t n, const mpz_t *N, mpz_t *z, mpz_t *g, int threads,
-                                        struct shared_factors_progress *p);
+                                        struct call_progress *p);
 
 /* g[i] = gcd(N[i], prod over j != i of N[j]) for n >= 2 moduli N (odd, > 1; not changed) on
  * `threads` >= 1 threads: the remainders of the moduli, then the leaves. Returns as

@@ -28,7 +28,7 @@ struct tree_gpu {
     cudaStream_t stream;
     uint32_t *buf[BUF_COUNT];
     uint32_t *squares[SCALED_TREE_MAX_LEVELS]; /* S_k, padded[k] x 2 w_k words, k < G */
-    struct shared_factors_progress *progress;
+    struct call_progress *progress;
 };
 
 #define TRY_MPGPU(call)                                                                     \
@@ -120,8 +120,8 @@ static cudaError_t set_one(struct tree_gpu *t, uint32_t *nodes, size_t index, si
 
 static mpgpu_status level_done(struct tree_gpu *t)
 {
-    shared_factors_progress_step(t->progress, t->n);
-    return shared_factors_progress_cancelled(t->progress) ? MPGPU_ERR_CANCELLED : MPGPU_OK;
+    call_progress_step(t->progress, t->n);
+    return call_progress_cancelled(t->progress) ? MPGPU_ERR_CANCELLED : MPGPU_OK;
 }
 
 /* The moduli into level 0 (w_0 words each, zero-padded, the pad node 1), then up the product
@@ -305,8 +305,7 @@ mpgpu_status shared_factors_tree_gpu(size_t n, const uint32_t *moduli, size_t wo
                                      const mpz_t *N, mpz_t *g, int threads,
                                      mpgpu_progress_fn progress, void *progress_ctx)
 {
-    struct shared_factors_progress p = {progress, progress_ctx, 0, shared_factors_tree_steps(n),
-                                        0, false};
+    struct call_progress p = call_progress_start(progress, progress_ctx, shared_factors_tree_steps(n));
     struct tree_gpu t = {.n = n, .words = words, .progress = &p};
     uint64_t widest = 0;
     for (size_t i = 0; i < n; i++)
