@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "hostmem.h"
 #include "interrupt.h"
+#include "progress.h"
 #include "timing.h"
 
 enum { OPT_S_BITS = OPT_COLLATZ_FIRST_OWN, OPT_FIRST_STEP, OPT_TABLES };
@@ -90,13 +91,6 @@ static const struct cli_option collatz_options[] = {
 };
 
 /* Sizes of the tables (mpgpu.h) for bits the options have checked. */
-static uint64_t s_count(unsigned bits, int threads)
-{
-    uint64_t n = 0;
-    mpgpu_collatz_s_count(bits, threads, &n);
-    return n;
-}
-
 static size_t bc_bytes(unsigned bits)
 {
     size_t b = 0;
@@ -142,10 +136,14 @@ static void bits_string(char *out, uint64_t v, unsigned bits)
 static int print_tables(unsigned max_s_bits, int threads)
 {
     int differ = 0;
+    /* --tables ends before the run's setup, which installs it for the other runs. */
+    interrupt_install();
     struct mpgpu_collatz_bc_table t;
     struct mpgpu_collatz_s_table s;
+    uint64_t counts[MPGPU_COLLATZ_S_MAX_BITS + 1];
     if (mpgpu_collatz_bc_build(&t, 4) != MPGPU_OK ||
-        mpgpu_collatz_s_build(&s, 4, s_count(4, threads), threads) != MPGPU_OK)
+        mpgpu_collatz_s_counts(4, threads, NULL, NULL, counts) != MPGPU_OK ||
+        mpgpu_collatz_s_build(&s, 4, counts[4], threads, NULL, NULL) != MPGPU_OK)
         cli_bad_input("--tables: out of memory");
     struct mpgpu_collatz_list sl = {s.residues, s.count, s.count};
     collatz_list_sort(&sl);
@@ -186,10 +184,23 @@ static int print_tables(unsigned max_s_bits, int threads)
         mpgpu_collatz_bc_free(&t);
     }
 
+    /* One search counts S of every base bits up to the largest, in about the time of the largest
+     * alone (seconds at 40 bits): it says its time once its first second measures its rate. */
+    fflush(stdout);
+    struct progress_phase ph;
+    progress_phase_begin(&ph, false, "subtrees", 1, "collatz --tables: counting table S up to %u bits", max_s_bits);
+    const mpgpu_status st = mpgpu_collatz_s_counts(max_s_bits, threads, progress_phase_call, &ph, counts);
+    progress_phase_end(&ph);
+    if (st == MPGPU_ERR_CANCELLED) {
+        fprintf(stderr, "mpgpu: interrupted; Tables 4.1 and 4.2 above are complete, Table 4.3 was not counted\n");
+        return EXIT_INTERRUPTED;
+    }
+    if (st != MPGPU_OK)
+        cli_bad_input("--tables: out of memory");
     printf("\nTable 4.3: table S, the mandatory residues (ours | paper); bytes = 8 per residue\n");
     printf("%-9s %12s %8s %12s | %12s %8s\n", "base bits", "words", "ratio", "bytes", "words", "ratio");
     for (unsigned k = 3; k <= max_s_bits; k++) {
-        uint64_t n = s_count(k, threads);
+        uint64_t n = counts[k];
         char ratio[16], bytes[32];
         snprintf(ratio, sizeof ratio, "%.4f", (double)n / (double)((uint64_t)1 << k));
         hostmem_format(bytes, sizeof bytes, s_bytes(n, false));
@@ -201,7 +212,6 @@ static int print_tables(unsigned max_s_bits, int threads)
         } else {
             printf("%-9u %12" PRIu64 " %8s %12s | %12s %8s\n", k, n, ratio, bytes, "-", "-");
         }
-        fflush(stdout);
     }
     if (differ)
         printf("\nRows marked DIFFERS disagree with the paper; docs/errata.md gives the evidence.\n");
@@ -447,21 +457,22 @@ static void conv_build_tables(struct collatz_command *r, bool gpu)
 {
     struct collatz_run *c = (struct collatz_run *)r;
     const int threads = 0;
-    /* Building S walks its 2^K residues: those of 2^24 predict it, so a long build says so
-     * before it starts. (Counting S first, to check memory, takes seconds even at 40 bits.) */
-    const unsigned small = 24;
-    double build_ms = 0;
-    if (c->s_bits > small && !r->cb.opt.quiet) {
-        const uint64_t n = s_count(small, threads);
-        const double p0 = time_now_ms();
-        mpgpu_collatz_s_table probe;
-        if (mpgpu_collatz_s_build(&probe, small, n, threads) == MPGPU_OK)
-            mpgpu_collatz_s_free(&probe);
-        build_ms = time_now_ms() - p0;
-    }
-    char announce[64];
     const double t0 = time_now_ms();
-    const uint64_t count = s_count(c->s_bits, threads);
+    /* S is counted first (seconds at 40 bits), so that its memory is checked before it is built:
+     * silently, as a refusal for memory is one line, but stopped by Ctrl-C. The build says its
+     * time once its first second measures its rate (a build of 2^24 residues timed apart and
+     * scaled up took no account of the share of mandatory residues, which falls with the bits).
+     * Either stopped, the run stops before its first pass (bench_run), exit 130. */
+    uint64_t counts[MPGPU_COLLATZ_S_MAX_BITS + 1];
+    struct progress_phase ph;
+    progress_phase_begin(&ph, true, "subtrees", 1, "collatz: counting table S of %u bits", c->s_bits);
+    mpgpu_status st = mpgpu_collatz_s_counts(c->s_bits, threads, progress_phase_call, &ph, counts);
+    progress_phase_end(&ph);
+    if (st == MPGPU_ERR_CANCELLED)
+        return;
+    if (st != MPGPU_OK)
+        cli_bad_input("--s-bits %u: out of host memory while counting table S", c->s_bits);
+    const uint64_t count = counts[c->s_bits];
     char what[160], bytes[32];
     hostmem_format(bytes, sizeof bytes, s_bytes(count, false));
     snprintf(what, sizeof what, "--s-bits %u: table S (%" PRIu64 " residues, %s)", c->s_bits, count, bytes);
@@ -471,10 +482,12 @@ static void conv_build_tables(struct collatz_command *r, bool gpu)
         snprintf(with, sizeof with, "%s with B and C", what);
         collatz_devices_check_memory(&r->cb, s_bytes(count, true) + bc_bytes(r->bc_bits), with);
     }
-    snprintf(announce, sizeof announce, "building table S of %u bits", c->s_bits);
-    collatz_announce_build(&r->cb.opt, announce, build_ms, small, c->s_bits);
-    if (mpgpu_collatz_bc_build(&r->bc, r->bc_bits) != MPGPU_OK ||
-        mpgpu_collatz_s_build(&c->s, c->s_bits, count, threads) != MPGPU_OK)
+    progress_phase_begin(&ph, r->cb.opt.quiet, "subtrees", 1, "collatz: building table S of %u bits", c->s_bits);
+    st = mpgpu_collatz_s_build(&c->s, c->s_bits, count, threads, progress_phase_call, &ph);
+    progress_phase_end(&ph);
+    if (st == MPGPU_ERR_CANCELLED)
+        return;
+    if (st != MPGPU_OK || mpgpu_collatz_bc_build(&r->bc, r->bc_bits) != MPGPU_OK)
         cli_bad_input("%s: out of host memory while building", what);
     if (gpu)
         collatz_command_upload(r, upload_s);

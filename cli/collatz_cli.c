@@ -576,19 +576,6 @@ void collatz_report_checked(const struct collatz_bench *cb, FILE *out)
     fprintf(out, "%s\n", cb->gpu ? "" : "; rank 0's are the CPU twin's own");
 }
 
-void collatz_announce_build(const struct cli_common *opt, const char *what, double ms_small,
-                            unsigned small_bits, unsigned bits)
-{
-    if (opt->quiet || bits <= small_bits)
-        return;
-    const double s = ms_small * 1e-3 * (double)(UINT64_C(1) << (bits - small_bits));
-    if (s < 10.0)
-        return;
-    char eta[32];
-    progress_format_duration(eta, sizeof eta, s);
-    fprintf(stderr, "mpgpu: %s: about %s (predicted from 2^%u entries)\n", what, eta, small_bits);
-}
-
 /* What to do about a --checkpoint path that cannot be used. */
 #define CHECKPOINT_PATH_HINT "give the path of a file (created when absent) in a writable folder"
 

@@ -236,11 +236,6 @@ void collatz_check_end(void *ctx, struct bench_case *c, struct bench_check *out)
 /* The summary line of the check: the chunks checked of each worker's, and those that differed. */
 void collatz_report_checked(const struct collatz_bench *cb, FILE *out);
 
-/* Announces a table step (what: "building table A ...") that will take long, from the time of
- * a smaller one: 2^bits entries are predicted to take ms_small * 2^(bits - small_bits). */
-void collatz_announce_build(const struct cli_common *opt, const char *what, double ms_small,
-                            unsigned small_bits, unsigned bits);
-
 /* Checks, before any work, that --checkpoint FILE can be written where and as the run will
  * write it (a temporary file beside it, renamed over it): exits 2 naming what is wrong with the
  * path (a directory, a missing or unwritable folder, a name too long) otherwise. */

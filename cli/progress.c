@@ -117,6 +117,17 @@ const struct loop_watch *progress_phase_begin(struct progress_phase *ph, bool qu
     return &ph->watch;
 }
 
+int progress_phase_call(void *ctx, uint64_t done, uint64_t total)
+{
+    struct progress_phase *ph = ctx;
+    ph->pg.total = total;
+    if (done == 0) {
+        ph->pg.t0_ms = ph->pg.last_draw_ms = time_now_ms();
+        return interrupt_requested();
+    }
+    return !phase_tick(ph, done);
+}
+
 void progress_phase_end(struct progress_phase *ph)
 {
     progress_end(&ph->pg);

@@ -46,6 +46,10 @@ struct progress_phase {
 const struct loop_watch *progress_phase_begin(struct progress_phase *ph, bool quiet, const char *unit,
                                               uint64_t total, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* The phase as a library call's progress function (mpgpu_progress_fn, ctx: the phase, begun with
+ * any total: the call's is taken): nonzero, asking the call to stop, after Ctrl-C. A call of done
+ * 0 (the work starts, its memory allocated) starts the clock of the phase's rate again. */
+int progress_phase_call(void *ctx, uint64_t done, uint64_t total);
 /* Clears the bar. */
 void progress_phase_end(struct progress_phase *ph);
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_progress.h"
+
 uint64_t collatz_pow3(unsigned j)
 {
     uint64_t p = 1;
@@ -136,22 +138,26 @@ struct s_prefix {
     uint64_t r, p, c;
 };
 
-/* Mandatory extensions of the prefix (r, p, c) at level i to level k. Once 3^j > 2^k no later
- * bit can fail (j never decreases), so the whole subtree of 2^(k-i) residues counts. */
-static uint64_t s_count_from(unsigned i, unsigned k, uint64_t p, uint64_t c)
+/* Adds to counts[l], for l = i..k, the mandatory extensions to level l of the prefix (p, c) at
+ * level i: one search to level k counts S of every base bits up to k, in about the time of k's
+ * alone, as it visits every prefix the smaller searches visit. Once 3^j > 2^k no later bit can
+ * fail (j never decreases), so the whole subtree counts: 2^(l-i) residues at level l. */
+static void s_count_from(unsigned i, unsigned k, uint64_t p, uint64_t c, uint64_t *counts)
 {
+    counts[i]++;
     if (i == k)
-        return 1;
-    if (p > ((uint64_t)1 << k))
-        return (uint64_t)1 << (k - i);
-    uint64_t n = 0;
+        return;
+    if (p > ((uint64_t)1 << k)) {
+        for (unsigned l = i + 1; l <= k; l++)
+            counts[l] += (uint64_t)1 << (l - i);
+        return;
+    }
     for (unsigned e = 0; e < 2; e++) {
         uint64_t p2 = p, c2 = c;
         advance(&p2, &c2, e);
         if (p2 > ((uint64_t)1 << (i + 1)))
-            n += s_count_from(i + 1, k, p2, c2);
+            s_count_from(i + 1, k, p2, c2, counts);
     }
-    return n;
 }
 
 static uint64_t *s_fill_from(uint64_t r, unsigned i, unsigned k, uint64_t p, uint64_t c,
@@ -176,8 +182,9 @@ static uint64_t *s_fill_from(uint64_t r, unsigned i, unsigned k, uint64_t p, uin
     return out;
 }
 
-/* The mandatory residues of the low `level` bits, breadth first, as roots for the threads. */
-static struct s_prefix *s_prefixes(unsigned level, size_t *n_out)
+/* The mandatory residues of the low `level` bits, breadth first, as roots for the threads; when
+ * counts is not NULL, counts[i] = |S_i| for i < level. */
+static struct s_prefix *s_prefixes(unsigned level, size_t *n_out, uint64_t *counts)
 {
     size_t n = 1;
     struct s_prefix *cur = malloc(sizeof *cur);
@@ -185,6 +192,8 @@ static struct s_prefix *s_prefixes(unsigned level, size_t *n_out)
         return NULL;
     cur[0] = (struct s_prefix){0, 1, 0};
     for (unsigned i = 0; i < level; i++) {
+        if (counts)
+            counts[i] = n;
         struct s_prefix *next = malloc(2 * n * sizeof *next);
         if (!next) {
             free(cur);
@@ -214,57 +223,95 @@ static int threads_or_all(int threads)
     return threads > 0 ? threads : omp_get_num_procs();
 }
 
-uint64_t collatz_s_count(unsigned bits, int threads)
+mpgpu_status collatz_s_counts(unsigned bits, int threads, mpgpu_progress_fn progress, void *progress_ctx,
+                              uint64_t *counts)
 {
-    unsigned level = bits < S_SPLIT_BITS ? bits : S_SPLIT_BITS;
+    const unsigned level = bits < S_SPLIT_BITS ? bits : S_SPLIT_BITS;
     size_t n;
-    struct s_prefix *pre = s_prefixes(level, &n);
+    struct s_prefix *pre = s_prefixes(level, &n, counts);
     if (!pre)
-        return 0;
-    uint64_t total = 0;
+        return MPGPU_ERR_OUT_OF_HOST_MEMORY;
+    for (unsigned l = level; l <= bits; l++)
+        counts[l] = 0;
+    struct call_progress pg = call_progress_start(progress, progress_ctx, n);
+    call_progress_begin(&pg);
     const long np = (long)n;
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : total) num_threads(threads_or_all(threads))
-    for (long x = 0; x < np; x++)
-        total += s_count_from(level, bits, pre[x].p, pre[x].c);
+#pragma omp parallel num_threads(threads_or_all(threads))
+    {
+        uint64_t mine[COLLATZ_PREFIX_MAX_BITS + 1] = {0};
+#pragma omp for schedule(dynamic, 16)
+        for (long x = 0; x < np; x++) {
+            if (call_progress_cancelled(&pg))
+                continue;
+            s_count_from(level, bits, pre[x].p, pre[x].c, mine);
+            call_progress_step(&pg, 1);
+        }
+#pragma omp critical(collatz_s_counts)
+        for (unsigned l = level; l <= bits; l++)
+            counts[l] += mine[l];
+    }
     free(pre);
-    return total;
+    return pg.cancelled ? MPGPU_ERR_CANCELLED : MPGPU_OK;
 }
 
-int collatz_s_build(struct mpgpu_collatz_s_table *t, unsigned bits, uint64_t count, int threads)
+/* |S| of `bits` below one prefix's subtree: the count that fills it (s_fill_from). */
+static uint64_t s_count_below(unsigned level, unsigned bits, const struct s_prefix *pre)
+{
+    uint64_t counts[COLLATZ_PREFIX_MAX_BITS + 1] = {0};
+    s_count_from(level, bits, pre->p, pre->c, counts);
+    return counts[bits];
+}
+
+mpgpu_status collatz_s_build(struct mpgpu_collatz_s_table *t, unsigned bits, uint64_t count, int threads,
+                             mpgpu_progress_fn progress, void *progress_ctx)
 {
     memset(t, 0, sizeof *t);
     unsigned level = bits < S_SPLIT_BITS ? bits : S_SPLIT_BITS;
     size_t n;
-    struct s_prefix *pre = s_prefixes(level, &n);
+    struct s_prefix *pre = s_prefixes(level, &n, NULL);
     uint64_t *offset = pre ? malloc((n + 1) * sizeof *offset) : NULL;
     t->residues = offset ? malloc(collatz_s_bytes(count ? count : 1)) : NULL;
     if (!t->residues) {
         free(pre);
         free(offset);
-        return -1;
+        return MPGPU_ERR_OUT_OF_HOST_MEMORY;
     }
+    /* Each prefix is counted, then filled: two steps of progress. */
+    struct call_progress pg = call_progress_start(progress, progress_ctx, 2 * (uint64_t)n);
+    call_progress_begin(&pg);
     const long np = (long)n;
     const int nt = threads_or_all(threads);
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nt)
-    for (long x = 0; x < np; x++)
-        offset[x + 1] = s_count_from(level, bits, pre[x].p, pre[x].c);
-    offset[0] = 0;
-    for (size_t x = 0; x < n; x++)
-        offset[x + 1] += offset[x];
-    if (offset[n] != count) {
-        free(pre);
-        free(offset);
-        collatz_s_free(t);
-        return -1;
+    for (long x = 0; x < np; x++) {
+        if (call_progress_cancelled(&pg))
+            continue;
+        offset[x + 1] = s_count_below(level, bits, &pre[x]);
+        call_progress_step(&pg, 1);
     }
+    offset[0] = 0;
+    for (size_t x = 0; x < n && !pg.cancelled; x++)
+        offset[x + 1] += offset[x];
+    mpgpu_status st = pg.cancelled ? MPGPU_ERR_CANCELLED : offset[n] != count ? MPGPU_ERR_BAD_ARGUMENT : MPGPU_OK;
+    if (st == MPGPU_OK) {
 #pragma omp parallel for schedule(dynamic, 16) num_threads(nt)
-    for (long x = 0; x < np; x++)
-        s_fill_from(pre[x].r, level, bits, pre[x].p, pre[x].c, t->residues + offset[x]);
-    t->bits = bits;
-    t->count = count;
+        for (long x = 0; x < np; x++) {
+            if (call_progress_cancelled(&pg))
+                continue;
+            s_fill_from(pre[x].r, level, bits, pre[x].p, pre[x].c, t->residues + offset[x]);
+            call_progress_step(&pg, 1);
+        }
+        if (pg.cancelled)
+            st = MPGPU_ERR_CANCELLED;
+    }
     free(pre);
     free(offset);
-    return 0;
+    if (st != MPGPU_OK) {
+        collatz_s_free(t);
+        return st;
+    }
+    t->bits = bits;
+    t->count = count;
+    return MPGPU_OK;
 }
 
 void collatz_s_all(struct mpgpu_collatz_s_table *t)
@@ -282,35 +329,56 @@ void collatz_s_free(struct mpgpu_collatz_s_table *t)
     memset(t, 0, sizeof *t);
 }
 
-uint16_t *collatz_a_build(unsigned bits, int threads)
+/* Entries of A a thread builds between looks at the progress: milliseconds of work. */
+#define A_PIECE_ENTRIES ((int64_t)1 << 16)
+
+mpgpu_status collatz_a_build(uint16_t **out, unsigned bits, int threads, mpgpu_progress_fn progress,
+                             void *progress_ctx)
 {
+    *out = NULL;
     if (bits < COLLATZ_A_MIN_BITS || bits > COLLATZ_A_MAX_BITS)
-        return NULL;
+        return MPGPU_ERR_UNSUPPORTED_SIZE;
     uint16_t *a = malloc(collatz_a_bytes(bits));
     if (!a)
-        return NULL;
+        return MPGPU_ERR_OUT_OF_HOST_MEMORY;
     a[0] = 0;
     a[1] = 0;
+    struct call_progress pg = call_progress_start(progress, progress_ctx, ((uint64_t)1 << bits) - 2);
+    call_progress_begin(&pg);
     /* Doubling blocks [2^p, 2^(p+1)): each n iterates until it falls below 2^p, whose delays are
-     * all known, so the block's entries are independent of one another. */
-    for (unsigned p = 1; p < bits; p++) {
+     * all known, so the block's entries are independent of one another. The last block is half
+     * the work, so the threads take a block in pieces, each a run of consecutive entries. */
+    for (unsigned p = 1; p < bits && !pg.cancelled; p++) {
         const int64_t lo = (int64_t)1 << p, hi = (int64_t)2 << p;
-#pragma omp parallel for schedule(static) num_threads(threads_or_all(threads))
-        for (int64_t i = lo; i < hi; i++) {
-            unsigned __int128 v = (uint64_t)i;
-            unsigned steps = 0;
-            while (v >= (uint64_t)lo) {
-                if (v & 1) {
-                    v = 3 * v + 1;
-                    steps++;
+        const int64_t pieces = (hi - lo + A_PIECE_ENTRIES - 1) / A_PIECE_ENTRIES;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads_or_all(threads))
+        for (int64_t k = 0; k < pieces; k++) {
+            if (call_progress_cancelled(&pg))
+                continue;
+            const int64_t from = lo + k * A_PIECE_ENTRIES;
+            const int64_t to = hi - from < A_PIECE_ENTRIES ? hi : from + A_PIECE_ENTRIES;
+            for (int64_t i = from; i < to; i++) {
+                unsigned __int128 v = (uint64_t)i;
+                unsigned steps = 0;
+                while (v >= (uint64_t)lo) {
+                    if (v & 1) {
+                        v = 3 * v + 1;
+                        steps++;
+                    }
+                    do {
+                        v >>= 1;
+                        steps++;
+                    } while (!(v & 1) && v >= (uint64_t)lo);
                 }
-                do {
-                    v >>= 1;
-                    steps++;
-                } while (!(v & 1) && v >= (uint64_t)lo);
+                a[i] = (uint16_t)(steps + a[(uint64_t)v]);
             }
-            a[i] = (uint16_t)(steps + a[(uint64_t)v]);
+            call_progress_step(&pg, (uint64_t)(to - from));
         }
     }
-    return a;
+    if (pg.cancelled) {
+        free(a);
+        return MPGPU_ERR_CANCELLED;
+    }
+    *out = a;
+    return MPGPU_OK;
 }

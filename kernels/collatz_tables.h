@@ -63,15 +63,22 @@ size_t collatz_bcj_bytes(unsigned bits);
  * while the rules run, i.e. 3^(j_i) > 2^i after every i = 1..k even operations. Every other
  * residue provably reaches a value below n when n_H >= 1. Residues are in no particular order
  * (struct mpgpu_collatz_s_table, mpgpu.h). */
-/* |S| for base bits k <= 40, on `threads` threads (0: all cores). */
-uint64_t collatz_s_count(unsigned bits, int threads);
+/* counts[k] = |S| of base bits k for every k <= bits (<= 40), on `threads` threads (0: all
+ * cores): one search, as long as that of `bits` alone. progress (may be NULL) counts the
+ * subtrees of the search. MPGPU_OK, MPGPU_ERR_OUT_OF_HOST_MEMORY or MPGPU_ERR_CANCELLED (counts
+ * then unspecified). */
+mpgpu_status collatz_s_counts(unsigned bits, int threads, mpgpu_progress_fn progress, void *progress_ctx,
+                              uint64_t *counts);
 /* Bytes S takes in memory (8 per residue). */
 static inline uint64_t collatz_s_bytes(uint64_t count)
 {
     return count * 8;
 }
-/* Builds S with `count` = collatz_s_count(bits). Returns 0, or -1 when memory is short. */
-int collatz_s_build(struct mpgpu_collatz_s_table *t, unsigned bits, uint64_t count, int threads);
+/* Builds S with `count` = |S| of `bits`; progress (may be NULL) counts each subtree of the search
+ * twice, counted then filled. MPGPU_OK, MPGPU_ERR_OUT_OF_HOST_MEMORY, MPGPU_ERR_BAD_ARGUMENT (count
+ * is not |S|) or MPGPU_ERR_CANCELLED; *t holds nothing but on MPGPU_OK. */
+mpgpu_status collatz_s_build(struct mpgpu_collatz_s_table *t, unsigned bits, uint64_t count, int threads,
+                             mpgpu_progress_fn progress, void *progress_ctx);
 /* The one-residue table {0} with k = 0: every n is processed (used below 2^k, where n_H = 0
  * and the skip of 000 section 4.3.1 does not hold). */
 void collatz_s_all(struct mpgpu_collatz_s_table *t);
@@ -79,9 +86,11 @@ void collatz_s_free(struct mpgpu_collatz_s_table *t);
 /* True when r (< 2^bits) is mandatory, by the definition; a direct check for tests and tools. */
 bool collatz_s_is_mandatory(uint64_t r, unsigned bits);
 
-/* A: A[n] = D(n), the delay of n, for n < 2^a (A[0] = 0 is unused). Returns NULL when memory is
- * short. */
-uint16_t *collatz_a_build(unsigned bits, int threads);
+/* A: A[n] = D(n), the delay of n, for n < 2^a (A[0] = 0 is unused), into *a; progress (may be
+ * NULL) counts the entries built. MPGPU_OK, MPGPU_ERR_UNSUPPORTED_SIZE, MPGPU_ERR_OUT_OF_HOST_MEMORY
+ * or MPGPU_ERR_CANCELLED (*a then NULL). */
+mpgpu_status collatz_a_build(uint16_t **a, unsigned bits, int threads, mpgpu_progress_fn progress,
+                             void *progress_ctx);
 static inline uint64_t collatz_a_bytes(unsigned bits)
 {
     return ((uint64_t)1 << bits) * sizeof(uint16_t);

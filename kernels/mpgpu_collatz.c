@@ -65,14 +65,14 @@ mpgpu_status mpgpu_collatz_bc_bytes(unsigned bc_bits, int with_j, size_t *bytes)
     return MPGPU_OK;
 }
 
-mpgpu_status mpgpu_collatz_s_count(unsigned s_bits, int threads, uint64_t *count)
+mpgpu_status mpgpu_collatz_s_counts(unsigned s_bits, int threads, mpgpu_progress_fn progress, void *progress_ctx,
+                                    uint64_t *counts)
 {
-    if (!count)
+    if (!counts)
         return MPGPU_ERR_BAD_ARGUMENT;
     if (s_bits > MPGPU_COLLATZ_S_MAX_BITS)
         return MPGPU_ERR_UNSUPPORTED_SIZE;
-    *count = collatz_s_count(s_bits, threads);
-    return MPGPU_OK;
+    return collatz_s_counts(s_bits, threads, progress, progress_ctx, counts);
 }
 
 mpgpu_status mpgpu_collatz_s_bytes(uint64_t s_count, uint64_t *host_bytes, uint64_t *device_bytes)
@@ -107,7 +107,7 @@ mpgpu_status mpgpu_collatz_bc_build(mpgpu_collatz_bc_table *t, unsigned bc_bits)
 }
 
 mpgpu_status mpgpu_collatz_s_build(mpgpu_collatz_s_table *t, unsigned s_bits, uint64_t s_count,
-                                   int threads)
+                                   int threads, mpgpu_progress_fn progress, void *progress_ctx)
 {
     if (!t)
         return MPGPU_ERR_BAD_ARGUMENT;
@@ -116,17 +116,17 @@ mpgpu_status mpgpu_collatz_s_build(mpgpu_collatz_s_table *t, unsigned s_bits, ui
     /* S holds at least the residue 2^k - 1 and at most all 2^k of them. */
     if (s_count == 0 || s_count > (UINT64_C(1) << s_bits))
         return MPGPU_ERR_BAD_ARGUMENT;
-    return collatz_s_build(t, s_bits, s_count, threads) == 0 ? MPGPU_OK : MPGPU_ERR_OUT_OF_HOST_MEMORY;
+    return collatz_s_build(t, s_bits, s_count, threads, progress, progress_ctx);
 }
 
-mpgpu_status mpgpu_collatz_a_build(uint16_t **a, unsigned a_bits, int threads)
+mpgpu_status mpgpu_collatz_a_build(uint16_t **a, unsigned a_bits, int threads, mpgpu_progress_fn progress,
+                                   void *progress_ctx)
 {
     if (!a)
         return MPGPU_ERR_BAD_ARGUMENT;
     if (!a_bits_ok(a_bits))
         return MPGPU_ERR_UNSUPPORTED_SIZE;
-    *a = collatz_a_build(a_bits, threads);
-    return *a ? MPGPU_OK : MPGPU_ERR_OUT_OF_HOST_MEMORY;
+    return collatz_a_build(a, a_bits, threads, progress, progress_ctx);
 }
 
 void mpgpu_collatz_bc_free(mpgpu_collatz_bc_table *t)
@@ -352,10 +352,12 @@ mpgpu_status mpgpu_collatz_convergence_host(unsigned bc_bits, unsigned s_bits, u
         return MPGPU_ERR_UNSUPPORTED_SIZE;
     struct host_run h = {0};
     mpgpu_collatz_s_table s = {0};
-    uint64_t s_count = collatz_s_count(s_bits, 0);
-    mpgpu_status st = host_run_open(&h, bc_bits, 0);
+    uint64_t s_counts[MPGPU_COLLATZ_S_MAX_BITS + 1];
+    mpgpu_status st = collatz_s_counts(s_bits, 0, NULL, NULL, s_counts);
     if (st == MPGPU_OK)
-        st = mpgpu_collatz_s_build(&s, s_bits, s_count, 0);
+        st = host_run_open(&h, bc_bits, 0);
+    if (st == MPGPU_OK)
+        st = mpgpu_collatz_s_build(&s, s_bits, s_counts[s_bits], 0, NULL, NULL);
     if (st == MPGPU_OK)
         st = mpgpu_collatz_set_s(h.c, &s);
     const size_t before = overflows->n;
@@ -388,7 +390,7 @@ mpgpu_status mpgpu_collatz_delay_host(unsigned bc_bits, unsigned a_bits, uint64_
     mpgpu_collatz_list mine = {0};
     mpgpu_status st = host_run_open(&h, bc_bits, 1);
     if (st == MPGPU_OK)
-        st = mpgpu_collatz_a_build(&a, a_bits, 0);
+        st = mpgpu_collatz_a_build(&a, a_bits, 0, NULL, NULL);
     if (st == MPGPU_OK)
         st = mpgpu_collatz_set_a(h.c, a, a_bits);
     if (st == MPGPU_OK)

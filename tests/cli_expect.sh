@@ -73,3 +73,50 @@ expect_ok() {
         fails=$((fails + 1))
     fi
 }
+
+# stop_run NAME HOW WAIT PATTERN ARGS...: runs mpgpu ARGS in the background and stops it once
+# its output shows PATTERN (an extended regex; empty: none awaited), or after WAIT seconds. HOW
+# sigint, sigterm: kill -INT or -TERM, its stderr in $tmp/log and stdout in $tmp/out; ctrl-c: it
+# runs on a terminal (script's), where progress draws its bar, Ctrl-C is typed there, and
+# $tmp/log is the terminal's output. It must then end within 2 s with status 130 and a line
+# saying it was interrupted.
+stop_run() {
+    local name=$1 how=$2 wait_s=$3 pattern=$4 i
+    shift 4
+    if [ "$how" = ctrl-c ]; then
+        rm -f "$tmp/keys"
+        mkfifo "$tmp/keys"
+        script -qfec "exec $(printf '%q ' "$MPGPU" "$@")" /dev/null <"$tmp/keys" >"$tmp/log" 2>&1 &
+        exec 3>"$tmp/keys"
+    else
+        "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/log" </dev/null &
+    fi
+    local pid=$!
+    for ((i = 0; i < wait_s * 10; i++)); do
+        [ -n "$pattern" ] && grep -qE -- "$pattern" "$tmp/log" && break
+        sleep 0.1
+    done
+    [ -z "$pattern" ] || check "$name: '$pattern' shown within $wait_s s" [ "$i" -lt $((wait_s * 10)) ]
+    if [ "$how" = ctrl-c ]; then
+        # A run that ended already has closed its terminal: the write fails (EPIPE), and the
+        # checks below say how it ended.
+        (trap '' PIPE; printf '\003' >&3) 2>/dev/null
+    else
+        kill -"$(echo "${how#sig}" | tr a-z A-Z)" "$pid"
+    fi
+    for ((i = 0; i < 20; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    [ "$how" = ctrl-c ] && exec 3>&-
+    if kill -0 "$pid" 2>/dev/null; then
+        check "$name: ended within 2 s of $how" false
+        kill -KILL "$pid"
+        wait "$pid" 2>/dev/null
+        return
+    fi
+    wait "$pid"
+    local st=$?
+    check "$name: exit $st after $how (want 130)" [ "$st" -eq 130 ]
+    check "$name: says it was interrupted" grep -q "^mpgpu: interrupted" "$tmp/log"
+}

@@ -129,6 +129,25 @@ fi
 expect_ok "151917636" -- collatz --tables --s-bits 34
 check "--tables flags |S_34| (paper 151917639)" grep -q "^34 .*151917639.*DIFFERS" "$tmp/out"
 
+# --tables counts S up to 40 bits in one search (8 s on 2 cores, 16 s on one): it says how long
+# once its first second measures its rate, and SIGTERM stops it within 2 s with Tables 4.1 and
+# 4.2 kept (it ran deaf to signals for 12 s, ended by the second with status 143).
+stop_run "collatz --tables, one thread" sigterm 10 \
+    "^mpgpu: collatz --tables: counting table S up to 40 bits: about [0-9:]+ more" collatz --tables --threads 1
+check "collatz --tables stopped: Tables 4.1 and 4.2 kept" grep -q "^Table 4.2" "$tmp/out"
+check "collatz --tables stopped: says Table 4.3 was not counted" grep -q "Table 4.3 was not counted" "$tmp/log"
+# Table A of delay: its build says how long once its first second measures its rate (a build of
+# 2^20 entries scaled up said 1:05 or 11:33 where 2^32 took 2:01) and stops at Ctrl-C within 2 s
+# (it finished the build first, minutes). 2^31 entries (4 GiB) take about 25 s on 2 cores; larger
+# hosts get 2^32 (8 GiB). The waits allow for a host busy with other tests.
+a_bits=$(( $(nproc) <= 4 ? 31 : 32 ))
+stop_run "delay table A of 2^$a_bits" sigint 20 \
+    "^mpgpu: delay: building table A of 2\\^$a_bits delays: about [0-9:]+ more at .* entries/s \\(measured" \
+    delay $CPU --a-bits "$a_bits" --count 10
+# ... and S of collatz, counted then built, stops as soon as its count starts.
+stop_run "collatz counting table S" sigint 1 "" collatz $CPU --s-bits 40 --count 10
+check "collatz stopped while counting S: no tables said ready" [ "$(grep -c "ready in" "$tmp/log")" -eq 0 ]
+
 # --- the CSV row
 csv="$tmp/r.csv"
 "$MPGPU" collatz $CPU --start 2^45 --count 2^24 --s-bits 20 --bc-bits 10 --csv "$csv" --quiet &&

@@ -87,51 +87,6 @@ done
 
 # --- 4: a long phase says what it does and how long it will take, and stops within about a
 # second of Ctrl-C (exit 130, saying so).
-# stop_run NAME HOW WAIT PATTERN ARGS...: runs mpgpu ARGS in the background and stops it once
-# its output shows PATTERN (an extended regex; empty: none awaited), or after WAIT seconds. HOW
-# sigint: kill -INT, its stderr in $tmp/log; ctrl-c: it runs on a terminal (script's), where
-# progress draws its bar, Ctrl-C is typed there, and $tmp/log is the terminal's output. It must
-# then end within 2 s with status 130 and a line saying it was interrupted.
-stop_run() {
-    local name=$1 how=$2 wait_s=$3 pattern=$4 i
-    shift 4
-    if [ "$how" = ctrl-c ]; then
-        rm -f "$tmp/keys"
-        mkfifo "$tmp/keys"
-        script -qfec "exec $(printf '%q ' "$MPGPU" "$@")" /dev/null <"$tmp/keys" >"$tmp/log" 2>&1 &
-        exec 3>"$tmp/keys"
-    else
-        "$MPGPU" "$@" >"$tmp/out" 2>"$tmp/log" </dev/null &
-    fi
-    local pid=$!
-    for ((i = 0; i < wait_s * 10; i++)); do
-        [ -n "$pattern" ] && grep -qE -- "$pattern" "$tmp/log" && break
-        sleep 0.1
-    done
-    [ -z "$pattern" ] || check "$name: '$pattern' shown within $wait_s s" [ "$i" -lt $((wait_s * 10)) ]
-    if [ "$how" = ctrl-c ]; then
-        # A run that ended already has closed its terminal: the write fails (EPIPE), and the
-        # checks below say how it ended.
-        (trap '' PIPE; printf '\003' >&3) 2>/dev/null
-    else
-        kill -INT "$pid"
-    fi
-    for ((i = 0; i < 20; i++)); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    [ "$how" = ctrl-c ] && exec 3>&-
-    if kill -0 "$pid" 2>/dev/null; then
-        check "$name: ended within 2 s of $how" false
-        kill -KILL "$pid"
-        wait "$pid" 2>/dev/null
-        return
-    fi
-    wait "$pid"
-    local st=$?
-    check "$name: exit $st after $how (want 130)" [ "$st" -eq 130 ]
-    check "$name: says it was interrupted" grep -q "^mpgpu: interrupted" "$tmp/log"
-}
 # A CPU pass of ~50 s (schoolbook products of 8192 words on one thread): announced with its
 # estimate once its rate is measured (after 1 s), then stopped part-way.
 ctt_port=(ctt-vs-ctw --method cpu-port --words 8192 --count 512 --reps 1 --warmup 0)

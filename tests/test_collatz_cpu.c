@@ -27,6 +27,21 @@ static const uint64_t table41_s[3] = {7, 11, 15};
 static const uint64_t table43_small[] = {2, 3, 4, 8, 13, 19, 38, 64, 128, 226, 367, 734, 1295,
                                          2114, 4228, 7495, 14990, 27328};
 
+/* |S| of `bits` base bits (collatz_s_counts without progress); 0 when memory is short. */
+static uint64_t s_count(unsigned bits, int threads)
+{
+    uint64_t counts[COLLATZ_PREFIX_MAX_BITS + 1];
+    return collatz_s_counts(bits, threads, NULL, NULL, counts) == MPGPU_OK ? counts[bits] : 0;
+}
+
+/* A of `bits` base bits without progress; NULL when memory is short or bits out of range. */
+static uint16_t *a_table(unsigned bits, int threads)
+{
+    uint16_t *a = NULL;
+    collatz_a_build(&a, bits, threads, NULL, NULL);
+    return a;
+}
+
 static void test_table41(void)
 {
     struct mpgpu_collatz_bc_table t;
@@ -37,8 +52,9 @@ static void test_table41(void)
               table41_b[i], table41_c[i]);
     collatz_bc_free(&t);
     struct mpgpu_collatz_s_table s;
-    uint64_t n = collatz_s_count(4, 1);
-    CHECK(n == 3 && collatz_s_build(&s, 4, n, 1) == 0, "S for 4 bits: %llu residues", (unsigned long long)n);
+    uint64_t n = s_count(4, 1);
+    CHECK(n == 3 && collatz_s_build(&s, 4, n, 1, NULL, NULL) == MPGPU_OK, "S for 4 bits: %llu residues",
+          (unsigned long long)n);
     if (n == 3) {
         collatz_list_sort(&(struct mpgpu_collatz_list){s.residues, s.count, s.count});
         for (int i = 0; i < 3; i++)
@@ -89,8 +105,8 @@ static void test_bc_against_rules(void)
             bad += m != collatz_s_is_mandatory(i, d);
         }
         CHECK(bad == 0, "d=%u: %u entries of B, C, J or S differ from the paper's rules", d, bad);
-        CHECK(collatz_s_count(d, 1) == mand, "d=%u: |S| = %llu, the rules give %u", d,
-              (unsigned long long)collatz_s_count(d, 1), mand);
+        CHECK(s_count(d, 1) == mand, "d=%u: |S| = %llu, the rules give %u", d,
+              (unsigned long long)s_count(d, 1), mand);
         collatz_bc_free(&t);
     }
 }
@@ -118,16 +134,16 @@ static uint64_t s_count_lattice(unsigned k)
 static void test_s_sizes(void)
 {
     for (unsigned k = 3; k <= 20; k++)
-        CHECK(collatz_s_count(k, 0) == table43_small[k - 3], "|S_%u| = %llu, Table 4.3 says %llu",
-              k, (unsigned long long)collatz_s_count(k, 0), (unsigned long long)table43_small[k - 3]);
+        CHECK(s_count(k, 0) == table43_small[k - 3], "|S_%u| = %llu, Table 4.3 says %llu",
+              k, (unsigned long long)s_count(k, 0), (unsigned long long)table43_small[k - 3]);
     for (unsigned k = 1; k <= 34; k++)
-        CHECK(collatz_s_count(k, 0) == s_count_lattice(k), "|S_%u| = %llu, the lattice count %llu",
-              k, (unsigned long long)collatz_s_count(k, 0), (unsigned long long)s_count_lattice(k));
+        CHECK(s_count(k, 0) == s_count_lattice(k), "|S_%u| = %llu, the lattice count %llu",
+              k, (unsigned long long)s_count(k, 0), (unsigned long long)s_count_lattice(k));
     /* Every built residue is mandatory, none repeats, and there are |S| of them. */
     for (unsigned k = 0; k <= 22; k += 11) {
         struct mpgpu_collatz_s_table s;
-        uint64_t n = collatz_s_count(k, 0);
-        CHECK(collatz_s_build(&s, k, n, 0) == 0, "collatz_s_build(%u) failed", k);
+        uint64_t n = s_count(k, 0);
+        CHECK(collatz_s_build(&s, k, n, 0, NULL, NULL) == MPGPU_OK, "collatz_s_build(%u) failed", k);
         struct mpgpu_collatz_list l = {s.residues, s.count, s.count};
         collatz_list_sort(&l);
         unsigned bad = 0;
@@ -142,7 +158,7 @@ static void test_s_sizes(void)
 static void test_a_table(void)
 {
     const unsigned bits = 16;
-    uint16_t *a = collatz_a_build(bits, 0);
+    uint16_t *a = a_table(bits, 0);
     CHECK(a != NULL, "collatz_a_build(%u) failed", bits);
     if (!a)
         return;
@@ -249,7 +265,7 @@ struct conv_setup {
 static void conv_setup(struct conv_setup *c, unsigned d, unsigned k)
 {
     collatz_bc_build(&c->bc, d);
-    collatz_s_build(&c->s, k, collatz_s_count(k, 0), 0);
+    collatz_s_build(&c->s, k, s_count(k, 0), 0, NULL, NULL);
 }
 
 static void conv_teardown(struct conv_setup *c)
@@ -348,7 +364,7 @@ static void test_additivity(void)
 
     struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, 9);
-    uint16_t *at = collatz_a_build(12, 0);
+    uint16_t *at = a_table(12, 0);
     struct mpgpu_collatz_delay_totals dw = {0, 0, 0, 0, 0}, dp = {0, 0, 0, 0, 0}, d2 = {0, 0, 0, 0, 0};
     struct mpgpu_collatz_list dov = {0};
     a = ((uint64_t)1 << 45) + 999;
@@ -370,7 +386,7 @@ static void check_delay_range(unsigned d, unsigned a_bits, uint64_t first, uint6
 {
     struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, d);
-    uint16_t *a = collatz_a_build(a_bits, 0);
+    uint16_t *a = a_table(a_bits, 0);
     struct mpgpu_collatz_delay_totals t = {0, 0, 0, 0, 0}, want = {0, 0, 0, 0, 0};
     struct mpgpu_collatz_list ov = {0};
     struct mpgpu_collatz_pairs cand = {0};
@@ -414,7 +430,7 @@ static void test_delay(void)
     CHECK(collatz_plain_delay(837799, &d) == 0 && d == 524, "plain D(837799) = %u, want 524", d);
     struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, 9);
-    uint16_t *a = collatz_a_build(12, 0);
+    uint16_t *a = a_table(12, 0);
     CHECK(collatz_delay_one(27, &bc, a, 12, 0, &d) == 0 && d == 111, "table D(27) = %u, want 111", d);
     CHECK(collatz_delay_one(837799, &bc, a, 12, 1, &d) == 0 && d == 524, "table D(837799) = %u, want 524", d);
     free(a);
@@ -433,7 +449,7 @@ static void test_records(void)
     const uint64_t limit = 20000000, plain_limit = 300000;
     struct mpgpu_collatz_bc_table bc;
     collatz_bc_build(&bc, 11);
-    uint16_t *a = collatz_a_build(20, 0);
+    uint16_t *a = a_table(20, 0);
     int64_t floor = -1;
     struct mpgpu_collatz_pairs records = {0};
     /* Ranges in growing pieces, the floor carried from one to the next, as `mpgpu delay` does. */
@@ -530,13 +546,57 @@ static void test_checkpoint(void)
     checkpoint_free(&c);
 }
 
+/* A progress function that records its last call and asks to stop once `stop_at` is done. */
+struct progress_log {
+    uint64_t done, total, stop_at;
+    unsigned calls;
+};
+
+static int log_progress(void *ctx, uint64_t done, uint64_t total)
+{
+    struct progress_log *l = ctx;
+    l->done = done;
+    l->total = total;
+    l->calls++;
+    return done >= l->stop_at;
+}
+
+/* The table builds report their progress to the end, and stop when asked, leaving nothing. */
+static void test_table_progress(void)
+{
+    uint64_t counts[COLLATZ_PREFIX_MAX_BITS + 1];
+    struct progress_log whole = {.stop_at = UINT64_MAX};
+    CHECK(collatz_s_counts(24, 0, log_progress, &whole, counts) == MPGPU_OK && counts[24] == s_count(24, 0) &&
+          whole.calls > 1 && whole.done == whole.total,
+          "S count of 24 bits: %u progress calls, the last %llu of %llu", whole.calls,
+          (unsigned long long)whole.done, (unsigned long long)whole.total);
+    struct progress_log stop = {.stop_at = 1};
+    CHECK(collatz_s_counts(30, 0, log_progress, &stop, counts) == MPGPU_ERR_CANCELLED && stop.done < stop.total,
+          "S count of 30 bits not stopped at its first progress call (%llu of %llu done)",
+          (unsigned long long)stop.done, (unsigned long long)stop.total);
+    struct mpgpu_collatz_s_table s;
+    stop = (struct progress_log){.stop_at = 1};
+    CHECK(collatz_s_build(&s, 24, s_count(24, 0), 0, log_progress, &stop) == MPGPU_ERR_CANCELLED &&
+          s.residues == NULL, "S of 24 bits not stopped, or its residues left behind");
+    whole = (struct progress_log){.stop_at = UINT64_MAX};
+    uint16_t *a = NULL;
+    CHECK(collatz_a_build(&a, 22, 0, log_progress, &whole) == MPGPU_OK && whole.done == whole.total &&
+          whole.total == (UINT64_C(1) << 22) - 2, "A of 22 bits: progress ended at %llu of %llu",
+          (unsigned long long)whole.done, (unsigned long long)whole.total);
+    free(a);
+    stop = (struct progress_log){.stop_at = 1};
+    a = NULL;
+    CHECK(collatz_a_build(&a, 24, 0, log_progress, &stop) == MPGPU_ERR_CANCELLED && a == NULL &&
+          stop.done < stop.total, "A of 24 bits not stopped at its first progress call");
+}
+
 static void test_bad_input(void)
 {
     struct mpgpu_collatz_bc_table t;
     CHECK(collatz_bc_build(&t, 0) == -1, "B/C base bits 0 accepted");
     CHECK(collatz_bc_build(&t, COLLATZ_BC_MAX_BITS + 1) == -1, "B/C base bits 21 accepted");
-    CHECK(collatz_a_build(COLLATZ_A_MAX_BITS + 1, 1) == NULL, "A base bits 33 accepted");
-    CHECK(collatz_a_build(1, 1) == NULL, "A base bits 1 accepted");
+    CHECK(a_table(COLLATZ_A_MAX_BITS + 1, 1) == NULL, "A base bits 33 accepted");
+    CHECK(a_table(1, 1) == NULL, "A base bits 1 accepted");
 }
 
 int main(void)
@@ -553,6 +613,7 @@ int main(void)
     test_delay();
     test_records();
     test_checkpoint();
+    test_table_progress();
     test_bad_input();
     return test_finish("test_collatz_cpu");
 }

@@ -32,12 +32,15 @@ static void test_sizes(void)
     CHECK(b == ((size_t)8 << 12), "B and C of 12 bits take %zu bytes, not 2^12 * 8", b);
     EXPECT(mpgpu_collatz_bc_bytes(12, 1, &b), MPGPU_OK);
     CHECK(b == ((size_t)9 << 12), "B, C and J of 12 bits take %zu bytes, not 2^12 * 9", b);
-    EXPECT(mpgpu_collatz_s_count(MPGPU_COLLATZ_S_MAX_BITS + 1, 1, &u), SIZE);
-    EXPECT(mpgpu_collatz_s_count(4, 1, NULL), BAD);
-    EXPECT(mpgpu_collatz_s_count(4, 1, &u), MPGPU_OK);
-    CHECK(u == 3, "|S| of 4 bits is %llu, not 000 Table 4.1's 3", (unsigned long long)u);
-    EXPECT(mpgpu_collatz_s_count(20, 0, &u), MPGPU_OK);
-    CHECK(u == 27328, "|S| of 20 bits is %llu, not 000 Table 4.3's 27328", (unsigned long long)u);
+    uint64_t counts[MPGPU_COLLATZ_S_MAX_BITS + 1];
+    EXPECT(mpgpu_collatz_s_counts(MPGPU_COLLATZ_S_MAX_BITS + 1, 1, NULL, NULL, counts), SIZE);
+    EXPECT(mpgpu_collatz_s_counts(4, 1, NULL, NULL, NULL), BAD);
+    EXPECT(mpgpu_collatz_s_counts(4, 1, NULL, NULL, counts), MPGPU_OK);
+    CHECK(counts[4] == 3, "|S| of 4 bits is %llu, not 000 Table 4.1's 3", (unsigned long long)counts[4]);
+    EXPECT(mpgpu_collatz_s_counts(20, 0, NULL, NULL, counts), MPGPU_OK);
+    u = counts[20];
+    CHECK(u == 27328 && counts[4] == 3, "|S| of 20 and 4 bits are %llu and %llu, not 000 Table 4.3's 27328 and 3",
+          (unsigned long long)u, (unsigned long long)counts[4]);
     EXPECT(mpgpu_collatz_s_bytes(u, NULL, &v), BAD);
     EXPECT(mpgpu_collatz_s_bytes(u, &v, NULL), BAD);
     EXPECT(mpgpu_collatz_s_bytes((UINT64_C(1) << 40) + 1, &u, &v), SIZE);
@@ -59,18 +62,18 @@ static void test_tables(void)
     EXPECT(mpgpu_collatz_bc_build(NULL, 4), BAD);
     EXPECT(mpgpu_collatz_bc_build(&t, 0), SIZE);
     EXPECT(mpgpu_collatz_bc_build(&t, MPGPU_COLLATZ_BC_MAX_BITS + 1), SIZE);
-    EXPECT(mpgpu_collatz_s_build(NULL, 4, 3, 1), BAD);
-    EXPECT(mpgpu_collatz_s_build(&s, MPGPU_COLLATZ_S_MAX_BITS + 1, 3, 1), SIZE);
-    EXPECT(mpgpu_collatz_s_build(&s, 4, 0, 1), BAD);
-    EXPECT(mpgpu_collatz_s_build(&s, 4, 17, 1), BAD);
-    EXPECT(mpgpu_collatz_a_build(NULL, 10, 1), BAD);
-    EXPECT(mpgpu_collatz_a_build(&a, 1, 1), SIZE);
-    EXPECT(mpgpu_collatz_a_build(&a, MPGPU_COLLATZ_A_MAX_BITS + 1, 1), SIZE);
+    EXPECT(mpgpu_collatz_s_build(NULL, 4, 3, 1, NULL, NULL), BAD);
+    EXPECT(mpgpu_collatz_s_build(&s, MPGPU_COLLATZ_S_MAX_BITS + 1, 3, 1, NULL, NULL), SIZE);
+    EXPECT(mpgpu_collatz_s_build(&s, 4, 0, 1, NULL, NULL), BAD);
+    EXPECT(mpgpu_collatz_s_build(&s, 4, 17, 1, NULL, NULL), BAD);
+    EXPECT(mpgpu_collatz_a_build(NULL, 10, 1, NULL, NULL), BAD);
+    EXPECT(mpgpu_collatz_a_build(&a, 1, 1, NULL, NULL), SIZE);
+    EXPECT(mpgpu_collatz_a_build(&a, MPGPU_COLLATZ_A_MAX_BITS + 1, 1, NULL, NULL), SIZE);
     /* 000 Table 4.1: B, C and S of 4 bits. */
     static const uint32_t b41[16] = {1, 9, 9, 9, 3, 3, 9, 27, 3, 27, 3, 27, 9, 9, 27, 81};
     static const uint32_t c41[16] = {0, 1, 2, 2, 1, 1, 4, 13, 2, 17, 2, 20, 8, 8, 26, 80};
     EXPECT(mpgpu_collatz_bc_build(&t, 4), MPGPU_OK);
-    EXPECT(mpgpu_collatz_s_build(&s, 4, 3, 1), MPGPU_OK);
+    EXPECT(mpgpu_collatz_s_build(&s, 4, 3, 1, NULL, NULL), MPGPU_OK);
     bool same = t.bits == 4 && s.bits == 4 && s.count == 3;
     for (unsigned i = 0; same && i < 16; i++)
         same = t.bc[2 * i] == b41[i] && t.bc[2 * i + 1] == c41[i];
@@ -82,7 +85,7 @@ static void test_tables(void)
     mpgpu_collatz_s_free(&s);
     CHECK(t.bc == NULL && s.residues == NULL, "the tables' free leaves no pointer behind");
     /* A against the published records below 2^12. */
-    EXPECT(mpgpu_collatz_a_build(&a, 12, 0), MPGPU_OK);
+    EXPECT(mpgpu_collatz_a_build(&a, 12, 0, NULL, NULL), MPGPU_OK);
     for (size_t i = 0; a && i < N_PUBLISHED && published_records[i].n < 4096; i++)
         CHECK(a[published_records[i].n] == published_records[i].delay, "A[%llu] = %u, published %u",
               (unsigned long long)published_records[i].n, a[published_records[i].n],

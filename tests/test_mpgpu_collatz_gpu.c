@@ -117,11 +117,11 @@ static void check_delay(mpgpu_collatz *c, const char *what, const struct tables 
 
 static void build(struct tables *t, unsigned bc_bits, unsigned s_bits, unsigned a_bits)
 {
-    uint64_t count = 0;
+    uint64_t counts[MPGPU_COLLATZ_S_MAX_BITS + 1];
     OK(mpgpu_collatz_bc_build(&t->bc, bc_bits));
-    OK(mpgpu_collatz_s_count(s_bits, 0, &count));
-    OK(mpgpu_collatz_s_build(&t->s, s_bits, count, 0));
-    OK(mpgpu_collatz_a_build(&t->a, a_bits, 0));
+    OK(mpgpu_collatz_s_counts(s_bits, 0, NULL, NULL, counts));
+    OK(mpgpu_collatz_s_build(&t->s, s_bits, counts[s_bits], 0, NULL, NULL));
+    OK(mpgpu_collatz_a_build(&t->a, a_bits, 0, NULL, NULL));
     t->a_bits = a_bits;
 }
 

@@ -125,7 +125,7 @@ int main(void)
     struct run one, many;
     memset(&one, 0, sizeof one);
     memset(&many, 0, sizeof many);
-    if (collatz_bc_build(&one.bc, BC_BITS) != 0 || !(one.a = collatz_a_build(A_BITS, 1))) {
+    if (collatz_bc_build(&one.bc, BC_BITS) != 0 || collatz_a_build(&one.a, A_BITS, 1, NULL, NULL) != MPGPU_OK) {
         printf("out of memory for the tables\n");
         return 1;
     }
