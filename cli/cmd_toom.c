@@ -27,7 +27,8 @@ enum { OPT_COUNT_OPS = 1000 };
 struct toom_selection {
     bool comba, gmp;
     bool k[TOOM_K_LIMIT + 1];
-    unsigned k_max; /* the largest k selected, 0 if none */
+    unsigned k_max;   /* the largest k selected, 0 if none */
+    unsigned k_named; /* the largest k named by itself (toom-K): it must fit every --bits */
 };
 
 static int toom_handle(int id, const char *arg, void *ctx)
@@ -55,7 +56,7 @@ static unsigned toom_k_of(const char *name)
 }
 
 /* --method's list, resolved before any work; without it, the lines of 000 Fig. 3.5: the Comba
- * line and every Toom-k. */
+ * line and every Toom-k (each at the sizes it fits). */
 static struct toom_selection select_methods(const struct cli_common *opt)
 {
     const unsigned k_min = mpgpu_toom_k_min(), k_most = mpgpu_toom_k_max();
@@ -67,6 +68,7 @@ static struct toom_selection select_methods(const struct cli_common *opt)
         const unsigned k = toom_k_of(name);
         if (k) {
             sel.k[k] = true;
+            sel.k_named = k > sel.k_named ? k : sel.k_named;
         } else if (!strcmp(name, COMBA_METHOD)) {
             sel.comba = true;
         } else if (!strcmp(name, "gmp")) {
@@ -101,7 +103,7 @@ static char *methods_help(void)
                     "Toom-k: 2k-1 point products by sum-rotate warps, one thread interpolates (000 "
                     "section 3.3.2, Fig. 3.5)");
     len += snprintf(s + len, cap - len, "  %-30s %s\n", "gmp", MUL_BENCH_GMP_SUMMARY);
-    snprintf(s + len, cap - len, "  %-30s %s\n", "all", "all of the above");
+    snprintf(s + len, cap - len, "  %-30s %s\n", "all", "all of the above, each Toom-k at the sizes it fits");
     return s;
 }
 
@@ -162,7 +164,7 @@ int cmd_toom(int argc, char **argv)
             "next to the Comba line of 000 Fig. 3.5, checks every product against GMP (see\n"
             "--verify), and reports kernel time and products per second. B is a multiple of 32\n"
             "up to 65536, with at least one 32-bit word per piece: B >= 32 k. Without --method:\n"
-            "the lines of Fig. 3.5, " COMBA_METHOD " and every Toom-k.\n"
+            "the lines of Fig. 3.5, " COMBA_METHOD " and every Toom-k that fits B.\n"
             "With --count-ops: 000 Table 3.2 on a CPU model instead (no GPU needed).",
         .common = OPT_ALL_COMMON | OPT_INCLUDE_LAUNCH,
         .bits_min = 32 * k_min,
@@ -201,12 +203,14 @@ int cmd_toom(int argc, char **argv)
     }
     const struct toom_selection sel = select_methods(&r.opt);
     r.count = r.opt.count;
+    /* A Toom-k named by itself must fit every size; those of the default or of "all" run at the
+     * sizes they fit, as mul's "all" runs the methods that support --bits. */
     for (size_t s = 0; s < r.opt.n_bits; s++) {
         const unsigned size = r.opt.bits_list[s];
-        if (size < 32 * sel.k_max)
+        if (size < 32 * sel.k_named)
             cli_bad_input("--bits %u is too small for Toom-%u: %u pieces of at least one word need %u "
-                          "bits; accepted: a multiple of 32 in %u..%u", size, sel.k_max, sel.k_max,
-                          32 * sel.k_max, 32 * sel.k_max, TOOM_MAX_BITS);
+                          "bits; accepted: a multiple of 32 in %u..%u", size, sel.k_named, sel.k_named,
+                          32 * sel.k_named, 32 * sel.k_named, TOOM_MAX_BITS);
     }
 
     /* Without a GPU, a run that names GPU methods fails (exit 3), after the GMP baseline when
@@ -232,7 +236,7 @@ int cmd_toom(int argc, char **argv)
             if (sel.comba && comba && mul_bench_supports(comba, size))
                 chosen[n_chosen++] = comba;
             for (unsigned k = k_min; k <= k_most; k++) {
-                if (!sel.k[k])
+                if (!sel.k[k] || size < 32 * k)
                     continue;
                 const char *name = "";
                 const mpgpu_mul_method_info *m = NULL;
