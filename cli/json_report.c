@@ -132,6 +132,18 @@ struct json_report *json_report_open(const char *path, const struct run_env *env
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         cli_bad_input("--json '%s' is not a regular file; accepted: a file (rewritten after each "
                       "row)", path);
+    /* Replaced whole: a file that is not JSON (a results CSV given by mistake) would be lost, as
+     * --csv refuses to append to a file that is not an mpgpu CSV. */
+    FILE *old = fopen(path, "r");
+    if (old) {
+        int c;
+        while ((c = fgetc(old)) == ' ' || c == '\n' || c == '\t' || c == '\r')
+            ;
+        fclose(old);
+        if (c != EOF && c != '{')
+            cli_bad_input("--json '%s' holds something other than JSON; accepted: a new or empty file, or a "
+                          "JSON document (which is replaced)", path);
+    }
     struct json_report *j = calloc(1, sizeof *j);
     if (!j || !(j->path = strdup(path)))
         cli_bad_input("--json '%s': out of memory", path);

@@ -84,6 +84,18 @@ if $json_built; then
     printf '3 5\n' >"$tmp/in.txt"
     expect_fail 2 "--json '$tmp/in.txt' is the file of --input '$tmp/in.txt' too" -- mul --method gmp --input "$tmp/in.txt" --json "$tmp/in.txt"
     check "--json: the --input file survives" [ "$(cat "$tmp/in.txt")" = "3 5" ]
+    # A file that is not JSON (a results CSV named by mistake) is not replaced by --json (it was,
+    # exit 0); a JSON document is, as is an empty file.
+    cp "$csv" "$tmp/results.csv"
+    expect_fail 2 "--json '$tmp/results.csv' holds something other than JSON" -- \
+        mul --method gmp --bits 128 --count 10 --json "$tmp/results.csv"
+    check "--json: the CSV survives" cmp -s "$csv" "$tmp/results.csv"
+    printf '\n {"rows": []}\n' >"$tmp/again.json"
+    : >"$tmp/empty_file.json"
+    for f in again.json empty_file.json; do
+        "$MPGPU" mul --method gmp --bits 128 --count 10 --quiet --json "$tmp/$f" 2>"$tmp/err"
+        check "--json over $f: replaced" grep -q '"command"' "$tmp/$f"
+    done
     # A link is followed (it was replaced by a plain file); a FIFO or a device is refused (a
     # rename put a plain file in its place, and the FIFO's reader got nothing).
     ln -s target.json "$tmp/link.json"
