@@ -343,6 +343,14 @@ int cmd_compare(int argc, char **argv)
     output_file_open(&csv, "--csv", csv_path, NULL);
     FILE *out_csv = csv.f, *table = stdout;
     output_file_move_table(&csv, &table);
+    if (out_csv) {
+        /* Written through at once, so that a file that takes nothing (a full disk) is said before
+         * the table rather than after it. */
+        fprintf(out_csv, "case,base_ms,new_ms,ratio,verdict\n");
+        const int err = output_flush_error(out_csv);
+        if (err)
+            cli_bad_input("--csv '%s': writing failed: %s", csv_path, strerror(err));
+    }
 
     fprintf(table, "# base %s (%zu case%s), new %s (%zu case%s); ratio new/base, above 1 slower\n",
             base->path, base->n_cases, base->n_cases == 1 ? "" : "s", new->path, new->n_cases,
@@ -352,8 +360,6 @@ int cmd_compare(int argc, char **argv)
             fprintf(table, "# %s has %zu row(s) of a case an earlier row had: the last of each is "
                     "compared\n", sides[k].path, sides[k].duplicates);
     fprintf(table, "%-7s %8s %11s %11s  %-18s %s\n", "verdict", "ratio", "base", "new", "by", "case");
-    if (out_csv)
-        fprintf(out_csv, "case,base_ms,new_ms,ratio,verdict\n");
     size_t counts[3] = {0}, slow_beyond = 0;
     for (size_t i = 0; i < base->n_cases; i++) {
         const struct compare_case *b = &base->cases[i], *n = b->partner;

@@ -148,6 +148,10 @@ new="$tmp/new.csv"
 "$MPGPU" compare "$base" "$new" >"$tmp/out" 2>"$tmp/err"
 st=$?
 check "compare: exit 1 with a case 20 % slower (threshold 5 %)" [ "$st" -eq 1 ]
+# --csv that takes nothing (a full disk) is said before the table, which it followed.
+expect_fail 2 "--csv '/dev/full': writing failed: No space left on device" -- compare "$base" "$new" --csv /dev/full
+"$MPGPU" compare "$base" "$new" --csv /dev/full >"$tmp/full_out" 2>/dev/null
+check "compare --csv /dev/full: no table printed" [ ! -s "$tmp/full_out" ]
 check "compare: SAME within the noise" grep -qE '^SAME .* mul same bits=1024' "$tmp/out"
 check "compare: SLOW beyond the threshold" grep -qE '^SLOW! +1\.2000 .* mul slower' "$tmp/out"
 check "compare: FAST" grep -qE '^FAST +0\.8000 .* mul faster' "$tmp/out"
