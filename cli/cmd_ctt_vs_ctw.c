@@ -506,8 +506,9 @@ int cmd_ctt_vs_ctw(int argc, char **argv)
             const uint64_t words = words_estimate(&t, op, t.args.words[s]);
             if (words >= UINT64_C(1) << 32)
                 cli_bad_input("--count %llu at --words %u: the batch needs about %llu words, more "
-                              "than the 2^32 its 32-bit offsets reach; lower --count",
-                              (unsigned long long)t.opt.count, t.args.words[s], (unsigned long long)words);
+                              "than the 2^32 its 32-bit offsets reach; accepted: --count up to %llu here",
+                              (unsigned long long)t.opt.count, t.args.words[s], (unsigned long long)words,
+                              (unsigned long long)(((UINT64_C(1) << 32) - 1) / (words / t.opt.count)));
             char what[96];
             snprintf(what, sizeof what, "--count %llu at --words %u of --op %s",
                      (unsigned long long)t.opt.count, t.args.words[s], op_names[op]);

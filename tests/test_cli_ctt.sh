@@ -65,11 +65,13 @@ expect_fail 2 "--method ',' is not accepted: it has an empty item" -- ctt-vs-ctw
 expect_fail 2 "unknown option '--bits'" -- ctt-vs-ctw --bits 1024
 expect_fail 2 "needs a value" -- ctt-vs-ctw --words
 expect_fail 2 "--count 0 is out of range" -- ctt-vs-ctw --count 0
-expect_fail 2 "more than the 2^32 its 32-bit offsets reach; lower --count" -- ctt-vs-ctw --count 2^30 --words 512 --method gmp
+expect_fail 2 "more than the 2^32 its 32-bit offsets reach; accepted: --count up to 2096128 here" -- ctt-vs-ctw --count 2^30 --words 512 --method gmp
+# The limit named is the first count refused: one more than it is.
+expect_fail 2 "accepted: --count up to 2096128 here" -- ctt-vs-ctw --count 2096129 --words 512 --method gmp
 expect_fail 2 "more than the 2^32 its 32-bit offsets reach" -- ctt-vs-ctw --count 2^20 --words 16,16384 --method gmp
 # A rational computation takes about three times the words of an integer one (four operands,
 # x, y and qadd's temporaries): 2^20 muls of 1000 words stay below 2^32 words, qadds do not.
-expect_fail 2 "more than the 2^32 its 32-bit offsets reach; lower --count" -- ctt-vs-ctw --op qadd --count 2^20 --words 1000 --method gmp
+expect_fail 2 "more than the 2^32 its 32-bit offsets reach; accepted: --count up to" -- ctt-vs-ctw --op qadd --count 2^20 --words 1000 --method gmp
 expect_fail 2 "--words 0 is out of range; accepted: 1..16384" -- ctt-vs-ctw --op qdiv --words 0
 expect_fail 2 "--reduce applies to the rational operations qadd, qsub, qmul and qdiv; --op mul is an integer operation" -- ctt-vs-ctw --reduce --method gmp
 
