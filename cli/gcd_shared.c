@@ -780,18 +780,23 @@ int gcd_make_moduli(const struct cli_common *opt, const struct gcd_shared_args *
             gmp_fprintf(out.f, "%Zx\n", N[i]);
         fprintf(out.f, "# mpgpu gcd --make-moduli %zu --bits %u --seed %llu --plant %s\n", n, bits,
                 (unsigned long long)opt->seed, a->plants ? a->plants : "none");
+        /* What was planted goes to the file, and to stdout unless --quiet (the file keeps it). */
+        FILE *said = opt->quiet ? NULL : stdout;
         for (size_t p = 0; p < n_planted; p++) {
             fprintf(out.f, "# planted %s: lines", rsa_plant_names[__builtin_ctz(planted[p].kind)]);
-            printf("planted %s: lines", rsa_plant_names[__builtin_ctz(planted[p].kind)]);
+            if (said)
+                fprintf(said, "planted %s: lines", rsa_plant_names[__builtin_ctz(planted[p].kind)]);
             for (unsigned m = 0; m < planted[p].count; m++) {
                 fprintf(out.f, " %zu", planted[p].index[m] + 1);
-                printf(" %zu", planted[p].index[m] + 1);
+                if (said)
+                    fprintf(said, " %zu", planted[p].index[m] + 1);
             }
             fputc('\n', out.f);
-            putchar('\n');
+            if (said)
+                fputc('\n', said);
         }
         status = output_file_commit(&out);
-        if (status == 0)
+        if (status == 0 && said)
             printf("%zu moduli of %u bits (seed %llu) in %s, one a line from line 1\n", n, bits,
                    (unsigned long long)opt->seed, a->output);
     }

@@ -16,6 +16,9 @@ check "300 moduli and 6 comment lines written" [ "$(grep -vc '^#' "$tmp/m.txt")"
 expect_ok "planted both: lines" -- gcd --make-moduli 300 --bits 256 --plant all --seed "$SEED" \
     --threads 1 --output "$tmp/m1.txt"
 check "--make-moduli: the same set on 1 thread as on every core" cmp -s "$tmp/m.txt" "$tmp/m1.txt"
+# --quiet prints nothing: what was planted is in the file (it went to stdout as well).
+"$MPGPU" gcd --make-moduli 20 --bits 128 --plant all --output "$tmp/mq.txt" --quiet >"$tmp/out" 2>&1
+check "--make-moduli --quiet: silent, the plants in the file" test ! -s "$tmp/out" -a "$(grep -c '^# planted' "$tmp/mq.txt")" -eq 4
 expect_ok "9 of 300 moduli share a factor" -- gcd --shared-factors "$tmp/m.txt" \
     --output "$tmp/found.txt" --csv "$tmp/sf.csv"
 report=$(cp "$tmp/out" "$tmp/report"; echo "$tmp/report")
