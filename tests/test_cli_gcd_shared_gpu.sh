@@ -83,7 +83,11 @@ done
 # --- Ctrl-C: 100000 moduli of 1024 bits (4950 tiles, tens of seconds), stopped once the first
 # checkpoint is written, then resumed to the end.
 big=$tmp/big.txt
-expect_ok "" -- gcd --make-moduli 100000 --bits 1024 --plant all --seed "$SEED" --output "$big" --quiet
+"$MPGPU" gcd --make-moduli 100000 --bits 1024 --plant all --seed "$SEED" --output "$big" --quiet >"$tmp/out" \
+    2>"$tmp/err" </dev/null
+st=$?
+check "--make-moduli 100000 --quiet: made ($st), nothing printed, the four plants in the file" \
+    test "$st" -eq 0 -a ! -s "$tmp/out" -a "$(grep -c '^# planted' "$big")" -eq 4
 rm -f "$tmp/bigck"
 "$MPGPU" gcd --shared-factors "$big" --method pairs-gpu --checkpoint "$tmp/bigck" \
     --output "$tmp/big-pairs.txt" >"$tmp/out" 2>"$tmp/log" </dev/null &
