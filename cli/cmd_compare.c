@@ -167,9 +167,7 @@ static void load_side(struct compare_side *s)
         snprintf(why, sizeof why, "cannot be read: %s", strerror(errno));
         bad_file(s, why);
     }
-    int ch;
-    while ((ch = getc(f)) == ' ' || ch == '\n' || ch == '\t' || ch == '\r')
-        ;
+    const int ch = result_file_first_char(f);
     ungetc(ch, f);
     char err[256];
     const int rc = ch == '{' ? json_read_table(f, &s->table, err, sizeof err)
@@ -367,7 +365,7 @@ int cmd_compare(int argc, char **argv)
             continue;
         char how[48], bt[24], nt[24];
         const enum verdict v = judge(b, n, threshold, how, sizeof how);
-        const double ratio = b->median_ms > 0 ? n->median_ms / b->median_ms : NAN;
+        const double ratio = n->median_ms / b->median_ms; /* medians are above 0 (need_number) */
         const bool beyond = v == SLOW && 100.0 * (ratio - 1) > threshold;
         counts[v]++;
         slow_beyond += beyond;

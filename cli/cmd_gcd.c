@@ -1085,13 +1085,13 @@ int cmd_gcd(int argc, char **argv)
     if (!any_gpu)
         cli_refuse_options(argc, argv, gpu_only, "--method gmp",
                            "which runs no GPU method; name one");
+    char mode[200]; /* the methods, for the refusals below */
+    const size_t n_given = cli_methods_text(&r.opt, "gpu, kary, lehmer, gmp", mode, sizeof mode);
     if (any_gpu && !want_moduli) {
         /* Lehmer's and the bulk methods work on the numbers themselves (they were taken and
          * dropped; without a GPU the run said "no GPU" instead). */
         static const char *const moduli_only[] = {"barrier", "inverse", "per-thread", "remainder",
                                                   "L", "all-primes", NULL};
-        char mode[200];
-        const size_t n_given = cli_methods_text(&r.opt, "gpu, kary, lehmer, gmp", mode, sizeof mode);
         cli_refuse_options(argc, argv, moduli_only, mode,
                            n_given > 1 ? "which use no moduli (the option applies to gpu and kary)"
                                        : "which uses no moduli (the option applies to gpu and kary)");
@@ -1099,8 +1099,6 @@ int cmd_gcd(int argc, char **argv)
     if (any_gpu && !want_bulk && !want_auto) {
         /* The whole-GPU methods' launches are always in their times (the help's Timing). */
         static const char *const bulk_only[] = {"include-launch", NULL};
-        char mode[200];
-        const size_t n_given = cli_methods_text(&r.opt, "gpu, kary, lehmer, gmp", mode, sizeof mode);
         cli_refuse_options(argc, argv, bulk_only, mode,
                            n_given > 1 ? "whose times hold their launches always (the option applies to "
                                          "bulk-lehmer and bulk-binary)"

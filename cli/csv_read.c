@@ -113,6 +113,14 @@ static int split_line(struct result_table *t, const char *line, const char **fie
 /* Enough for any schema so far, with room for columns appended later. */
 #define MAX_COLUMNS 256
 
+int result_file_first_char(FILE *f)
+{
+    int ch;
+    while ((ch = getc(f)) == ' ' || ch == '\n' || ch == '\t' || ch == '\r')
+        ;
+    return ch;
+}
+
 int csv_read_table(FILE *f, struct result_table *t, char *err, size_t err_len)
 {
     memset(t, 0, sizeof *t);

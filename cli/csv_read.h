@@ -31,6 +31,10 @@ struct result_table {
 /* The value of column name in r: "" when the column is there and empty, NULL when absent. */
 const char *result_get(const struct result_record *r, const char *name);
 
+/* The first character of f after blanks (EOF for none), read and consumed: '{' starts a --json
+ * file, anything else a CSV (compare, and --json before it replaces a file). */
+int result_file_first_char(FILE *f);
+
 /* Reads f, open on a CSV (a JSON file is read by json_read_table), to its end into t; f stays
  * open. Returns 0, or -1 with the reason, naming the line, in err. */
 int csv_read_table(FILE *f, struct result_table *t, char *err, size_t err_len);

@@ -136,9 +136,7 @@ struct json_report *json_report_open(const char *path, const struct run_env *env
      * --csv refuses to append to a file that is not an mpgpu CSV. */
     FILE *old = fopen(path, "r");
     if (old) {
-        int c;
-        while ((c = fgetc(old)) == ' ' || c == '\n' || c == '\t' || c == '\r')
-            ;
+        const int c = result_file_first_char(old);
         fclose(old);
         if (c != EOF && c != '{')
             cli_bad_input("--json '%s' holds something other than JSON; accepted: a new or empty file, or a "

@@ -145,8 +145,6 @@ static int end_last_line(FILE *f)
     return last == EOF || last == '\n' || fputc('\n', f) != EOF ? 0 : errno;
 }
 
-/* The schema of the file f's rows, from its first line: 1 for schema 1's header, else the
- * current one (a file mpgpu did not start is appended to as it always was). */
 /* The schema of the file's header (its first line): 1, CSV_SCHEMA_VERSION, or 0 when the first
  * line is no header of mpgpu's (another program's CSV, a --json file, a later schema's). */
 static int file_schema(FILE *f)
